@@ -1,0 +1,114 @@
+#include "probes/environment.h"
+
+#include "generated/version.h"
+
+namespace disktune {
+
+Environment CollectEnvironment(const std::string& target_dir) {
+  Environment e;
+  e.system = ReadSystemInfo();
+  e.target_dir = target_dir;
+  e.filesystem = ReadFilesystemInfo(target_dir);
+  Result<DeviceInfo> d = ResolveDevice(target_dir);
+  if (d.ok()) {
+    e.device = *d;
+  } else {
+    e.device_note = d.status().message();
+  }
+  e.build_type = DISKTUNE_BUILD_TYPE;
+  return e;
+}
+
+namespace {
+
+template <typename T>
+void PutOpt(nlohmann::json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+template <typename T>
+void GetOpt(const nlohmann::json& j, const char* key, std::optional<T>& v) {
+  auto it = j.find(key);
+  if (it != j.end() && !it->is_null()) v = it->get<T>();
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const Environment& e) {
+  const SystemInfo& s = e.system;
+  j = nlohmann::json{{"hostname", s.hostname},
+                     {"kernel", s.kernel},
+                     {"os", s.os},
+                     {"cpu_model", s.cpu_model},
+                     {"cpu_count", s.cpu_count},
+                     {"memory_bytes", s.memory_bytes},
+                     {"memory_available_bytes", s.memory_available_bytes},
+                     {"is_root", s.is_root},
+                     {"build_type", e.build_type},
+                     {"target_dir", e.target_dir}};
+  const FilesystemInfo& f = e.filesystem;
+  j["filesystem"] = {{"type", f.type},
+                     {"mount_point", f.mount_point},
+                     {"source", f.source},
+                     {"mount_options", f.mount_options},
+                     {"total_bytes", f.total_bytes},
+                     {"free_bytes", f.free_bytes}};
+  if (e.device) {
+    const DeviceInfo& d = *e.device;
+    nlohmann::json dj = {{"disk", d.disk}, {"chain", d.chain}};
+    if (!d.model.empty()) dj["model"] = d.model;
+    if (!d.vendor.empty()) dj["vendor"] = d.vendor;
+    PutOpt(dj, "size_bytes", d.size_bytes);
+    PutOpt(dj, "rotational", d.rotational);
+    if (!d.scheduler.empty()) dj["scheduler"] = d.scheduler;
+    PutOpt(dj, "logical_block_size_bytes", d.logical_block_size);
+    PutOpt(dj, "physical_block_size_bytes", d.physical_block_size);
+    PutOpt(dj, "queue_depth", d.nr_requests);
+    if (!d.write_cache.empty()) dj["write_cache"] = d.write_cache;
+    PutOpt(dj, "fua", d.fua);
+    j["device"] = dj;
+  } else {
+    j["device_note"] = e.device_note;
+  }
+}
+
+void from_json(const nlohmann::json& j, Environment& e) {
+  SystemInfo& s = e.system;
+  s.hostname = j.value("hostname", "");
+  s.kernel = j.value("kernel", "");
+  s.os = j.value("os", "");
+  s.cpu_model = j.value("cpu_model", "");
+  s.cpu_count = j.value("cpu_count", 0);
+  s.memory_bytes = j.value("memory_bytes", uint64_t{0});
+  s.memory_available_bytes = j.value("memory_available_bytes", uint64_t{0});
+  s.is_root = j.value("is_root", false);
+  e.build_type = j.value("build_type", "");
+  e.target_dir = j.value("target_dir", "");
+  if (auto it = j.find("filesystem"); it != j.end()) {
+    FilesystemInfo& f = e.filesystem;
+    f.type = it->value("type", "");
+    f.mount_point = it->value("mount_point", "");
+    f.source = it->value("source", "");
+    f.mount_options = it->value("mount_options", "");
+    f.total_bytes = it->value("total_bytes", uint64_t{0});
+    f.free_bytes = it->value("free_bytes", uint64_t{0});
+  }
+  if (auto it = j.find("device"); it != j.end()) {
+    DeviceInfo d;
+    d.disk = it->value("disk", "");
+    if (it->contains("chain")) d.chain = (*it)["chain"].get<std::vector<std::string>>();
+    d.model = it->value("model", "");
+    d.vendor = it->value("vendor", "");
+    GetOpt(*it, "size_bytes", d.size_bytes);
+    GetOpt(*it, "rotational", d.rotational);
+    d.scheduler = it->value("scheduler", "");
+    GetOpt(*it, "logical_block_size_bytes", d.logical_block_size);
+    GetOpt(*it, "physical_block_size_bytes", d.physical_block_size);
+    GetOpt(*it, "queue_depth", d.nr_requests);
+    d.write_cache = it->value("write_cache", "");
+    GetOpt(*it, "fua", d.fua);
+    e.device = d;
+  }
+  e.device_note = j.value("device_note", "");
+}
+
+}  // namespace disktune

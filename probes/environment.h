@@ -1,0 +1,30 @@
+// The environment block of a report: the machine, the target directory, its
+// filesystem and the disk behind it. Recorded in every report so two results
+// can be told apart (and compared only when comparable).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "probes/device_info.h"
+#include "src/core/sysinfo.h"
+
+namespace disktune {
+
+struct Environment {
+  SystemInfo system;
+  std::string target_dir;
+  FilesystemInfo filesystem;
+  std::optional<DeviceInfo> device;
+  std::string device_note;  // why there is no device (tmpfs, ...)
+  std::string build_type;
+};
+
+Environment CollectEnvironment(const std::string& target_dir);
+
+void to_json(nlohmann::json& j, const Environment& e);
+void from_json(const nlohmann::json& j, Environment& e);
+
+}  // namespace disktune

@@ -1,0 +1,119 @@
+#include "probes/fio_runner.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "src/core/subprocess.h"
+
+namespace disktune {
+
+std::vector<std::string> FioCommand(const FioJob& job) {
+  auto secs = [](uint64_t ns) {
+    // fio takes durations in its own units; milliseconds keep sub-second runs.
+    return std::to_string(std::max<uint64_t>(ns / 1000000, 1)) + "ms";
+  };
+  std::vector<std::string> argv = {
+      "fio",
+      "--name=disktune",
+      "--filename=" + job.file,
+      "--ioengine=io_uring",
+      std::string("--direct=") + (job.direct ? "1" : "0"),
+      std::string("--rw=") + (job.write ? (job.random ? "randwrite" : "write")
+                                        : (job.random ? "randread" : "read")),
+      "--bs=" + std::to_string(job.block_size),
+      "--iodepth=" + std::to_string(job.queue_depth),
+      "--size=" + std::to_string(job.file_size_bytes),
+      "--time_based",
+      "--runtime=" + secs(job.duration_ns),
+      "--norandommap",
+      "--randrepeat=0",
+      "--output-format=json",
+  };
+  if (job.warmup_ns > 0) argv.push_back("--ramp_time=" + secs(job.warmup_ns));
+  return argv;
+}
+
+Result<FioComparison> ParseFioJson(const std::string& text, bool write) {
+  // fio may print notes before the JSON object.
+  size_t brace = text.find('{');
+  if (brace == std::string::npos) return Status::Corruption("fio printed no JSON");
+  nlohmann::json j = nlohmann::json::parse(text.substr(brace), nullptr, false);
+  if (j.is_discarded() || !j.contains("jobs") || j["jobs"].empty()) {
+    return Status::Corruption("fio JSON has no jobs");
+  }
+  const nlohmann::json& side = j["jobs"][0][write ? "write" : "read"];
+  FioComparison f;
+  f.iops = side.value("iops", 0.0);
+  f.bytes_per_sec = static_cast<double>(side.value("bw_bytes", uint64_t{0}));
+  if (side.contains("clat_ns")) {
+    const nlohmann::json& c = side["clat_ns"];
+    LatencySummary s;
+    s.mean = c.value("mean", 0.0);
+    s.stddev = c.value("stddev", 0.0);
+    s.min = c.value("min", uint64_t{0});
+    s.max = c.value("max", uint64_t{0});
+    s.samples = c.value("N", uint64_t{0});
+    if (c.contains("percentile")) {
+      const nlohmann::json& p = c["percentile"];
+      s.p50 = p.value("50.000000", uint64_t{0});
+      s.p90 = p.value("90.000000", uint64_t{0});
+      s.p99 = p.value("99.000000", uint64_t{0});
+      s.p999 = p.value("99.900000", uint64_t{0});
+    }
+    f.latency_ns = s;
+  }
+  return f;
+}
+
+Result<FioComparison> RunFio(const FioJob& job) {
+  FioComparison f;
+  std::vector<std::string> argv = FioCommand(job);
+  std::ostringstream cmd;
+  for (size_t i = 0; i < argv.size(); i++) cmd << (i ? " " : "") << argv[i];
+  f.command = cmd.str();
+  if (FindProgram("fio").empty()) {
+    f.status = "skipped";
+    f.reason = "fio is not installed (apt-get install fio)";
+    return f;
+  }
+  uint64_t timeout = job.warmup_ns + job.duration_ns + 60ull * 1000000000;
+  Result<SubprocessResult> r = RunSubprocess(argv, timeout);
+  if (!r.ok()) {
+    if (r.status().IsAborted()) return r.status();
+    f.status = "failed";
+    f.reason = r.status().message();
+    return f;
+  }
+  if (r->exit_code != 0) {
+    f.status = "failed";
+    std::string msg = r->err.empty() ? r->out : r->err;
+    f.reason = "fio exited " + std::to_string(r->exit_code) + ": " + msg.substr(0, 300);
+    return f;
+  }
+  Result<FioComparison> parsed = ParseFioJson(r->out, job.write);
+  if (!parsed.ok()) {
+    f.status = "failed";
+    f.reason = parsed.status().message();
+    return f;
+  }
+  parsed->command = f.command;
+  return parsed;
+}
+
+void AddFioRatios(const ProbeResult& native, FioComparison* fio) {
+  if (fio->status != "ok") return;
+  auto ratio = [](std::optional<double> a, std::optional<double> b) -> std::optional<double> {
+    if (!a || !b || *b <= 0) return std::nullopt;
+    return *a / *b;
+  };
+  fio->iops_ratio = ratio(native.iops, fio->iops);
+  fio->bytes_per_sec_ratio = ratio(native.bytes_per_sec, fio->bytes_per_sec);
+  if (native.latency_ns && fio->latency_ns) {
+    fio->latency_p50_ratio = ratio(static_cast<double>(native.latency_ns->p50),
+                                   static_cast<double>(fio->latency_ns->p50));
+    fio->latency_p99_ratio = ratio(static_cast<double>(native.latency_ns->p99),
+                                   static_cast<double>(fio->latency_ns->p99));
+  }
+}
+
+}  // namespace disktune

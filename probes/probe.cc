@@ -1,0 +1,97 @@
+#include "probes/probe.h"
+
+#include "probes/block_io_probes.h"
+
+namespace disktune {
+
+ProbeConfig ProbeConfig::Defaults(bool quick) {
+  ProbeConfig c;
+  c.quick = quick;
+  // Quick: ~14 points of 1.25 s on a 256 MiB file fit well inside a minute.
+  // Full: 5 s points on 1 GiB, large enough that a small device cache cannot
+  // hold the whole file, and inside three minutes.
+  c.file_size_bytes = quick ? (256ull << 20) : (1ull << 30);
+  c.duration_ns = quick ? 1000000000ull : 5000000000ull;
+  c.warmup_ns = quick ? 250000000ull : 1000000000ull;
+  c.seed = 20110727;  // fixed by default so two runs are comparable; --seed changes it
+  c.queue_depths = {1, 2, 4, 8, 16, 32, 64, 128};
+  return c;
+}
+
+void to_json(nlohmann::json& j, const ProbeConfig& c) {
+  j = nlohmann::json{{"quick", c.quick},
+                     {"file_size_bytes", c.file_size_bytes},
+                     {"duration_ns", c.duration_ns},
+                     {"warmup_ns", c.warmup_ns},
+                     {"buffered", c.buffered},
+                     {"with_fio", c.with_fio},
+                     {"seed", c.seed},
+                     {"queue_depths", c.queue_depths}};
+  if (c.write_cache_ab) j["write_cache_ab"] = true;
+  if (c.kernel_switch) j["kernel_switch"] = true;
+  if (!c.fs_matrix.empty()) j["fs_matrix"] = c.fs_matrix;
+}
+
+void ProbeContext::StartPoint(const std::string& name, int index_in_probe, uint64_t point_ns) {
+  if (progress) progress->Step(name, point_base + index_in_probe, point_total, remaining_ns);
+  remaining_ns = remaining_ns > point_ns ? remaining_ns - point_ns : 0;
+}
+
+uint64_t Probe::EstimatedNanos(const ProbeConfig& config) const {
+  return PointCount(config) * (config.warmup_ns + config.duration_ns);
+}
+
+Status BlockIoProbe::Run(ProbeContext& ctx, std::vector<ProbeResult>* results) const {
+  std::vector<BlockPoint> points = points_(*ctx.config);
+  for (size_t i = 0; i < points.size(); i++) {
+    ctx.StartPoint(BlockPointName(points[i]), static_cast<int>(i),
+                   BlockPointNanos(*ctx.config));
+    ProbeResult r;
+    DT_RETURN_IF_ERROR(RunBlockPoint(ctx, points[i], &r));
+    results->push_back(std::move(r));
+  }
+  return Status::OK();
+}
+
+const std::vector<std::unique_ptr<Probe>>& AllProbes() {
+  static const std::vector<std::unique_ptr<Probe>>* probes = [] {
+    auto* v = new std::vector<std::unique_ptr<Probe>>();
+    v->push_back(std::make_unique<BlockIoProbe>(
+        "seq_read", "sequential direct reads, 4 KiB and 1 MiB at queue depth 1",
+        SeqReadPoints));
+    v->push_back(std::make_unique<BlockIoProbe>(
+        "rand_read", "4 KiB random direct reads at queue depth 1..128, and the saturation point",
+        RandReadPoints, AnalyzeRandRead));
+    v->push_back(std::make_unique<BlockIoProbe>(
+        "seq_write", "sequential direct writes, 1 MiB at queue depth 1 and 32", SeqWritePoints));
+    v->push_back(std::make_unique<BlockIoProbe>(
+        "rand_write", "4 KiB random direct writes at queue depth 1 and 32", RandWritePoints));
+    return v;
+  }();
+  return *probes;
+}
+
+std::vector<std::string> DefaultProbeIds() {
+  std::vector<std::string> ids;
+  for (const auto& p : AllProbes()) ids.emplace_back(p->id());
+  return ids;
+}
+
+Result<std::vector<const Probe*>> SelectProbes(const std::vector<std::string>& ids) {
+  std::vector<const Probe*> out;
+  for (const auto& id : ids) {
+    const Probe* found = nullptr;
+    for (const auto& p : AllProbes()) {
+      if (p->id() == id) found = p.get();
+    }
+    if (!found) {
+      std::string valid;
+      for (const auto& p : AllProbes()) valid += (valid.empty() ? "" : ", ") + std::string(p->id());
+      return Status::InvalidArgument("unknown probe '" + id + "'; valid: " + valid);
+    }
+    out.push_back(found);
+  }
+  return out;
+}
+
+}  // namespace disktune

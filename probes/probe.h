@@ -1,0 +1,95 @@
+// The Probe interface and the registry of probes in this build.
+//
+// A probe measures one aspect of the device under the scratch directory and
+// returns one ProbeResult per measured configuration. Probes are the only code
+// that touches raw I/O APIs (liburing, O_DIRECT, ioctl, sysfs).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "probes/device_info.h"
+#include "probes/probe_result.h"
+#include "src/core/progress.h"
+#include "src/core/status.h"
+
+namespace disktune {
+
+class ScratchDir;
+
+// The effective configuration of a probe run (echoed into the report).
+struct ProbeConfig {
+  bool quick = false;
+  uint64_t file_size_bytes = 0;  // the shared test file
+  uint64_t duration_ns = 0;      // measured time per point
+  uint64_t warmup_ns = 0;        // discarded time before each point
+  bool buffered = false;         // allow buffered I/O where O_DIRECT is refused
+  bool with_fio = false;
+  uint64_t seed = 0;
+  std::vector<int> queue_depths;  // for rand_read
+  bool write_cache_ab = false;    // durability: switch the write cache (root)
+  bool kernel_switch = false;     // durability: allow the kernel-view switch on real disks
+  std::vector<std::string> fs_matrix;  // durability: filesystems to compare
+
+  // Quick / full defaults (flags override fields afterwards).
+  static ProbeConfig Defaults(bool quick);
+};
+void to_json(nlohmann::json& j, const ProbeConfig& c);
+
+// What a probe gets to run with.
+struct ProbeContext {
+  const ProbeConfig* config = nullptr;
+  const ScratchDir* scratch = nullptr;
+  // The shared, preallocated test file filled with incompressible data.
+  std::string test_file;
+  bool direct_supported = true;  // O_DIRECT accepted on the scratch filesystem
+  std::string direct_refusal;    // why not, when it is not
+  std::optional<DeviceInfo> device;
+  FilesystemInfo filesystem;
+  ProgressSink* progress = nullptr;
+  // Index of the first point of this probe and the run's total, for progress.
+  int point_base = 0;
+  int point_total = 0;
+  uint64_t remaining_ns = 0;
+
+  // Reports that a point starts; keeps remaining_ns up to date.
+  void StartPoint(const std::string& name, int index_in_probe, uint64_t point_ns);
+};
+
+class Probe {
+ public:
+  virtual ~Probe() = default;
+  virtual std::string_view id() const = 0;
+  virtual std::string_view description() const = 0;
+  // Whether it reads/writes the shared test file (the run prepares it once).
+  virtual bool needs_test_file() const { return true; }
+  // Number of measured points and the time they take under `config`.
+  virtual int PointCount(const ProbeConfig& config) const = 0;
+  virtual uint64_t EstimatedNanos(const ProbeConfig& config) const;
+  // Runs every point. Never throws; a point that cannot run is skipped/failed
+  // in its result. Returns Aborted (with the results so far) on SIGINT/SIGTERM.
+  virtual Status Run(ProbeContext& ctx, std::vector<ProbeResult>* results) const = 0;
+  // Derived findings over this probe's results, added under report "analyses"
+  // (e.g. the saturation queue depth). Default: none.
+  virtual void Analyze(const std::vector<ProbeResult>& /*results*/,
+                       nlohmann::json* /*analyses*/) const {}
+};
+
+struct ProbeInfo {
+  std::string_view id;
+  std::string_view description;
+};
+
+// Every probe in this build, in run order.
+const std::vector<std::unique_ptr<Probe>>& AllProbes();
+// The ids of the probes `disktune probe` runs when none are named.
+std::vector<std::string> DefaultProbeIds();
+// InvalidArgument listing the valid ids when one is unknown.
+Result<std::vector<const Probe*>> SelectProbes(const std::vector<std::string>& ids);
+
+}  // namespace disktune

@@ -1,0 +1,175 @@
+#include "probes/probe_result.h"
+
+namespace disktune {
+namespace {
+
+template <typename T>
+void PutOpt(nlohmann::json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+
+template <typename T>
+void GetOpt(const nlohmann::json& j, const char* key, std::optional<T>& v) {
+  auto it = j.find(key);
+  if (it != j.end() && !it->is_null()) v = it->get<T>();
+}
+
+void PutStr(nlohmann::json& j, const char* key, const std::string& v) {
+  if (!v.empty()) j[key] = v;
+}
+
+void GetStr(const nlohmann::json& j, const char* key, std::string& v) {
+  auto it = j.find(key);
+  if (it != j.end()) v = it->get<std::string>();
+}
+
+}  // namespace
+
+const char* ProbeStatusName(ProbeStatus s) {
+  switch (s) {
+    case ProbeStatus::kOk: return "ok";
+    case ProbeStatus::kSkipped: return "skipped";
+    case ProbeStatus::kFailed: return "failed";
+  }
+  return "failed";
+}
+
+ProbeResult ProbeResult::Skipped(std::string probe, std::string name, std::string reason) {
+  ProbeResult r;
+  r.probe = std::move(probe);
+  r.name = std::move(name);
+  r.status = ProbeStatus::kSkipped;
+  r.reason = std::move(reason);
+  return r;
+}
+
+ProbeResult ProbeResult::Failed(std::string probe, std::string name, std::string error) {
+  ProbeResult r;
+  r.probe = std::move(probe);
+  r.name = std::move(name);
+  r.status = ProbeStatus::kFailed;
+  r.error = std::move(error);
+  return r;
+}
+
+void to_json(nlohmann::json& j, const LatencySummary& s) {
+  j = nlohmann::json{{"mean", s.mean}, {"stddev", s.stddev}, {"min", s.min},
+                     {"p50", s.p50},   {"p90", s.p90},       {"p99", s.p99},
+                     {"p999", s.p999}, {"max", s.max},       {"samples", s.samples}};
+}
+
+void from_json(const nlohmann::json& j, LatencySummary& s) {
+  s.mean = j.at("mean").get<double>();
+  s.stddev = j.value("stddev", 0.0);
+  s.min = j.value("min", uint64_t{0});
+  s.p50 = j.at("p50").get<uint64_t>();
+  s.p90 = j.at("p90").get<uint64_t>();
+  s.p99 = j.at("p99").get<uint64_t>();
+  s.p999 = j.at("p999").get<uint64_t>();
+  s.max = j.at("max").get<uint64_t>();
+  s.samples = j.value("samples", uint64_t{0});
+}
+
+void to_json(nlohmann::json& j, const ProbeParams& p) {
+  j = nlohmann::json::object();
+  PutOpt(j, "block_size_bytes", p.block_size_bytes);
+  PutOpt(j, "queue_depth", p.queue_depth);
+  PutStr(j, "pattern", p.pattern);
+  PutOpt(j, "direct", p.direct);
+  PutOpt(j, "file_size_bytes", p.file_size_bytes);
+  PutOpt(j, "duration_ns", p.duration_ns);
+  PutOpt(j, "warmup_ns", p.warmup_ns);
+  PutStr(j, "io_engine", p.io_engine);
+  PutStr(j, "method", p.method);
+  for (auto it = p.extra.begin(); it != p.extra.end(); ++it) j[it.key()] = it.value();
+}
+
+void from_json(const nlohmann::json& j, ProbeParams& p) {
+  static const char* kKnown[] = {"block_size_bytes", "queue_depth", "pattern",
+                                 "direct",           "file_size_bytes", "duration_ns",
+                                 "warmup_ns",        "io_engine",   "method"};
+  GetOpt(j, "block_size_bytes", p.block_size_bytes);
+  GetOpt(j, "queue_depth", p.queue_depth);
+  GetStr(j, "pattern", p.pattern);
+  GetOpt(j, "direct", p.direct);
+  GetOpt(j, "file_size_bytes", p.file_size_bytes);
+  GetOpt(j, "duration_ns", p.duration_ns);
+  GetOpt(j, "warmup_ns", p.warmup_ns);
+  GetStr(j, "io_engine", p.io_engine);
+  GetStr(j, "method", p.method);
+  p.extra = nlohmann::json::object();
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool known = false;
+    for (const char* k : kKnown) known |= it.key() == k;
+    if (!known) p.extra[it.key()] = it.value();
+  }
+}
+
+void to_json(nlohmann::json& j, const FioComparison& f) {
+  j = nlohmann::json{{"status", f.status}};
+  PutStr(j, "reason", f.reason);
+  PutStr(j, "command", f.command);
+  PutOpt(j, "iops", f.iops);
+  PutOpt(j, "bytes_per_sec", f.bytes_per_sec);
+  PutOpt(j, "latency_ns", f.latency_ns);
+  nlohmann::json ratio = nlohmann::json::object();
+  PutOpt(ratio, "iops", f.iops_ratio);
+  PutOpt(ratio, "bytes_per_sec", f.bytes_per_sec_ratio);
+  PutOpt(ratio, "latency_p50", f.latency_p50_ratio);
+  PutOpt(ratio, "latency_p99", f.latency_p99_ratio);
+  if (!ratio.empty()) j["native_over_fio"] = ratio;
+}
+
+void from_json(const nlohmann::json& j, FioComparison& f) {
+  GetStr(j, "status", f.status);
+  GetStr(j, "reason", f.reason);
+  GetStr(j, "command", f.command);
+  GetOpt(j, "iops", f.iops);
+  GetOpt(j, "bytes_per_sec", f.bytes_per_sec);
+  GetOpt(j, "latency_ns", f.latency_ns);
+  if (auto it = j.find("native_over_fio"); it != j.end()) {
+    GetOpt(*it, "iops", f.iops_ratio);
+    GetOpt(*it, "bytes_per_sec", f.bytes_per_sec_ratio);
+    GetOpt(*it, "latency_p50", f.latency_p50_ratio);
+    GetOpt(*it, "latency_p99", f.latency_p99_ratio);
+  }
+}
+
+void to_json(nlohmann::json& j, const ProbeResult& r) {
+  j = nlohmann::json{{"probe", r.probe}, {"name", r.name}, {"params", r.params},
+                     {"status", ProbeStatusName(r.status)}};
+  PutStr(j, "reason", r.reason);
+  PutStr(j, "error", r.error);
+  PutOpt(j, "iops", r.iops);
+  PutOpt(j, "ops_per_sec", r.ops_per_sec);
+  PutOpt(j, "bytes_per_sec", r.bytes_per_sec);
+  PutOpt(j, "latency_ns", r.latency_ns);
+  PutOpt(j, "samples", r.samples);
+  PutOpt(j, "bytes", r.bytes);
+  PutOpt(j, "elapsed_ns", r.elapsed_ns);
+  if (!r.metrics.empty()) j["metrics"] = r.metrics;
+  PutOpt(j, "fio", r.fio);
+}
+
+void from_json(const nlohmann::json& j, ProbeResult& r) {
+  r.probe = j.at("probe").get<std::string>();
+  r.name = j.at("name").get<std::string>();
+  if (auto it = j.find("params"); it != j.end()) r.params = it->get<ProbeParams>();
+  std::string st = j.at("status").get<std::string>();
+  r.status = st == "ok" ? ProbeStatus::kOk
+             : st == "skipped" ? ProbeStatus::kSkipped
+                               : ProbeStatus::kFailed;
+  GetStr(j, "reason", r.reason);
+  GetStr(j, "error", r.error);
+  GetOpt(j, "iops", r.iops);
+  GetOpt(j, "ops_per_sec", r.ops_per_sec);
+  GetOpt(j, "bytes_per_sec", r.bytes_per_sec);
+  GetOpt(j, "latency_ns", r.latency_ns);
+  GetOpt(j, "samples", r.samples);
+  GetOpt(j, "bytes", r.bytes);
+  GetOpt(j, "elapsed_ns", r.elapsed_ns);
+  if (auto it = j.find("metrics"); it != j.end()) r.metrics = *it;
+  GetOpt(j, "fio", r.fio);
+}
+
+}  // namespace disktune

@@ -1,0 +1,82 @@
+// The value every probe measurement produces, and its JSON form.
+//
+// One ProbeResult is one measured configuration (a probe at one block size,
+// queue depth, method...). `name` is unique in a report and is what `check`
+// expressions and `compare` address: "rand_read.4k.qd32". A figure that was not
+// measured is absent (std::nullopt), never 0.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "src/core/histogram.h"
+
+namespace disktune {
+
+enum class ProbeStatus { kOk, kSkipped, kFailed };
+const char* ProbeStatusName(ProbeStatus s);
+
+struct ProbeParams {
+  std::optional<uint64_t> block_size_bytes;
+  std::optional<int> queue_depth;
+  std::string pattern;  // "sequential", "random", "append", "overwrite"
+  std::optional<bool> direct;
+  std::optional<uint64_t> file_size_bytes;
+  std::optional<uint64_t> duration_ns;
+  std::optional<uint64_t> warmup_ns;
+  std::string io_engine;  // "io_uring", "psync", ...
+  std::string method;     // durability probes: "fdatasync", "o_dsync", ...
+  // Anything else a probe needs to state about how it measured.
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// fio's figures for the same job, and native/fio ratios.
+struct FioComparison {
+  std::string status = "ok";  // ok / skipped / failed
+  std::string reason;         // why skipped / failed
+  std::string command;
+  std::optional<double> iops;
+  std::optional<double> bytes_per_sec;
+  std::optional<LatencySummary> latency_ns;  // fio clat
+  std::optional<double> iops_ratio;           // native / fio
+  std::optional<double> bytes_per_sec_ratio;  // native / fio
+  std::optional<double> latency_p50_ratio;    // native / fio
+  std::optional<double> latency_p99_ratio;    // native / fio
+};
+
+struct ProbeResult {
+  std::string probe;  // the probe id: "seq_read", "rand_read", ...
+  std::string name;   // unique measurement name: "seq_read.4k.qd1"
+  ProbeParams params;
+  ProbeStatus status = ProbeStatus::kOk;
+  std::string reason;  // when skipped
+  std::string error;   // when failed
+
+  std::optional<double> iops;
+  std::optional<double> ops_per_sec;
+  std::optional<double> bytes_per_sec;
+  std::optional<LatencySummary> latency_ns;
+  std::optional<uint64_t> samples;
+  std::optional<uint64_t> bytes;
+  std::optional<uint64_t> elapsed_ns;
+  // Probe-specific figures (flush counts, ...), named with units.
+  nlohmann::json metrics = nlohmann::json::object();
+  std::optional<FioComparison> fio;
+
+  static ProbeResult Skipped(std::string probe, std::string name, std::string reason);
+  static ProbeResult Failed(std::string probe, std::string name, std::string error);
+};
+
+void to_json(nlohmann::json& j, const LatencySummary& s);
+void from_json(const nlohmann::json& j, LatencySummary& s);
+void to_json(nlohmann::json& j, const ProbeParams& p);
+void from_json(const nlohmann::json& j, ProbeParams& p);
+void to_json(nlohmann::json& j, const FioComparison& f);
+void from_json(const nlohmann::json& j, FioComparison& f);
+void to_json(nlohmann::json& j, const ProbeResult& r);
+void from_json(const nlohmann::json& j, ProbeResult& r);
+
+}  // namespace disktune

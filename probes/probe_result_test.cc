@@ -1,0 +1,98 @@
+#include "probes/probe_result.h"
+
+#include <gtest/gtest.h>
+
+#include "probes/fio_runner.h"
+
+namespace disktune {
+namespace {
+
+ProbeResult Sample() {
+  ProbeResult r;
+  r.probe = "rand_read";
+  r.name = "rand_read.4k.qd32";
+  r.params.block_size_bytes = 4096;
+  r.params.queue_depth = 32;
+  r.params.pattern = "random";
+  r.params.direct = true;
+  r.params.extra["seed"] = 7;
+  r.iops = 12345.5;
+  r.bytes_per_sec = 12345.5 * 4096;
+  LatencySummary l;
+  l.mean = 100.5;
+  l.p50 = 90;
+  l.p90 = 150;
+  l.p99 = 300;
+  l.p999 = 900;
+  l.max = 1000;
+  l.samples = 42;
+  r.latency_ns = l;
+  r.samples = 42;
+  return r;
+}
+
+TEST(ProbeResultTest, JsonRoundTrip) {
+  ProbeResult r = Sample();
+  nlohmann::json j = r;
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["params"]["queue_depth"], 32);
+  EXPECT_EQ(j["params"]["seed"], 7);
+  EXPECT_EQ(j["latency_ns"]["p99"], 300);
+  EXPECT_FALSE(j.contains("ops_per_sec"));  // not measured -> absent, not 0
+  ProbeResult back = j.get<ProbeResult>();
+  EXPECT_EQ(back.name, r.name);
+  EXPECT_EQ(*back.params.queue_depth, 32);
+  EXPECT_EQ(back.params.extra["seed"], 7);
+  EXPECT_DOUBLE_EQ(*back.iops, *r.iops);
+  EXPECT_EQ(back.latency_ns->p999, 900u);
+  EXPECT_EQ(nlohmann::json(back), j);
+}
+
+TEST(ProbeResultTest, SkippedCarriesReason) {
+  nlohmann::json j = ProbeResult::Skipped("seq_read", "seq_read.4k.qd1", "tmpfs refuses O_DIRECT");
+  EXPECT_EQ(j["status"], "skipped");
+  EXPECT_EQ(j["reason"], "tmpfs refuses O_DIRECT");
+  EXPECT_FALSE(j.contains("iops"));
+}
+
+TEST(FioTest, ParsesFioJsonAndComputesRatios) {
+  const char* text = R"(note: something
+{"fio version":"fio-3.33","jobs":[{"jobname":"disktune","read":{"io_bytes":1,"bw_bytes":409600000,
+ "iops":100000.0,"clat_ns":{"min":10,"max":5000,"mean":300.0,"stddev":20.0,"N":500000,
+ "percentile":{"50.000000":290,"90.000000":350,"99.000000":600,"99.900000":1200}}},
+ "write":{"iops":0.0,"bw_bytes":0}}]})";
+  Result<FioComparison> f = ParseFioJson(text, /*write=*/false);
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  EXPECT_DOUBLE_EQ(*f->iops, 100000.0);
+  EXPECT_EQ(f->latency_ns->p50, 290u);
+  EXPECT_EQ(f->latency_ns->p999, 1200u);
+  ProbeResult native = Sample();
+  native.iops = 95000.0;
+  native.latency_ns->p50 = 319;
+  AddFioRatios(native, &*f);
+  EXPECT_NEAR(*f->iops_ratio, 0.95, 1e-9);
+  EXPECT_NEAR(*f->latency_p50_ratio, 1.1, 1e-9);
+  EXPECT_FALSE(ParseFioJson("fio: command failed", false).ok());
+}
+
+TEST(FioTest, CommandMirrorsTheNativeJob) {
+  FioJob job;
+  job.file = "/d/probe.dat";
+  job.file_size_bytes = 1 << 30;
+  job.random = true;
+  job.block_size = 4096;
+  job.queue_depth = 32;
+  job.duration_ns = 2000000000;
+  job.warmup_ns = 500000000;
+  std::string cmd;
+  for (const auto& a : FioCommand(job)) cmd += a + " ";
+  EXPECT_NE(cmd.find("--ioengine=io_uring"), std::string::npos);
+  EXPECT_NE(cmd.find("--rw=randread"), std::string::npos);
+  EXPECT_NE(cmd.find("--iodepth=32"), std::string::npos);
+  EXPECT_NE(cmd.find("--direct=1"), std::string::npos);
+  EXPECT_NE(cmd.find("--runtime=2000ms"), std::string::npos);
+  EXPECT_NE(cmd.find("--ramp_time=500ms"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace disktune

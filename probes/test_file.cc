@@ -1,0 +1,120 @@
+#include "probes/test_file.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "probes/device_info.h"
+#include "src/core/clock.h"
+#include "src/core/rng.h"
+#include "src/core/scratch_dir.h"
+#include "src/core/signals.h"
+
+namespace disktune {
+
+namespace {
+constexpr uint64_t kChunk = 1 << 20;
+constexpr uint64_t kHeadroom = 64ull << 20;
+}  // namespace
+
+Result<bool> ProbeDirectIo(const std::string& dir, std::string* why) {
+  std::string path = dir + "/.disktune-odirect-check";
+  int fd = open(path.c_str(), O_CREAT | O_RDWR | O_DIRECT | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    close(fd);
+    unlink(path.c_str());
+    return true;
+  }
+  int err = errno;
+  unlink(path.c_str());
+  if (err == EINVAL || err == EOPNOTSUPP) {
+    FilesystemInfo fs = ReadFilesystemInfo(dir);
+    *why = (fs.type.empty() ? std::string("this filesystem") : fs.type) +
+           " refuses O_DIRECT (" + std::strerror(err) + ")";
+    return false;
+  }
+  return Status::FromErrno(err, "open " + path);
+}
+
+Result<int> OpenTestFile(const std::string& path, bool direct, bool write) {
+  int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC | (direct ? O_DIRECT : 0);
+  int fd = open(path.c_str(), flags);
+  if (fd < 0) return Status::FromErrno(errno, "open " + path);
+  return fd;
+}
+
+Result<TestFile> PrepareTestFile(const ScratchDir& scratch, const std::string& name,
+                                 uint64_t size_bytes, uint64_t seed, bool direct,
+                                 ProgressSink* progress) {
+  size_bytes = size_bytes / kChunk * kChunk;
+  if (size_bytes == 0) return Status::InvalidArgument("test file size must be at least 1MiB");
+  DT_RETURN_IF_ERROR(scratch.RequireFreeSpace(size_bytes + kHeadroom, "the test file"));
+  TestFile tf;
+  tf.path = scratch.Join(name);
+  tf.size_bytes = size_bytes;
+  int fd = open(tf.path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | (direct ? O_DIRECT : 0),
+                0644);
+  if (fd < 0) return Status::FromErrno(errno, "create " + tf.path);
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }
+  } closer{fd};
+  // Reserve the blocks up front so the fill cannot fail half-way on space and
+  // the file is laid out as contiguously as the filesystem allows.
+  if (fallocate(fd, 0, 0, static_cast<off_t>(size_bytes)) != 0 && errno != EOPNOTSUPP) {
+    return Status::FromErrno(errno, "fallocate " + tf.path);
+  }
+  void* p = nullptr;
+  if (posix_memalign(&p, 4096, kChunk) != 0) return Status::IOError("out of memory");
+  std::unique_ptr<char, decltype(&free)> buf(static_cast<char*>(p), &free);
+  Rng rng(seed);
+  uint64_t start = NowNanos();
+  for (uint64_t off = 0; off < size_bytes; off += kChunk) {
+    if (InterruptRequested()) return Status::Aborted("interrupted while filling " + tf.path);
+    auto* w = reinterpret_cast<uint64_t*>(buf.get());
+    for (uint64_t i = 0; i < kChunk / 8; i++) w[i] = rng.Next();
+    ssize_t n = pwrite(fd, buf.get(), kChunk, static_cast<off_t>(off));
+    if (n < 0) return Status::FromErrno(errno, "write " + tf.path);
+    if (static_cast<uint64_t>(n) != kChunk) return Status::IOError("short write to " + tf.path);
+    if (progress && (off / kChunk) % 256 == 0) {
+      progress->Step("filling test file " + std::to_string(off * 100 / size_bytes) + "%", 0, 1,
+                     0);
+    }
+  }
+  if (fdatasync(fd) != 0) return Status::FromErrno(errno, "fdatasync " + tf.path);
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  tf.fill_ns = NowNanos() - start;
+  return tf;
+}
+
+Result<uint64_t> PageCacheResidentBytes(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::FromErrno(errno, "open " + path);
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || st.st_size == 0) {
+    close(fd);
+    return uint64_t{0};
+  }
+  size_t len = static_cast<size_t>(st.st_size);
+  void* map = mmap(nullptr, len, PROT_READ, MAP_SHARED, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED) return Status::FromErrno(errno, "mmap " + path);
+  long page = sysconf(_SC_PAGESIZE);
+  std::vector<unsigned char> vec((len + page - 1) / page);
+  int rc = mincore(map, len, vec.data());
+  int err = errno;
+  munmap(map, len);
+  if (rc != 0) return Status::FromErrno(err, "mincore " + path);
+  uint64_t resident = 0;
+  for (unsigned char v : vec) resident += (v & 1) ? page : 0;
+  return resident;
+}
+
+}  // namespace disktune

@@ -1,0 +1,106 @@
+#include "reports/report.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "generated/version.h"
+#include "src/core/sysinfo.h"
+
+namespace disktune {
+
+Report NewReport(const std::string& command) {
+  Report r;
+  r.tool_version = DISKTUNE_VERSION;
+  r.created_at = UtcTimestamp();
+  r.command = command;
+  return r;
+}
+
+nlohmann::json ReportToJson(const Report& r) {
+  nlohmann::json j;
+  j["schema"] = kReportSchema;
+  j["schema_version"] =
+      std::to_string(kReportSchemaMajor) + "." + std::to_string(kReportSchemaMinor);
+  j["tool_version"] = r.tool_version;
+  j["created_at"] = r.created_at;
+  j["command"] = r.command;
+  j["completion"] = r.completion;
+  j["environment"] = r.environment;
+  j["config"] = r.config;
+  j["probes"] = r.probes;
+  j["analyses"] = r.analyses;
+  j["warnings"] = r.warnings;
+  j["bytes_written"] = r.bytes_written;
+  return j;
+}
+
+Result<Report> ReportFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return Status::Corruption("not a JSON object");
+  if (j.value("schema", "") != kReportSchema) {
+    return Status::InvalidArgument("not a disktune report (schema is '" +
+                                   j.value("schema", std::string("missing")) + "', expected '" +
+                                   kReportSchema + "')");
+  }
+  std::string version = j.value("schema_version", "");
+  int major = -1;
+  if (std::sscanf(version.c_str(), "%d.", &major) != 1 || major != kReportSchemaMajor) {
+    return Status::InvalidArgument("report schema_version " + version +
+                                   " is not supported by this disktune (reads " +
+                                   std::to_string(kReportSchemaMajor) +
+                                   ".x); re-run the probe with this version");
+  }
+  try {
+    Report r;
+    r.tool_version = j.at("tool_version").get<std::string>();
+    r.created_at = j.at("created_at").get<std::string>();
+    r.command = j.value("command", "");
+    r.completion = j.value("completion", "complete");
+    r.environment = j.at("environment").get<Environment>();
+    r.config = j.value("config", nlohmann::json::object());
+    r.probes = j.at("probes").get<std::vector<ProbeResult>>();
+    r.analyses = j.value("analyses", nlohmann::json::object());
+    r.warnings = j.value("warnings", std::vector<std::string>{});
+    r.bytes_written = j.value("bytes_written", uint64_t{0});
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Corruption(std::string("report does not have the expected shape: ") +
+                              e.what());
+  }
+}
+
+Result<Report> ReadReportFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::FromErrno(errno, "open " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
+  if (j.is_discarded()) return Status::Corruption(path + " is not valid JSON");
+  Result<Report> r = ReportFromJson(j);
+  if (!r.ok()) return r.status().WithContext(path);
+  return r;
+}
+
+Status WriteJsonFile(const std::string& path, const nlohmann::json& j) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) return Status::FromErrno(errno, "create " + tmp);
+    out << j.dump(2) << "\n";
+    out.flush();
+    if (!out) {
+      unlink(tmp.c_str());
+      return Status::IOError("write " + tmp + " failed");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    unlink(tmp.c_str());
+    return Status::FromErrno(err, "rename " + tmp);
+  }
+  return Status::OK();
+}
+
+}  // namespace disktune

@@ -1,0 +1,49 @@
+// The Report: the one model every command fills and every output format
+// (JSON, text, HTML, Markdown, Prometheus) renders.
+//
+// Versioning: `schema_version` is "MAJOR.MINOR". MINOR bumps for added optional
+// fields, MAJOR for anything else; reports/schema/report.v<MAJOR>.schema.json
+// describes each major version and a reader refuses another major.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "probes/environment.h"
+#include "probes/probe_result.h"
+#include "src/core/status.h"
+
+namespace disktune {
+
+inline constexpr const char* kReportSchema = "disktune.report";
+inline constexpr int kReportSchemaMajor = 1;
+inline constexpr int kReportSchemaMinor = 0;
+
+struct Report {
+  std::string tool_version;
+  std::string created_at;  // UTC, ISO 8601
+  std::string command;     // "probe", "run", ...
+  Environment environment;
+  nlohmann::json config = nlohmann::json::object();  // the effective configuration
+  std::vector<ProbeResult> probes;
+  nlohmann::json analyses = nlohmann::json::object();  // derived findings, by name
+  std::vector<std::string> warnings;
+  // Whether the run finished or was cut short (SIGINT): "complete" / "interrupted".
+  std::string completion = "complete";
+  uint64_t bytes_written = 0;  // by this run, to the scratch directory
+};
+
+// A new report stamped with the tool version and the current time.
+Report NewReport(const std::string& command);
+
+nlohmann::json ReportToJson(const Report& r);
+// InvalidArgument for another schema or major version, Corruption for a
+// document that does not have the report's shape.
+Result<Report> ReportFromJson(const nlohmann::json& j);
+Result<Report> ReadReportFile(const std::string& path);
+// Writes atomically (temp file + rename) so a reader never sees half a report.
+Status WriteJsonFile(const std::string& path, const nlohmann::json& j);
+
+}  // namespace disktune

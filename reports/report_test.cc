@@ -1,0 +1,103 @@
+#include "reports/report.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "reports/schema_validator.h"
+#include "reports/text_report.h"
+
+namespace disktune {
+namespace {
+
+nlohmann::json LoadSchema() {
+  std::ifstream in(std::string(DISKTUNE_SCHEMA_DIR) + "/report.v1.schema.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return nlohmann::json::parse(ss.str());
+}
+
+Report SampleReport() {
+  Report r = NewReport("probe");
+  r.environment = CollectEnvironment(".");
+  ProbeResult p;
+  p.probe = "seq_read";
+  p.name = "seq_read.4k.qd1";
+  p.params.block_size_bytes = 4096;
+  p.params.queue_depth = 1;
+  p.params.pattern = "sequential";
+  p.params.direct = true;
+  p.iops = 1000;
+  p.bytes_per_sec = 4096000;
+  LatencySummary l;
+  l.mean = 1000;
+  l.p50 = 900;
+  l.p90 = 1100;
+  l.p99 = 2000;
+  l.p999 = 3000;
+  l.max = 4000;
+  l.samples = 1000;
+  p.latency_ns = l;
+  p.samples = 1000;
+  r.probes.push_back(p);
+  r.probes.push_back(ProbeResult::Skipped("rand_read", "rand_read.4k.qd1", "tmpfs refuses O_DIRECT"));
+  r.warnings.push_back("a warning");
+  return r;
+}
+
+TEST(ReportTest, JsonRoundTripKeepsEverything) {
+  Report r = SampleReport();
+  nlohmann::json j = ReportToJson(r);
+  EXPECT_EQ(j["schema"], "disktune.report");
+  EXPECT_EQ(j["schema_version"], "1.0");
+  Result<Report> back = ReportFromJson(j);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(ReportToJson(*back), j);
+}
+
+TEST(ReportTest, RealReportValidatesAgainstSchema) {
+  nlohmann::json schema = LoadSchema();
+  auto errors = ValidateAgainstSchema(schema, ReportToJson(SampleReport()));
+  EXPECT_TRUE(errors.empty()) << errors.front();
+}
+
+TEST(ReportTest, SchemaRejectsWhatIsWrong) {
+  nlohmann::json schema = LoadSchema();
+  nlohmann::json j = ReportToJson(SampleReport());
+  nlohmann::json missing = j;
+  missing.erase("environment");
+  EXPECT_FALSE(ValidateAgainstSchema(schema, missing).empty());
+  nlohmann::json skipped_without_reason = j;
+  skipped_without_reason["probes"][1].erase("reason");
+  EXPECT_FALSE(ValidateAgainstSchema(schema, skipped_without_reason).empty());
+  nlohmann::json bad_latency = j;
+  bad_latency["probes"][0]["latency_ns"].erase("p99");
+  EXPECT_FALSE(ValidateAgainstSchema(schema, bad_latency).empty());
+  nlohmann::json unknown_key = j;
+  unknown_key["surprise"] = 1;
+  EXPECT_FALSE(ValidateAgainstSchema(schema, unknown_key).empty());
+}
+
+TEST(ReportTest, RefusesOtherSchemasAndMajorVersions) {
+  nlohmann::json j = ReportToJson(SampleReport());
+  j["schema_version"] = "2.0";
+  Result<Report> r = ReportFromJson(j);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("2.0"), std::string::npos);
+  j["schema_version"] = "1.7";  // a later minor only adds optional fields
+  EXPECT_TRUE(ReportFromJson(j).ok());
+  j["schema"] = "something.else";
+  EXPECT_FALSE(ReportFromJson(j).ok());
+  EXPECT_FALSE(ReportFromJson(nlohmann::json::array()).ok());
+}
+
+TEST(ReportTest, TextNamesTheDiskAndEveryProbe) {
+  std::string text = RenderText(SampleReport());
+  EXPECT_NE(text.find("seq_read.4k.qd1"), std::string::npos);
+  EXPECT_NE(text.find("skipped: tmpfs refuses O_DIRECT"), std::string::npos);
+  EXPECT_NE(text.find("a warning"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace disktune

@@ -1,0 +1,54 @@
+#include "src/cli/cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+
+#include "generated/version.h"
+#include "src/cli/command.h"
+
+namespace disktune::cli {
+
+int Main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+         bool err_is_terminal) {
+  CLI::App app{
+      "disktune: measure a server's disk and tune an embedded LevelDB/RocksDB for it "
+      "before deployment",
+      "disktune"};
+  app.set_version_flag("--version", std::string("disktune ") + DISKTUNE_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  CommandContext ctx{out, err, err_is_terminal};
+  // The one place subcommands are wired in.
+  SetupRunCommand(app, ctx);
+  SetupProbeCommand(app, ctx);
+  SetupListCommand(app, ctx);
+
+  std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+  std::reverse(rest.begin(), rest.end());  // CLI11 takes them in reverse order
+  try {
+    app.parse(rest);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    out << app.version() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    // A subcommand's --help is thrown from inside it; print that subcommand's help.
+    if (e.get_exit_code() == 0) {
+      const CLI::App* sub = nullptr;
+      for (const CLI::App* s : app.get_subcommands()) sub = s;
+      out << (sub ? sub->help() : app.help());
+      return 0;
+    }
+    err << "disktune: " << e.what() << " (see disktune --help)\n";
+    return 2;
+  }
+  return ctx.exit_code;
+}
+
+}  // namespace disktune::cli

@@ -1,0 +1,109 @@
+#include "src/cli/command.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "src/core/signals.h"
+#include "src/core/sysinfo.h"
+#include "src/core/units.h"
+#include "reports/report.h"
+
+namespace disktune::cli {
+
+void AddCommonOptions(CLI::App* cmd, CommonOptions* opts, bool with_dir) {
+  cmd->add_option("--json", opts->json_path,
+                  "write the result as JSON to FILE ('-' for stdout; then nothing else goes "
+                  "to stdout)")
+      ->type_name("FILE");
+  cmd->add_flag("-q,--quiet", opts->quiet, "no progress, warnings or text report");
+  if (with_dir) {
+    cmd->add_option("--dir", opts->dir,
+                    "scratch directory, the only place written (default: a new "
+                    "disktune-<time>-<pid> under the current directory); removed at the end")
+        ->type_name("DIR");
+    cmd->add_flag("--keep", opts->keep, "keep the scratch files at the end (for debugging)");
+  }
+}
+
+int ExitCodeFor(const Status& status) {
+  if (status.ok()) return 0;
+  switch (status.code()) {
+    case Status::Code::kAborted:
+      return InterruptExitCode() ? InterruptExitCode() : 130;
+    case Status::Code::kInvalidArgument:
+    case Status::Code::kNotFound:
+    case Status::Code::kBusy:
+    case Status::Code::kNoSpace:
+    case Status::Code::kPermissionDenied:
+    case Status::Code::kNotSupported:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+int Fail(CommandContext& ctx, const Status& status) {
+  if (status.IsAborted()) {
+    ctx.err << "disktune: interrupted (" << (InterruptSignal() == 15 ? "SIGTERM" : "SIGINT")
+            << "); scratch files removed, device settings restored\n";
+  } else {
+    ctx.err << "disktune: " << status.message() << "\n";
+  }
+  return ExitCodeFor(status);
+}
+
+Result<uint64_t> ParseSizeFlag(const std::string& flag, const std::string& text,
+                               const std::string& example) {
+  Result<uint64_t> r = ParseSize(text);
+  if (!r.ok()) {
+    return Status::InvalidArgument(flag + ": " + r.status().message() + "; e.g. " + flag + " " +
+                                   example);
+  }
+  return r;
+}
+
+Result<uint64_t> ParseDurationFlag(const std::string& flag, const std::string& text,
+                                   const std::string& example) {
+  Result<uint64_t> r = ParseDuration(text);
+  if (!r.ok()) {
+    return Status::InvalidArgument(flag + ": " + r.status().message() + "; e.g. " + flag + " " +
+                                   example);
+  }
+  if (*r == 0) {
+    return Status::InvalidArgument(flag + ": must be longer than 0; e.g. " + flag + " " +
+                                   example);
+  }
+  return r;
+}
+
+Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts) {
+  std::string dir = opts.dir;
+  if (dir.empty()) dir = "disktune-" + LocalStamp() + "-" + std::to_string(getpid());
+  Result<std::unique_ptr<ScratchDir>> s = ScratchDir::Open(dir, "--dir");
+  if (s.ok() && opts.keep) (*s)->Keep();
+  return s;
+}
+
+std::unique_ptr<TerminalProgress> MakeProgress(CommandContext& ctx, const CommonOptions& opts) {
+  return std::make_unique<TerminalProgress>(ctx.err, ctx.err_is_terminal, opts.quiet);
+}
+
+Status EmitJson(CommandContext& ctx, const CommonOptions& opts, const nlohmann::json& j) {
+  if (opts.json_path.empty()) return Status::OK();
+  if (opts.json_path == "-") {
+    ctx.out << j.dump(2) << "\n";
+    ctx.out.flush();
+    return Status::OK();
+  }
+  return WriteJsonFile(opts.json_path, j);
+}
+
+std::ostream* HumanStream(CommandContext& ctx, const CommonOptions& opts) {
+  if (opts.quiet) return nullptr;
+  if (opts.json_path == "-") return &ctx.err;
+  return &ctx.out;
+}
+
+}  // namespace disktune::cli

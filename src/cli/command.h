@@ -1,0 +1,72 @@
+// What every subcommand shares: the streams, the common flags, the scratch
+// directory, flag parsing with units, JSON output and Status -> exit code.
+//
+// A subcommand lives in its own file with a Setup<Name>Command(CLI::App&,
+// CommandContext&) function that adds the subcommand, binds its options to a
+// struct, and sets a callback that stores the exit code in the context.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "src/core/progress.h"
+#include "src/core/scratch_dir.h"
+#include "src/core/status.h"
+
+namespace disktune::cli {
+
+struct CommandContext {
+  std::ostream& out;
+  std::ostream& err;
+  bool err_is_terminal = false;
+  int exit_code = 0;
+};
+
+// --json FILE, --quiet, --dir DIR.
+struct CommonOptions {
+  std::string json_path;  // "-" = stdout
+  bool quiet = false;
+  std::string dir;  // the scratch directory
+  bool keep = false;
+};
+// `with_dir`: the command writes, so it takes --dir (and --keep).
+void AddCommonOptions(CLI::App* cmd, CommonOptions* opts, bool with_dir);
+
+// Prints "disktune: <message>" on stderr and returns the exit code for it.
+int Fail(CommandContext& ctx, const Status& status);
+int ExitCodeFor(const Status& status);
+
+// Parses a size/duration flag value; the error names the flag and shows a valid example:
+// "--file-size: '12' has no unit; e.g. --file-size 1GiB".
+Result<uint64_t> ParseSizeFlag(const std::string& flag, const std::string& text,
+                               const std::string& example);
+Result<uint64_t> ParseDurationFlag(const std::string& flag, const std::string& text,
+                                   const std::string& example);
+
+// Opens the scratch directory: --dir, or a new "disktune-<stamp>-<pid>" under
+// the current directory.
+Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts);
+
+// The progress sink for a command: a terminal status line on stderr when
+// stderr is a terminal, warnings unless --quiet.
+std::unique_ptr<TerminalProgress> MakeProgress(CommandContext& ctx, const CommonOptions& opts);
+
+// Writes the JSON to --json (a file, or stdout for "-"); no-op without --json.
+Status EmitJson(CommandContext& ctx, const CommonOptions& opts, const nlohmann::json& j);
+// The stream for human-readable output: stdout, unless --json - took it (then
+// stderr) or --quiet (then nothing: returns nullptr).
+std::ostream* HumanStream(CommandContext& ctx, const CommonOptions& opts);
+
+// Each subcommand, one file each.
+void SetupProbeCommand(CLI::App& app, CommandContext& ctx);
+void SetupRunCommand(CLI::App& app, CommandContext& ctx);
+void SetupListCommand(CLI::App& app, CommandContext& ctx);
+
+}  // namespace disktune::cli

@@ -1,0 +1,42 @@
+// `disktune probe`: the device probes, as a report.
+#include "probes/probe_runner.h"
+#include "reports/report.h"
+#include "reports/text_report.h"
+#include "src/cli/command.h"
+#include "src/cli/probe_options.h"
+#include "src/cli/probe_session.h"
+#include "src/core/signals.h"
+
+namespace disktune::cli {
+namespace {
+
+struct ProbeCommandOptions {
+  CommonOptions common;
+  ProbeFlags probe;
+};
+
+int RunProbeCommand(const ProbeCommandOptions& o, CommandContext& ctx) {
+  Report report = NewReport("probe");
+  Status s = RunProbeSession(o.common, o.probe, ctx, &report);
+  if (!s.ok() && !report.probes.empty() && s.IsAborted()) {
+    (void)EmitJson(ctx, o.common, ReportToJson(report));
+  }
+  if (!s.ok()) return Fail(ctx, s);
+  Status js = EmitJson(ctx, o.common, ReportToJson(report));
+  if (!js.ok()) return Fail(ctx, js);
+  if (std::ostream* human = HumanStream(ctx, o.common)) *human << RenderText(report);
+  return 0;
+}
+
+}  // namespace
+
+void SetupProbeCommand(CLI::App& app, CommandContext& ctx) {
+  auto opts = std::make_shared<ProbeCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "probe", "measure the disk under --dir: direct-I/O reads and writes, IOPS vs queue depth");
+  AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
+  AddProbeFlags(cmd, &opts->probe);
+  cmd->callback([opts, &ctx] { ctx.exit_code = RunProbeCommand(*opts, ctx); });
+}
+
+}  // namespace disktune::cli

@@ -1,0 +1,30 @@
+// The probe flags, shared by `probe` and `run` (which probes first).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "probes/probe.h"
+#include "src/core/status.h"
+
+namespace disktune::cli {
+
+struct ProbeFlags {
+  bool quick = false;
+  std::vector<std::string> probes;  // ids; empty = the defaults
+  std::string file_size;
+  std::string duration;
+  std::string warmup;
+  std::vector<int> queue_depths;
+  bool with_fio = false;
+  bool buffered = false;
+  std::optional<uint64_t> seed;
+};
+
+void AddProbeFlags(CLI::App* cmd, ProbeFlags* flags);
+// Defaults for quick/full, overridden by the flags given. One-line errors.
+Result<ProbeConfig> BuildProbeConfig(const ProbeFlags& flags);
+
+}  // namespace disktune::cli

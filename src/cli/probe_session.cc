@@ -1,0 +1,71 @@
+#include "src/cli/probe_session.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "probes/probe_runner.h"
+#include "src/core/signals.h"
+#include "src/core/units.h"
+
+namespace disktune::cli {
+
+Status CheckJsonDestination(const CommonOptions& common) {
+  if (common.json_path.empty() || common.json_path == "-") return Status::OK();
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::absolute(common.json_path, ec);
+  if (fs::is_directory(p, ec)) {
+    return Status::InvalidArgument("--json " + common.json_path +
+                                   " is a directory; pass a file name");
+  }
+  fs::path parent = p.parent_path();
+  if (!fs::is_directory(parent, ec)) {
+    return Status::NotFound("--json " + common.json_path + ": directory " + parent.string() +
+                            " does not exist; create it first");
+  }
+  if (access(parent.c_str(), W_OK) != 0) {
+    return Status::PermissionDenied("--json " + common.json_path + ": cannot write in " +
+                                    parent.string());
+  }
+  return Status::OK();
+}
+
+Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
+                       CommandContext& ctx, Report* report) {
+  InstallInterruptHandlers();
+  Result<ProbeConfig> config = BuildProbeConfig(flags);
+  if (!config.ok()) return config.status();
+  Result<std::vector<const Probe*>> probes =
+      SelectProbes(flags.probes.empty() ? DefaultProbeIds() : flags.probes);
+  if (!probes.ok()) return probes.status().WithContext("--probes");
+  DT_RETURN_IF_ERROR(CheckJsonDestination(common));
+
+  Result<std::unique_ptr<ScratchDir>> scratch = OpenScratch(common);
+  if (!scratch.ok()) return scratch.status();
+  const ScratchDir& dir = **scratch;
+  // The size check comes before any write, with the flag to change named.
+  Status space = dir.RequireFreeSpace(config->file_size_bytes + (64ull << 20),
+                                      "--file-size " + FormatBytes(config->file_size_bytes));
+  if (!space.ok()) return space;
+
+  report->environment = CollectEnvironment(dir.path());
+  report->config["probe"] = *config;
+  nlohmann::json ids = nlohmann::json::array();
+  for (const Probe* p : *probes) ids.push_back(std::string(p->id()));
+  report->config["probes"] = ids;
+  report->config["scratch_dir"] = dir.path();
+
+  auto progress = MakeProgress(ctx, common);
+  ProbeRunOutput out;
+  Status s = RunProbes(*probes, *config, dir, report->environment, progress.get(), &out);
+  progress->Finish();
+  report->probes = std::move(out.results);
+  report->analyses = std::move(out.analyses);
+  report->warnings = std::move(out.warnings);
+  report->bytes_written = out.bytes_written;
+  if (s.IsAborted()) report->completion = "interrupted";
+  return s;
+}
+
+}  // namespace disktune::cli

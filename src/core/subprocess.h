@@ -1,0 +1,27 @@
+// Runs an external program (fio, mkfs, losetup, hdparm) and captures its output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/core/status.h"
+
+namespace disktune {
+
+struct SubprocessResult {
+  int exit_code = -1;  // 128+N when killed by signal N
+  std::string out;
+  std::string err;
+};
+
+// Runs argv[0] (searched in PATH, then /usr/sbin and /sbin) with argv.
+// NotFound when the program is not installed. The child is killed when
+// `timeout_ns` passes or when SIGINT/SIGTERM arrives (then Aborted).
+Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
+                                       uint64_t timeout_ns = 0);
+
+// Full path of a program, or "" when it is not installed.
+std::string FindProgram(const std::string& name);
+
+}  // namespace disktune

@@ -1,0 +1,101 @@
+#include "src/core/sysinfo.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+namespace disktune {
+
+Result<std::string> ReadTextFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::FromErrno(errno ? errno : ENOENT, "open " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+namespace {
+
+std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) {
+        std::string v = line.substr(colon + 1);
+        while (!v.empty() && v.front() == ' ') v.erase(v.begin());
+        return v;
+      }
+    }
+  }
+  return "";
+}
+
+uint64_t MeminfoBytes(const std::string& key) {
+  std::ifstream in("/proc/meminfo");
+  std::string name;
+  uint64_t kb = 0;
+  std::string unit;
+  while (in >> name >> kb) {
+    std::getline(in, unit);
+    if (name == key + ":") return kb * 1024;
+  }
+  return 0;
+}
+
+std::string OsName() {
+  std::ifstream in("/etc/os-release");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("PRETTY_NAME=", 0) == 0) {
+      std::string v = line.substr(12);
+      if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+      return v;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+SystemInfo ReadSystemInfo() {
+  SystemInfo info;
+  char host[256] = {};
+  if (gethostname(host, sizeof(host) - 1) == 0) info.hostname = host;
+  utsname u{};
+  if (uname(&u) == 0) info.kernel = u.release;
+  info.os = OsName();
+  info.cpu_model = CpuModel();
+  info.cpu_count = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  info.memory_bytes = MeminfoBytes("MemTotal");
+  info.memory_available_bytes = MeminfoBytes("MemAvailable");
+  info.is_root = geteuid() == 0;
+  return info;
+}
+
+std::string UtcTimestamp() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string LocalStamp() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", &tm);
+  return buf;
+}
+
+}  // namespace disktune
