@@ -3,9 +3,10 @@
 // The bench runner drives only this interface, so one workload definition runs
 // unchanged on every engine. Engine headers are included only in the adapter's
 // own .cc file. An adapter maps the common knobs below onto the engine's own
-// options; a knob the engine cannot honour is listed in Engine::unsupported_knobs()
-// (and reported) instead of being silently ignored. A knob left unset keeps the
-// engine's own default (leveldb::Options(), rocksdb::Options(), ...).
+// options; a knob the engine cannot honour is listed in
+// Engine::unsupported_knobs() (and reported) instead of being silently ignored.
+// A knob left unset keeps the engine's own default (leveldb::Options(),
+// rocksdb::Options(), ...).
 #pragma once
 
 #include <cstdint>
@@ -39,7 +40,8 @@ struct EngineOptions {
   std::optional<uint64_t> max_file_bytes;  // table file size (LSM engines)
   // Size the engine must be able to hold (LMDB's map size is fixed up front).
   std::optional<uint64_t> expected_db_bytes;
-  // In-memory mode where the engine has one (sqlite3 ":memory:", bdb cache-only).
+  // In-memory mode where the engine has one (sqlite3 ":memory:", bdb
+  // cache-only).
   bool in_memory = false;
   // Default for writes that do not say otherwise: a write is synced when
   // either this or its WriteOptions::sync is true.
@@ -95,11 +97,13 @@ class Engine {
  public:
   virtual ~Engine() = default;
 
-  // The public id: "leveldb", "rocksdb", "sqlite3", "kyotocabinet", "lmdb", "bdb".
+  // The public id: "leveldb", "rocksdb", "sqlite3", "kyotocabinet", "lmdb",
+  // "bdb".
   virtual std::string_view id() const = 0;
 
   // Opens (creating if missing) the database in directory `path`.
-  virtual Status Open(const std::string& path, const EngineOptions& options) = 0;
+  virtual Status Open(const std::string& path,
+                      const EngineOptions& options) = 0;
   virtual Status Close() = 0;
 
   virtual Status Put(std::string_view key, std::string_view value,
@@ -120,21 +124,25 @@ class Engine {
 
   // The engine's own statistics text (e.g. "leveldb.stats"), "" if none.
   virtual std::string StatsText() = 0;
-  // Named engine properties worth recording (e.g. "leveldb.num-files-at-level0").
+  // Named engine properties worth recording (e.g.
+  // "leveldb.num-files-at-level0").
   virtual std::vector<std::pair<std::string, std::string>> Properties() = 0;
   // Knobs from the last Open() the engine could not honour, with why:
   // {"bloom_bits_per_key", "sqlite3 has no bloom filters"}.
   virtual std::vector<std::pair<std::string, std::string>> unsupported_knobs()
       const = 0;
   // Largest value size the engine accepts, if it has a limit.
-  virtual std::optional<uint64_t> max_value_bytes() const { return std::nullopt; }
+  virtual std::optional<uint64_t> max_value_bytes() const {
+    return std::nullopt;
+  }
   // Whether Get/Put may be called from several threads at once.
   virtual bool thread_safe() const = 0;
   // Closes if open and removes every file of the database at `path`.
   virtual Status Destroy(const std::string& path) = 0;
 };
 
-// The registry: explicit, guarded by DISKTUNE_HAVE_<X> (no static self-registration).
+// The registry: explicit, guarded by DISKTUNE_HAVE_<X> (no static
+// self-registration).
 struct EngineInfo {
   std::string_view id;
   std::string_view description;

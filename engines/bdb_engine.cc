@@ -1,0 +1,546 @@
+// Berkeley DB adapter: one B-tree in a transactional environment. Each write
+// is a transaction committed with DB_TXN_NOSYNC, or DB_TXN_SYNC when the
+// write asks for sync; a batch is one transaction. Handles are opened
+// DB_THREAD, so every call may come from any thread.
+//
+// The C API (db.h, exported by libdb_cxx as well) is used rather than the
+// C++ wrappers: it reports errors as return codes, never as exceptions.
+#include <db.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "engines/adapter_util.h"
+#include "engines/engine_factories.h"
+
+namespace disktune::engine_internal {
+
+namespace {
+
+constexpr std::string_view kId = "bdb";
+constexpr const char* kDbFileName = "data.db";
+// Deadlocks between concurrent writers (page locks) are resolved by the lock
+// detector aborting one transaction, which the adapter then retries.
+constexpr int kMaxDeadlockRetries = 100;
+
+// BDB reports details (which file, which limit) through the error callback,
+// not through the return code; the last one seen on this thread is kept for
+// the Status message.
+thread_local std::string t_last_bdb_message;
+
+void RememberBdbMessage(const DB_ENV*, const char*, const char* msg) {
+  t_last_bdb_message = msg != nullptr ? msg : "";
+}
+
+// Informational messages (e.g. recovery progress) are dropped: library code
+// does not print.
+void IgnoreBdbMessage(const DB_ENV*, const char*) {}
+
+Status FromBdb(int rc, std::string_view op) {
+  std::string msg = "bdb " + std::string(op) + ": " + db_strerror(rc);
+  if (!t_last_bdb_message.empty()) {
+    msg += " (" + t_last_bdb_message + ")";
+    t_last_bdb_message.clear();
+  }
+  switch (rc) {
+    case DB_NOTFOUND:
+    case DB_KEYEMPTY:
+      return Status::NotFound(std::move(msg));
+    case DB_LOCK_DEADLOCK:
+    case DB_LOCK_NOTGRANTED:
+    case DB_LOG_BUFFER_FULL:
+      return Status::Busy(std::move(msg));
+    case DB_RUNRECOVERY:
+    case DB_VERIFY_BAD:
+      return Status::Corruption(std::move(msg));
+    case ENOSPC:
+      return Status::NoSpace(std::move(msg));
+    case ENOMEM:
+      return Status::IOError(std::move(msg));
+    default:
+      if (rc > 0) return Status::FromErrno(rc, "bdb " + std::string(op));
+      return Status::IOError(std::move(msg));
+  }
+}
+
+bool IsRetryable(int rc) {
+  return rc == DB_LOCK_DEADLOCK || rc == DB_LOCK_NOTGRANTED;
+}
+
+DBT InDbt(std::string_view s) {
+  DBT d;
+  std::memset(&d, 0, sizeof(d));
+  d.data = const_cast<char*>(s.data());
+  d.size = static_cast<u_int32_t>(s.size());
+  return d;
+}
+
+// DB_THREAD handles may not return data in BDB-owned memory; DB_DBT_REALLOC
+// buffers are reused across calls and freed here.
+struct OutDbt {
+  OutDbt() {
+    std::memset(&dbt, 0, sizeof(dbt));
+    dbt.flags = DB_DBT_REALLOC;
+  }
+  ~OutDbt() { std::free(dbt.data); }
+  OutDbt(const OutDbt&) = delete;
+  OutDbt& operator=(const OutDbt&) = delete;
+  std::string_view view() const {
+    return {static_cast<const char*>(dbt.data), dbt.size};
+  }
+  DBT dbt;
+};
+
+// Reads in chunks: a cursor is opened, fills a buffer with a few records,
+// and is closed again. Chunks start at one record after a seek (a random seek
+// reads one key) and grow eightfold per refill up to kMaxChunkEntries (or
+// kChunkBytes), so a long scan pays for a cursor rarely. Holding a
+// cursor between calls would hold page read locks, blocking writers in other
+// threads and deadlocking a thread that writes while it iterates. The price
+// is that a scan is not one snapshot: it sees writes committed between
+// chunks, like a read-committed cursor would.
+class BdbIterator final : public EngineIterator {
+ public:
+  explicit BdbIterator(DB* db) : db_(db) {}
+
+  void SeekToFirst() override {
+    chunk_entries_ = 1;
+    FillForward(DB_FIRST, {}, false);
+  }
+  void SeekToLast() override {
+    chunk_entries_ = 1;
+    FillBackward(DB_LAST, {});
+  }
+  void Seek(std::string_view target) override {
+    chunk_entries_ = 1;
+    FillForward(DB_SET_RANGE, target, false);
+  }
+  bool Valid() const override { return pos_ < entries_.size(); }
+
+  void Next() override {
+    if (pos_ + 1 < entries_.size()) {
+      ++pos_;
+      return;
+    }
+    const std::string last = entries_[pos_].first;
+    Grow();
+    FillForward(DB_SET_RANGE, last, true);
+  }
+
+  void Prev() override {
+    if (pos_ > 0 && pos_ < entries_.size()) {
+      --pos_;
+      return;
+    }
+    const std::string first = entries_[pos_].first;
+    Grow();
+    FillBackward(DB_SET_RANGE, first);
+  }
+
+  std::string_view key() const override { return entries_[pos_].first; }
+  std::string_view value() const override { return entries_[pos_].second; }
+  Status status() const override { return status_; }
+
+ private:
+  static constexpr size_t kMaxChunkEntries = 512;
+  static constexpr size_t kChunkBytes = size_t{1} << 20;
+
+  void Grow() {
+    chunk_entries_ = std::min(chunk_entries_ * 8, kMaxChunkEntries);
+  }
+  bool ChunkFull(size_t bytes) const {
+    return entries_.size() >= chunk_entries_ || bytes >= kChunkBytes;
+  }
+
+  // Loads records in ascending order starting at `how` (DB_FIRST, or
+  // DB_SET_RANGE on `from`); with `skip_from`, a record equal to `from` is
+  // skipped (continuing after the previous chunk's last key).
+  void FillForward(u_int32_t how, std::string_view from, bool skip_from) {
+    Fill([&](DBC* c, OutDbt* k, OutDbt* v) {
+      int rc = Position(c, how, from, k, v);
+      if (rc == 0 && skip_from && k->view() == from) {
+        rc = c->get(c, &k->dbt, &v->dbt, DB_NEXT);
+      }
+      size_t bytes = 0;
+      while (rc == 0) {
+        entries_.emplace_back(k->view(), v->view());
+        bytes += k->dbt.size + v->dbt.size;
+        if (ChunkFull(bytes)) break;
+        rc = c->get(c, &k->dbt, &v->dbt, DB_NEXT);
+      }
+      pos_ = 0;
+      return rc;
+    });
+  }
+
+  // Loads records in descending order that are < `before` (or, with
+  // DB_LAST, from the end), then reverses them so the chunk is ascending.
+  void FillBackward(u_int32_t how, std::string_view before) {
+    Fill([&](DBC* c, OutDbt* k, OutDbt* v) {
+      int rc = Position(c, how, before, k, v);
+      if (how == DB_SET_RANGE) {
+        // At the first key >= `before`; step back to the first one below
+        // it, or, when no key is >= `before`, start from the last record.
+        rc = rc == 0             ? c->get(c, &k->dbt, &v->dbt, DB_PREV)
+             : rc == DB_NOTFOUND ? c->get(c, &k->dbt, &v->dbt, DB_LAST)
+                                 : rc;
+      }
+      size_t bytes = 0;
+      while (rc == 0) {
+        entries_.emplace_back(k->view(), v->view());
+        bytes += k->dbt.size + v->dbt.size;
+        if (ChunkFull(bytes)) break;
+        rc = c->get(c, &k->dbt, &v->dbt, DB_PREV);
+      }
+      std::reverse(entries_.begin(), entries_.end());
+      pos_ = entries_.empty() ? 0 : entries_.size() - 1;
+      return rc;
+    });
+  }
+
+  static int Position(DBC* c, u_int32_t how, std::string_view key, OutDbt* k,
+                      OutDbt* v) {
+    if (how != DB_SET_RANGE) return c->get(c, &k->dbt, &v->dbt, how);
+    // DB_SET_RANGE reads the search key from the DBT, then returns the found
+    // key in it, so the search key goes into the reusable buffer first.
+    void* buf = std::realloc(k->dbt.data, key.empty() ? 1 : key.size());
+    if (buf == nullptr) return ENOMEM;
+    if (!key.empty()) std::memcpy(buf, key.data(), key.size());
+    k->dbt.data = buf;
+    k->dbt.size = static_cast<u_int32_t>(key.size());
+    return c->get(c, &k->dbt, &v->dbt, DB_SET_RANGE);
+  }
+
+  template <typename Body>
+  void Fill(Body body) {
+    for (int attempt = 0;; ++attempt) {
+      entries_.clear();
+      pos_ = 0;
+      DBC* cursor = nullptr;
+      int rc = db_->cursor(db_, nullptr, &cursor, 0);
+      if (rc == 0) {
+        OutDbt k;
+        OutDbt v;
+        rc = body(cursor, &k, &v);
+        const int close_rc = cursor->close(cursor);
+        if (rc == 0 || rc == DB_NOTFOUND) rc = close_rc;
+      }
+      if (rc == 0) return;
+      if (IsRetryable(rc) && attempt < kMaxDeadlockRetries) continue;
+      entries_.clear();
+      if (status_.ok()) status_ = FromBdb(rc, "iterator");
+      return;
+    }
+  }
+
+  DB* db_;
+  std::vector<std::pair<std::string, std::string>> entries_;
+  size_t pos_ = 0;
+  size_t chunk_entries_ = 1;
+  Status status_;
+};
+
+class BdbEngine final : public Engine {
+ public:
+  ~BdbEngine() override { (void)Close(); }
+
+  std::string_view id() const override { return kId; }
+
+  Status Open(const std::string& path, const EngineOptions& options) override {
+    if (env_ != nullptr) {
+      return Status::InvalidArgument("bdb open: already open");
+    }
+    unsupported_.clear();
+    t_last_bdb_message.clear();
+    ListUnsupported(options);
+    in_memory_ = options.in_memory;
+    // Even in memory mode the directory holds any pages that overflow the
+    // cache (BDB's temporary backing file), so nothing lands outside it.
+    DT_RETURN_IF_ERROR(EnsureDirectory(path, kId));
+    int rc = db_env_create(&env_, 0);
+    if (rc != 0) {
+      env_ = nullptr;
+      return FromBdb(rc, "env create");
+    }
+    env_->set_errcall(env_, RememberBdbMessage);
+    env_->set_msgcall(env_, IgnoreBdbMessage);
+    rc = env_->set_lk_detect(env_, DB_LOCK_DEFAULT);
+    if (rc == 0 && options.cache_bytes) {
+      const uint64_t gib = uint64_t{1} << 30;
+      rc = env_->set_cachesize(
+          env_, static_cast<u_int32_t>(*options.cache_bytes / gib),
+          static_cast<u_int32_t>(*options.cache_bytes % gib), 1);
+    }
+    u_int32_t env_flags = DB_CREATE | DB_INIT_TXN | DB_INIT_LOG | DB_INIT_LOCK |
+                          DB_INIT_MPOOL | DB_THREAD;
+    if (rc == 0 && in_memory_) {
+      // Private regions in heap memory and logs in memory: no files unless
+      // the cache overflows.
+      env_flags |= DB_PRIVATE;
+      rc = env_->log_set_config(env_, DB_LOG_IN_MEMORY, 1);
+      if (rc == 0) rc = env_->set_tmp_dir(env_, path.c_str());
+    } else if (rc == 0) {
+      env_flags |= DB_RECOVER;
+      // Log files older than the last checkpoint are deleted, so a long run
+      // does not fill the disk with logs.
+      rc = env_->log_set_config(env_, DB_LOG_AUTO_REMOVE, 1);
+    }
+    if (rc == 0) rc = env_->open(env_, path.c_str(), env_flags, 0644);
+    if (rc != 0) return Fail(FromBdb(rc, "open environment " + path));
+
+    rc = db_create(&db_, env_, 0);
+    if (rc != 0) {
+      db_ = nullptr;
+      return Fail(FromBdb(rc, "db create"));
+    }
+    if (options.block_size_bytes && page_size_ok_) {
+      rc = db_->set_pagesize(db_,
+                             static_cast<u_int32_t>(*options.block_size_bytes));
+    }
+    if (rc == 0) {
+      rc = db_->open(db_, nullptr, in_memory_ ? nullptr : kDbFileName, nullptr,
+                     DB_BTREE, DB_CREATE | DB_AUTO_COMMIT | DB_THREAD, 0644);
+    }
+    if (rc != 0) return Fail(FromBdb(rc, "open " + path + "/" + kDbFileName));
+    sync_by_default_ = options.sync;
+    return Status::OK();
+  }
+
+  Status Close() override {
+    if (env_ == nullptr) return Status::OK();
+    int rc = 0;
+    if (!in_memory_) {
+      // A checkpoint lets the next open's recovery start here and lets
+      // DB_LOG_AUTO_REMOVE drop the logs before it.
+      rc = env_->txn_checkpoint(env_, 0, 0, 0);
+    }
+    if (db_ != nullptr) {
+      const int db_rc = db_->close(db_, 0);
+      if (rc == 0) rc = db_rc;
+      db_ = nullptr;
+    }
+    const int env_rc = env_->close(env_, 0);
+    if (rc == 0) rc = env_rc;
+    env_ = nullptr;
+    return rc == 0 ? Status::OK() : FromBdb(rc, "close");
+  }
+
+  Status Put(std::string_view key, std::string_view value,
+             const WriteOptions& wo) override {
+    if (db_ == nullptr) return NotOpen(kId, "put");
+    return WriteTxn(wo, "put", [&](DB_TXN* txn) {
+      DBT k = InDbt(key);
+      DBT v = InDbt(value);
+      return db_->put(db_, txn, &k, &v, 0);
+    });
+  }
+
+  Status Get(std::string_view key, std::string* value) override {
+    if (db_ == nullptr) return NotOpen(kId, "get");
+    for (int attempt = 0;; ++attempt) {
+      DBT k = InDbt(key);
+      OutDbt v;
+      // No transaction: a read-committed lookup whose locks end with it.
+      const int rc = db_->get(db_, nullptr, &k, &v.dbt, 0);
+      if (rc == 0) {
+        value->assign(v.view());
+        return Status::OK();
+      }
+      if (rc == DB_NOTFOUND) return Status::NotFound("bdb get: key not found");
+      if (!IsRetryable(rc) || attempt >= kMaxDeadlockRetries) {
+        return FromBdb(rc, "get");
+      }
+    }
+  }
+
+  Status Delete(std::string_view key, const WriteOptions& wo) override {
+    if (db_ == nullptr) return NotOpen(kId, "delete");
+    return WriteTxn(wo, "delete", [&](DB_TXN* txn) { return Del(txn, key); });
+  }
+
+  Status Write(const WriteBatch& batch, const WriteOptions& wo) override {
+    if (db_ == nullptr) return NotOpen(kId, "write batch");
+    return WriteTxn(wo, "write batch", [&](DB_TXN* txn) {
+      for (const WriteBatch::Op& op : batch.ops()) {
+        int rc = 0;
+        if (op.is_delete) {
+          rc = Del(txn, op.key);
+        } else {
+          DBT k = InDbt(op.key);
+          DBT v = InDbt(op.value);
+          rc = db_->put(db_, txn, &k, &v, 0);
+        }
+        if (rc != 0) return rc;
+      }
+      return 0;
+    });
+  }
+
+  std::unique_ptr<EngineIterator> NewIterator() override {
+    if (db_ == nullptr) return NewErrorIterator(NotOpen(kId, "iterator"));
+    return std::make_unique<BdbIterator>(db_);
+  }
+
+  Status Flush() override {
+    if (db_ == nullptr) return NotOpen(kId, "flush");
+    if (in_memory_) return Status::OK();
+    // Writing the log makes every committed transaction durable.
+    const int rc = env_->log_flush(env_, nullptr);
+    return rc == 0 ? Status::OK() : FromBdb(rc, "flush");
+  }
+
+  Status CompactAll() override {
+    if (db_ == nullptr) return NotOpen(kId, "compact");
+    // Merges sparse pages and returns emptied ones to the filesystem.
+    int rc = db_->compact(db_, nullptr, nullptr, nullptr, nullptr,
+                          DB_FREE_SPACE, nullptr);
+    if (rc == 0 && !in_memory_) rc = env_->txn_checkpoint(env_, 0, 0, 0);
+    return rc == 0 ? Status::OK() : FromBdb(rc, "compact");
+  }
+
+  std::string StatsText() override {
+    if (db_ == nullptr) return "";
+    std::string text;
+    // A full (traversing) statistics pass: StatsText is called once per run,
+    // after the measurements.
+    for (const auto& [name, value] : BtreeStats(0)) {
+      text += name + ": " + value + "\n";
+    }
+    DB_MPOOL_STAT* mp = nullptr;
+    if (env_->memp_stat(env_, &mp, nullptr, 0) == 0 && mp != nullptr) {
+      text += "cache_bytes: " +
+              std::to_string((uint64_t{mp->st_gbytes} << 30) + mp->st_bytes) +
+              "\n";
+      text += "cache_hits: " + std::to_string(mp->st_cache_hit) + "\n";
+      text += "cache_misses: " + std::to_string(mp->st_cache_miss) + "\n";
+      text += "pages_read: " + std::to_string(mp->st_page_in) + "\n";
+      text += "pages_written: " + std::to_string(mp->st_page_out) + "\n";
+      text += "dirty_evictions: " + std::to_string(mp->st_rw_evict) + "\n";
+      std::free(mp);
+    }
+    return text;
+  }
+
+  std::vector<std::pair<std::string, std::string>> Properties() override {
+    if (db_ == nullptr) return {};
+    return BtreeStats(DB_FAST_STAT);
+  }
+
+  std::vector<std::pair<std::string, std::string>> unsupported_knobs()
+      const override {
+    return unsupported_;
+  }
+
+  // DBT sizes are 32-bit.
+  std::optional<uint64_t> max_value_bytes() const override {
+    return std::numeric_limits<u_int32_t>::max();
+  }
+
+  bool thread_safe() const override { return true; }
+
+  Status Destroy(const std::string& path) override {
+    DT_RETURN_IF_ERROR(Close());
+    return RemoveDbFiles(path, kId, [](std::string_view name) {
+      // The database, the environment's region files and logs, and the
+      // temporary backing files of in-memory databases.
+      return name == kDbFileName || StartsWith(name, "__db.") ||
+             StartsWith(name, "log.") || StartsWith(name, "BDB");
+    });
+  }
+
+ private:
+  void ListUnsupported(const EngineOptions& o) {
+    AddSingleFileKnobs(o, kId, &unsupported_);
+    if (o.compression.value_or(Compression::kNone) != Compression::kNone) {
+      unsupported_.emplace_back("compression",
+                                "bdb's B-tree has only key prefix compression");
+    }
+    page_size_ok_ = true;
+    if (o.block_size_bytes) {
+      const uint64_t b = *o.block_size_bytes;
+      page_size_ok_ = b >= 512 && b <= 65536 && (b & (b - 1)) == 0;
+      if (!page_size_ok_) {
+        unsupported_.emplace_back(
+            "block_size_bytes",
+            "bdb page size must be a power of two in [512, 65536]");
+      }
+    }
+  }
+
+  Status Fail(Status s) {
+    if (db_ != nullptr) db_->close(db_, 0);
+    db_ = nullptr;
+    env_->close(env_, 0);
+    env_ = nullptr;
+    return s;
+  }
+
+  // Deleting an absent key is not an error in the Engine interface.
+  int Del(DB_TXN* txn, std::string_view key) {
+    DBT k = InDbt(key);
+    const int rc = db_->del(db_, txn, &k, 0);
+    return rc == DB_NOTFOUND ? 0 : rc;
+  }
+
+  template <typename Body>
+  Status WriteTxn(const WriteOptions& wo, std::string_view op, Body body) {
+    const u_int32_t commit_flags =
+        (wo.sync || sync_by_default_) ? DB_TXN_SYNC : DB_TXN_NOSYNC;
+    for (int attempt = 0;; ++attempt) {
+      DB_TXN* txn = nullptr;
+      int rc = env_->txn_begin(env_, nullptr, &txn, 0);
+      if (rc != 0) return FromBdb(rc, std::string(op) + ": begin");
+      rc = body(txn);
+      if (rc == 0) {
+        // commit frees the handle whatever it returns.
+        rc = txn->commit(txn, commit_flags);
+        if (rc == 0) return Status::OK();
+        return FromBdb(rc, std::string(op) + ": commit");
+      }
+      txn->abort(txn);
+      if (!IsRetryable(rc) || attempt >= kMaxDeadlockRetries) {
+        return FromBdb(rc, op);
+      }
+    }
+  }
+
+  std::vector<std::pair<std::string, std::string>> BtreeStats(u_int32_t flags) {
+    std::vector<std::pair<std::string, std::string>> props;
+    DB_BTREE_STAT* st = nullptr;
+    if (db_->stat(db_, nullptr, &st, flags) != 0 || st == nullptr) return props;
+    auto add = [&](const char* name, uint64_t value) {
+      props.emplace_back(std::string("bdb.") + name, std::to_string(value));
+    };
+    add("page_size_bytes", st->bt_pagesize);
+    add("page_count", st->bt_pagecnt);
+    add("keys", st->bt_nkeys);
+    add("levels", st->bt_levels);
+    add("internal_pages", st->bt_int_pg);
+    add("leaf_pages", st->bt_leaf_pg);
+    add("overflow_pages", st->bt_over_pg);
+    add("free_pages", st->bt_free);
+    props.emplace_back(
+        "approximate_size_bytes",
+        std::to_string(uint64_t{st->bt_pagecnt} * st->bt_pagesize));
+    std::free(st);
+    return props;
+  }
+
+  DB_ENV* env_ = nullptr;
+  DB* db_ = nullptr;
+  bool in_memory_ = false;
+  bool page_size_ok_ = true;
+  bool sync_by_default_ = false;
+  KnobList unsupported_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> NewBdbEngine() { return std::make_unique<BdbEngine>(); }
+
+}  // namespace disktune::engine_internal

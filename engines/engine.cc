@@ -1,0 +1,114 @@
+// Compression names and the explicit engine registry.
+//
+// The registry is a plain table guarded by DISKTUNE_HAVE_<X> rather than
+// self-registering static objects: a static library drops objects nothing
+// references, which would make engines vanish silently.
+#include "engines/engine.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "engines/engine_factories.h"
+
+namespace disktune {
+
+namespace {
+
+struct RegistryEntry {
+  EngineInfo info;
+  std::unique_ptr<Engine> (*make)();
+};
+
+// The order is the order of `disktune list` and of `--engine all`.
+const std::vector<RegistryEntry>& Registry() {
+  using namespace engine_internal;
+  static const std::vector<RegistryEntry> kRegistry = {
+#if DISKTUNE_HAVE_LEVELDB
+    {{"leveldb", "LevelDB: log-structured merge tree", false},
+     NewLevelDbEngine},
+#endif
+#if DISKTUNE_HAVE_ROCKSDB
+    {{"rocksdb", "RocksDB: log-structured merge tree", false},
+     NewRocksDbEngine},
+#endif
+#if DISKTUNE_HAVE_SQLITE3
+    {{"sqlite3", "SQLite3: B-tree table, WAL, exclusive locking", true},
+     NewSqlite3Engine},
+#endif
+#if DISKTUNE_HAVE_KYOTOCABINET
+    {{"kyotocabinet", "Kyoto Cabinet TreeDB: B+ tree (GrassDB in memory)",
+      true},
+     NewKyotoCabinetEngine},
+#endif
+#if DISKTUNE_HAVE_LMDB
+    {{"lmdb", "LMDB: copy-on-write memory-mapped B+ tree", false},
+     NewLmdbEngine},
+#endif
+#if DISKTUNE_HAVE_BDB
+    {{"bdb", "Berkeley DB: transactional B-tree", true}, NewBdbEngine},
+#endif
+  };
+  return kRegistry;
+}
+
+std::string Lowercase(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+}  // namespace
+
+const char* CompressionName(Compression c) {
+  switch (c) {
+    case Compression::kNone:
+      return "none";
+    case Compression::kSnappy:
+      return "snappy";
+    case Compression::kLz4:
+      return "lz4";
+    case Compression::kZstd:
+      return "zstd";
+    case Compression::kLzo:
+      return "lzo";
+  }
+  return "unknown";
+}
+
+std::optional<Compression> ParseCompression(std::string_view s) {
+  const std::string name = Lowercase(s);
+  for (Compression c :
+       {Compression::kNone, Compression::kSnappy, Compression::kLz4,
+        Compression::kZstd, Compression::kLzo}) {
+    if (name == CompressionName(c)) return c;
+  }
+  return std::nullopt;
+}
+
+const std::vector<EngineInfo>& AvailableEngines() {
+  static const std::vector<EngineInfo> kInfos = [] {
+    std::vector<EngineInfo> infos;
+    for (const RegistryEntry& entry : Registry()) infos.push_back(entry.info);
+    return infos;
+  }();
+  return kInfos;
+}
+
+Result<std::unique_ptr<Engine>> NewEngine(std::string_view id) {
+  for (const RegistryEntry& entry : Registry()) {
+    if (entry.info.id == id) return entry.make();
+  }
+  std::string msg = "unknown engine '" + std::string(id) + "'; valid: ";
+  bool first = true;
+  for (const RegistryEntry& entry : Registry()) {
+    if (!first) msg += ", ";
+    msg += entry.info.id;
+    first = false;
+  }
+  if (first) msg += "(none built)";
+  return Status::InvalidArgument(std::move(msg));
+}
+
+}  // namespace disktune

@@ -1,0 +1,264 @@
+// RocksDB adapter: a thin mapping of the Engine interface onto rocksdb::DB.
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "engines/adapter_util.h"
+#include "engines/engine_factories.h"
+
+namespace disktune::engine_internal {
+
+namespace {
+
+constexpr std::string_view kId = "rocksdb";
+
+rocksdb::Slice ToSlice(std::string_view s) { return {s.data(), s.size()}; }
+std::string_view ToView(const rocksdb::Slice& s) {
+  return {s.data(), s.size()};
+}
+
+Status FromRocksDb(const rocksdb::Status& s, std::string_view op) {
+  if (s.ok()) return Status::OK();
+  std::string msg = "rocksdb " + std::string(op) + ": " + s.ToString();
+  if (s.IsNotFound()) return Status::NotFound(std::move(msg));
+  if (s.IsCorruption()) return Status::Corruption(std::move(msg));
+  if (s.IsInvalidArgument()) return Status::InvalidArgument(std::move(msg));
+  if (s.IsNotSupported()) return Status::NotSupported(std::move(msg));
+  if (s.IsNoSpace()) return Status::NoSpace(std::move(msg));
+  if (s.IsBusy() || s.IsTimedOut()) return Status::Busy(std::move(msg));
+  return Status::IOError(std::move(msg));
+}
+
+class RocksDbIterator final : public EngineIterator {
+ public:
+  explicit RocksDbIterator(rocksdb::Iterator* it) : it_(it) {}
+  void SeekToFirst() override { it_->SeekToFirst(); }
+  void SeekToLast() override { it_->SeekToLast(); }
+  void Seek(std::string_view target) override { it_->Seek(ToSlice(target)); }
+  bool Valid() const override { return it_->Valid(); }
+  void Next() override { it_->Next(); }
+  void Prev() override { it_->Prev(); }
+  std::string_view key() const override { return ToView(it_->key()); }
+  std::string_view value() const override { return ToView(it_->value()); }
+  Status status() const override {
+    return FromRocksDb(it_->status(), "iterate");
+  }
+
+ private:
+  std::unique_ptr<rocksdb::Iterator> it_;
+};
+
+std::optional<rocksdb::CompressionType> ToRocksDb(Compression c) {
+  switch (c) {
+    case Compression::kNone:
+      return rocksdb::kNoCompression;
+    case Compression::kSnappy:
+      return rocksdb::kSnappyCompression;
+    case Compression::kLz4:
+      return rocksdb::kLZ4Compression;
+    case Compression::kZstd:
+      return rocksdb::kZSTD;
+    case Compression::kLzo:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+class RocksDbEngine final : public Engine {
+ public:
+  ~RocksDbEngine() override { (void)Close(); }
+
+  std::string_view id() const override { return kId; }
+
+  Status Open(const std::string& path, const EngineOptions& options) override {
+    if (db_) return Status::InvalidArgument("rocksdb open: already open");
+    unsupported_.clear();
+    rocksdb::Options ro = MapOptions(options);
+    DT_RETURN_IF_ERROR(EnsureDirectory(path, kId));
+    rocksdb::DB* db = nullptr;
+    DT_RETURN_IF_ERROR(
+        FromRocksDb(rocksdb::DB::Open(ro, path, &db), "open " + path));
+    db_.reset(db);
+    sync_by_default_ = options.sync;
+    return Status::OK();
+  }
+
+  Status Close() override {
+    if (!db_) return Status::OK();
+    // Close() reports errors that the destructor would swallow.
+    Status s = FromRocksDb(db_->Close(), "close");
+    db_.reset();
+    return s;
+  }
+
+  Status Put(std::string_view key, std::string_view value,
+             const WriteOptions& wo) override {
+    if (!db_) return NotOpen(kId, "put");
+    return FromRocksDb(db_->Put(Map(wo), ToSlice(key), ToSlice(value)), "put");
+  }
+
+  Status Get(std::string_view key, std::string* value) override {
+    if (!db_) return NotOpen(kId, "get");
+    return FromRocksDb(db_->Get(rocksdb::ReadOptions(), ToSlice(key), value),
+                       "get");
+  }
+
+  Status Delete(std::string_view key, const WriteOptions& wo) override {
+    if (!db_) return NotOpen(kId, "delete");
+    return FromRocksDb(db_->Delete(Map(wo), ToSlice(key)), "delete");
+  }
+
+  Status Write(const WriteBatch& batch, const WriteOptions& wo) override {
+    if (!db_) return NotOpen(kId, "write batch");
+    rocksdb::WriteBatch native;
+    for (const WriteBatch::Op& op : batch.ops()) {
+      rocksdb::Status s =
+          op.is_delete ? native.Delete(op.key) : native.Put(op.key, op.value);
+      if (!s.ok()) return FromRocksDb(s, "write batch");
+    }
+    return FromRocksDb(db_->Write(Map(wo), &native), "write batch");
+  }
+
+  std::unique_ptr<EngineIterator> NewIterator() override {
+    if (!db_) return NewErrorIterator(NotOpen(kId, "iterator"));
+    return std::make_unique<RocksDbIterator>(
+        db_->NewIterator(rocksdb::ReadOptions()));
+  }
+
+  Status Flush() override {
+    if (!db_) return NotOpen(kId, "flush");
+    return FromRocksDb(db_->Flush(rocksdb::FlushOptions()), "flush");
+  }
+
+  Status CompactAll() override {
+    if (!db_) return NotOpen(kId, "compact");
+    return FromRocksDb(
+        db_->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr),
+        "compact");
+  }
+
+  std::string StatsText() override {
+    std::string stats;
+    if (db_) db_->GetProperty("rocksdb.stats", &stats);
+    return stats;
+  }
+
+  std::vector<std::pair<std::string, std::string>> Properties() override {
+    std::vector<std::pair<std::string, std::string>> props;
+    if (!db_) return props;
+    auto add = [&](const std::string& name) {
+      std::string value;
+      if (db_->GetProperty(name, &value)) props.emplace_back(name, value);
+    };
+    for (int level = 0; level < db_->NumberLevels(); ++level) {
+      add("rocksdb.num-files-at-level" + std::to_string(level));
+    }
+    add("rocksdb.estimate-num-keys");
+    add("rocksdb.total-sst-files-size");
+    add("rocksdb.estimate-live-data-size");
+    add("rocksdb.cur-size-all-mem-tables");
+    add("rocksdb.block-cache-usage");
+    add("rocksdb.num-running-compactions");
+    const std::string limit(256, '\xff');
+    rocksdb::Range all("", limit);
+    uint64_t size_bytes = 0;
+    rocksdb::Status s = db_->GetApproximateSizes(
+        rocksdb::SizeApproximationOptions(), db_->DefaultColumnFamily(), &all,
+        1, &size_bytes);
+    if (s.ok()) {
+      props.emplace_back("approximate_size_bytes", std::to_string(size_bytes));
+    }
+    return props;
+  }
+
+  std::vector<std::pair<std::string, std::string>> unsupported_knobs()
+      const override {
+    return unsupported_;
+  }
+
+  // WriteBatch rejects larger values ("value is too large").
+  std::optional<uint64_t> max_value_bytes() const override {
+    return std::numeric_limits<uint32_t>::max();
+  }
+
+  bool thread_safe() const override { return true; }
+
+  Status Destroy(const std::string& path) override {
+    DT_RETURN_IF_ERROR(Close());
+    // DestroyDB removes only RocksDB's own files, then the directory if empty.
+    return FromRocksDb(rocksdb::DestroyDB(path, rocksdb::Options()),
+                       "destroy " + path);
+  }
+
+ private:
+  rocksdb::Options MapOptions(const EngineOptions& o) {
+    rocksdb::Options ro;  // the engine's defaults, overridden knob by knob
+    ro.create_if_missing = true;
+    // Table options are replaced only when a table knob is set, so an
+    // unconfigured run keeps RocksDB's own default table factory untouched.
+    if (o.cache_bytes || o.bloom_bits_per_key || o.block_size_bytes) {
+      rocksdb::BlockBasedTableOptions table;
+      if (o.cache_bytes) {
+        table.block_cache = rocksdb::NewLRUCache(*o.cache_bytes);
+      }
+      if (o.bloom_bits_per_key.value_or(0) > 0) {
+        table.filter_policy.reset(
+            rocksdb::NewBloomFilterPolicy(*o.bloom_bits_per_key));
+      }
+      if (o.block_size_bytes) table.block_size = *o.block_size_bytes;
+      // The factory holds the cache and filter policy by shared_ptr, and the
+      // DB holds the factory, so both live as long as the DB.
+      ro.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    }
+    if (o.write_buffer_bytes) ro.write_buffer_size = *o.write_buffer_bytes;
+    if (o.compression) {
+      const std::optional<rocksdb::CompressionType> type =
+          ToRocksDb(*o.compression);
+      const std::vector<rocksdb::CompressionType> built =
+          rocksdb::GetSupportedCompressions();
+      if (type &&
+          (*type == rocksdb::kNoCompression ||
+           std::find(built.begin(), built.end(), *type) != built.end())) {
+        ro.compression = *type;
+      } else {
+        unsupported_.emplace_back("compression",
+                                  std::string("this rocksdb build has no ") +
+                                      CompressionName(*o.compression));
+      }
+    }
+    if (o.max_open_files) ro.max_open_files = *o.max_open_files;
+    if (o.max_file_bytes) ro.target_file_size_base = *o.max_file_bytes;
+    if (o.in_memory) {
+      unsupported_.emplace_back(
+          "in_memory", "the adapter runs rocksdb on disk only (no memory Env)");
+    }
+    return ro;
+  }
+
+  rocksdb::WriteOptions Map(const WriteOptions& wo) const {
+    rocksdb::WriteOptions rwo;
+    rwo.sync = wo.sync || sync_by_default_;
+    return rwo;
+  }
+
+  std::unique_ptr<rocksdb::DB> db_;
+  bool sync_by_default_ = false;
+  KnobList unsupported_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> NewRocksDbEngine() {
+  return std::make_unique<RocksDbEngine>();
+}
+
+}  // namespace disktune::engine_internal
