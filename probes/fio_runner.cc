@@ -28,6 +28,9 @@ std::vector<std::string> FioCommand(const FioJob& job) {
       "--norandommap",
       "--randrepeat=0",
       "--output-format=json",
+      // Percentiles of total latency (submission to completion), the native
+      // probes' definition; fio's default clat leaves out the submit call.
+      "--lat_percentiles=1",
   };
   if (job.warmup_ns > 0) argv.push_back("--ramp_time=" + secs(job.warmup_ns));
   return argv;
@@ -45,8 +48,11 @@ Result<FioComparison> ParseFioJson(const std::string& text, bool write) {
   FioComparison f;
   f.iops = side.value("iops", 0.0);
   f.bytes_per_sec = static_cast<double>(side.value("bw_bytes", uint64_t{0}));
-  if (side.contains("clat_ns")) {
-    const nlohmann::json& c = side["clat_ns"];
+  const char* key = side.contains("lat_ns") && side["lat_ns"].contains("percentile")
+                        ? "lat_ns"
+                        : "clat_ns";
+  if (side.contains(key)) {
+    const nlohmann::json& c = side[key];
     LatencySummary s;
     s.mean = c.value("mean", 0.0);
     s.stddev = c.value("stddev", 0.0);

@@ -40,7 +40,7 @@ struct FioComparison {
   std::string command;
   std::optional<double> iops;
   std::optional<double> bytes_per_sec;
-  std::optional<LatencySummary> latency_ns;  // fio clat
+  std::optional<LatencySummary> latency_ns;  // fio lat (submit to completion)
   std::optional<double> iops_ratio;           // native / fio
   std::optional<double> bytes_per_sec_ratio;  // native / fio
   std::optional<double> latency_p50_ratio;    // native / fio

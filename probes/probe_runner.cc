@@ -49,12 +49,11 @@ Status RunProbes(const std::vector<const Probe*>& probes, const ProbeConfig& con
   if (!direct.ok()) return direct.status();
   ctx.direct_supported = *direct;
 
-  bool need_file = false, all_need_direct = true;
-  for (const Probe* p : probes) {
-    need_file |= p->needs_test_file();
-    all_need_direct &= p->needs_test_file();
-  }
-  if (!ctx.direct_supported && !config.buffered && all_need_direct) {
+  bool need_file = false;
+  for (const Probe* p : probes) need_file |= p->needs_test_file();
+  // Where the device cannot be reached directly (tmpfs, some FUSE), every
+  // figure would describe memory: refuse unless the operator asked for that.
+  if (!ctx.direct_supported && !config.buffered) {
     return Status::NotSupported(scratch.path() + ": " + ctx.direct_refusal +
                                 ", so direct-I/O probes would measure memory; use a --dir on "
                                 "the disk to test, or pass --buffered");
@@ -84,7 +83,8 @@ Status RunProbes(const std::vector<const Probe*>& probes, const ProbeConfig& con
     std::vector<ProbeResult> mine(out->results.begin() + first, out->results.end());
     p->Analyze(mine, &out->analyses);
     for (const auto& r : mine) {
-      if (r.bytes && (r.probe.find("write") != std::string::npos)) out->bytes_written += *r.bytes;
+      bool writes = r.probe.find("write") != std::string::npos || r.probe == "fsync";
+      if (r.bytes && writes) out->bytes_written += *r.bytes;
       if (r.status == ProbeStatus::kFailed) {
         out->warnings.push_back(r.name + " failed: " + r.error);
       }

@@ -1,6 +1,8 @@
 #include "probes/test_file.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -25,6 +27,15 @@ constexpr uint64_t kHeadroom = 64ull << 20;
 }  // namespace
 
 Result<bool> ProbeDirectIo(const std::string& dir, std::string* why) {
+  // Kernels since 6.6 accept O_DIRECT on tmpfs, but it still only copies
+  // memory: treat memory-backed filesystems as refusing it.
+  struct statfs sf {};
+  if (statfs(dir.c_str(), &sf) == 0 &&
+      (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)) {
+    *why = std::string(sf.f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs") +
+           " is memory, not a disk: O_DIRECT there never reaches a device";
+    return false;
+  }
   std::string path = dir + "/.disktune-odirect-check";
   int fd = open(path.c_str(), O_CREAT | O_RDWR | O_DIRECT | O_CLOEXEC, 0644);
   if (fd >= 0) {

@@ -56,7 +56,18 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
   io_uring ring;
   unsigned entries = 1;
   while (entries < static_cast<unsigned>(job.queue_depth)) entries <<= 1;
-  int rc = io_uring_queue_init(entries, &ring, 0);
+  // Completion work runs in our own task when we enter the kernel, not via
+  // interrupts to another CPU (fio does the same); older kernels refuse the
+  // flags, so fall back step by step.
+  int rc = -EINVAL;
+  for (unsigned flags : {IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
+                             IORING_SETUP_DEFER_TASKRUN,
+                         unsigned{IORING_SETUP_COOP_TASKRUN}, 0u}) {
+    io_uring_params params{};
+    params.flags = flags;
+    rc = io_uring_queue_init_params(entries, &ring, &params);
+    if (rc != -EINVAL) break;
+  }
   if (rc < 0) return Status::FromErrno(-rc, "io_uring_queue_init");
   struct RingCloser {
     io_uring* r;
@@ -102,26 +113,26 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
     DT_RETURN_IF_ERROR(prep(i, start));
     inflight++;
   }
-  rc = io_uring_submit(&ring);
-  if (rc < 0) return Status::FromErrno(-rc, "io_uring_submit");
 
+  // One io_uring_enter per round trip: it submits the I/Os prepared since the
+  // last call and waits for at least one completion. No timeout (arming a
+  // timer per call costs IOPS): SIGINT/SIGTERM handlers are installed without
+  // SA_RESTART, so the wait returns -EINTR and the loop notices.
   bool stopping = false;
   Status error;
-  std::vector<int> done;
-  done.reserve(job.queue_depth);
   while (inflight > 0) {
     io_uring_cqe* cqe = nullptr;
-    __kernel_timespec ts{0, 100 * 1000 * 1000};
-    rc = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
-    if (rc == -ETIME || rc == -EINTR) {
+    rc = io_uring_submit_and_wait(&ring, 1);
+    if (rc == -EINTR) {
       if (InterruptRequested()) stopping = true;
       continue;
     }
-    if (rc < 0) return Status::FromErrno(-rc, "io_uring_wait_cqe");
+    if (rc < 0) return Status::FromErrno(-rc, "io_uring_submit_and_wait");
+    if (io_uring_peek_cqe(&ring, &cqe) != 0) continue;
     uint64_t now = NowNanos();
     unsigned head;
     unsigned seen = 0;
-    done.clear();
+    bool stop_now = stopping || now >= end || InterruptRequested();
     io_uring_for_each_cqe(&ring, head, cqe) {
       seen++;
       int idx = static_cast<int>(io_uring_cqe_get_data64(cqe));
@@ -135,7 +146,7 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
                       : Status::IOError("short " + std::string(job.write ? "write" : "read") +
                                         " at offset " + std::to_string(s.offset));
         }
-        stopping = true;
+        stop_now = stopping = true;
         continue;
       }
       // Throughput counts every completion inside the window; latency only
@@ -146,20 +157,14 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
         result.bytes += job.block_size;
         last_counted = now;
       }
-      done.push_back(idx);
+      if (!stop_now) {
+        // Re-armed in place; submitted by the next io_uring_enter.
+        DT_RETURN_IF_ERROR(prep(idx, now));
+        inflight++;
+      }
     }
     io_uring_cq_advance(&ring, seen);
-    if (InterruptRequested()) stopping = true;
-    if (now >= end) stopping = true;
-    if (stopping) continue;
-    for (int idx : done) {
-      DT_RETURN_IF_ERROR(prep(idx, now));
-      inflight++;
-    }
-    if (!done.empty()) {
-      rc = io_uring_submit(&ring);
-      if (rc < 0) return Status::FromErrno(-rc, "io_uring_submit");
-    }
+    if (stop_now) stopping = true;
   }
   if (!error.ok()) return error;
   if (InterruptRequested()) return Status::Aborted("interrupted");

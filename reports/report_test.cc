@@ -12,7 +12,7 @@ namespace disktune {
 namespace {
 
 nlohmann::json LoadSchema() {
-  std::ifstream in(std::string(DISKTUNE_SCHEMA_DIR) + "/report.v1.schema.json");
+  std::ifstream in(std::string(DISKTUNE_TEST_SOURCE_DIR) + "/reports/schema/report.v1.schema.json");
   std::stringstream ss;
   ss << in.rdbuf();
   return nlohmann::json::parse(ss.str());

@@ -1,8 +1,10 @@
 #include "reports/text_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
+#include "reports/durability_text.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -44,13 +46,15 @@ void Header(const Report& r, std::ostringstream& os) {
 
 void ProbeTable(const Report& r, std::ostringstream& os) {
   if (r.probes.empty()) return;
-  char line[256];
-  std::snprintf(line, sizeof(line), "\n%-26s %12s %11s %11s %11s %11s %9s\n", "probe", "IOPS",
+  char line[512];
+  int w = 26;  // wide enough for every name (fsync names run to ~40)
+  for (const auto& p : r.probes) w = std::max(w, static_cast<int>(p.name.size()));
+  std::snprintf(line, sizeof(line), "\n%-*s %12s %11s %11s %11s %11s %9s\n", w, "probe", "IOPS",
                 "MB/s", "p50", "p99", "max", "samples");
   os << line;
   for (const auto& p : r.probes) {
     if (p.status != ProbeStatus::kOk) {
-      std::snprintf(line, sizeof(line), "%-26s %s: %s\n", p.name.c_str(),
+      std::snprintf(line, sizeof(line), "%-*s %s: %s\n", w, p.name.c_str(),
                     ProbeStatusName(p.status),
                     (p.status == ProbeStatus::kSkipped ? p.reason : p.error).c_str());
       os << line;
@@ -61,7 +65,7 @@ void ProbeTable(const Report& r, std::ostringstream& os) {
     std::string p50 = p.latency_ns ? FormatDuration(p.latency_ns->p50) : "-";
     std::string p99 = p.latency_ns ? FormatDuration(p.latency_ns->p99) : "-";
     std::string mx = p.latency_ns ? FormatDuration(p.latency_ns->max) : "-";
-    std::snprintf(line, sizeof(line), "%-26s %12.0f %11s %11s %11s %11s %9llu\n",
+    std::snprintf(line, sizeof(line), "%-*s %12.0f %11s %11s %11s %11s %9llu\n", w,
                   p.name.c_str(), iops, mbs.c_str(), p50.c_str(), p99.c_str(), mx.c_str(),
                   static_cast<unsigned long long>(p.samples.value_or(0)));
     os << line;
@@ -104,6 +108,7 @@ std::string RenderText(const Report& report) {
   Header(report, os);
   ProbeTable(report, os);
   Analyses(report, os);
+  RenderDurabilityText(report.analyses, os);
   if (!report.warnings.empty()) {
     os << "\nwarnings:\n";
     for (const auto& w : report.warnings) os << "  - " << w << "\n";

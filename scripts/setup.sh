@@ -13,7 +13,7 @@ packages=(
   liburing-dev libsnappy-dev libleveldb-dev librocksdb-dev libsqlite3-dev
   libkyotocabinet-dev liblmdb-dev libdb5.3++-dev
   libcli11-dev nlohmann-json3-dev libvalijson-dev libgtest-dev libgmock-dev
-  fio xfsprogs e2fsprogs util-linux rocksdb-tools
+  fio xfsprogs e2fsprogs util-linux rocksdb-tools jq
   chromium chromium-driver
 )
 

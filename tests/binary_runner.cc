@@ -13,12 +13,12 @@ namespace disktune::testing {
 
 std::string DisktuneBin() {
   const char* b = getenv("DISKTUNE_BIN");
-  return b ? b : "disktune";
+  return b ? b : DISKTUNE_TEST_BIN;
 }
 
 std::string SourceDir() {
   const char* s = getenv("DISKTUNE_SOURCE_DIR");
-  return s ? s : ".";
+  return s ? s : DISKTUNE_TEST_SOURCE_DIR;
 }
 
 namespace {

@@ -73,8 +73,11 @@ Result<std::unique_ptr<ScratchDir>> ScratchDir::Open(const std::string& path,
     int err = errno;
     std::string holder;
     char buf[32] = {};
-    if (pread(fd, buf, sizeof(buf) - 1, 0) > 0) holder = std::string(" (pid ") + buf + ")";
-    while (!holder.empty() && (holder.back() == '\n')) holder.pop_back();
+    if (pread(fd, buf, sizeof(buf) - 1, 0) > 0) {
+      std::string pid = buf;
+      while (!pid.empty() && pid.back() == '\n') pid.pop_back();
+      holder = " (pid " + pid + ")";
+    }
     close(fd);
     if (err == EWOULDBLOCK) {
       // Not ours: leave the directory and its lock file alone.
