@@ -32,6 +32,7 @@ nlohmann::json ReportToJson(const Report& r) {
   j["config"] = r.config;
   j["probes"] = r.probes;
   j["analyses"] = r.analyses;
+  j["benches"] = r.benches;
   j["warnings"] = r.warnings;
   j["bytes_written"] = r.bytes_written;
   return j;
@@ -62,6 +63,13 @@ Result<Report> ReportFromJson(const nlohmann::json& j) {
     r.config = j.value("config", nlohmann::json::object());
     r.probes = j.at("probes").get<std::vector<ProbeResult>>();
     r.analyses = j.value("analyses", nlohmann::json::object());
+    if (auto it = j.find("benches"); it != j.end()) {
+      for (const auto& b : *it) {
+        Result<bench::BenchResult> br = bench::BenchResultFromJson(b);
+        if (!br.ok()) return br.status().WithContext("benches");
+        r.benches.push_back(std::move(*br));
+      }
+    }
     r.warnings = j.value("warnings", std::vector<std::string>{});
     r.bytes_written = j.value("bytes_written", uint64_t{0});
     return r;

@@ -13,6 +13,7 @@
 
 #include "probes/environment.h"
 #include "probes/probe_result.h"
+#include "src/bench/bench_result.h"
 #include "src/core/status.h"
 
 namespace disktune {
@@ -29,6 +30,7 @@ struct Report {
   nlohmann::json config = nlohmann::json::object();  // the effective configuration
   std::vector<ProbeResult> probes;
   nlohmann::json analyses = nlohmann::json::object();  // derived findings, by name
+  std::vector<bench::BenchResult> benches;             // db_bench scenarios, in run order
   std::vector<std::string> warnings;
   // Whether the run finished or was cut short (SIGINT): "complete" / "interrupted".
   std::string completion = "complete";
