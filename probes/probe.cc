@@ -1,6 +1,7 @@
 #include "probes/probe.h"
 
 #include "probes/block_io_probes.h"
+#include "probes/fsync_probe.h"
 
 namespace disktune {
 
@@ -30,6 +31,9 @@ void to_json(nlohmann::json& j, const ProbeConfig& c) {
   if (c.write_cache_ab) j["write_cache_ab"] = true;
   if (c.kernel_switch) j["kernel_switch"] = true;
   if (!c.fs_matrix.empty()) j["fs_matrix"] = c.fs_matrix;
+  if (!c.fsync_methods.empty()) j["fsync_methods"] = c.fsync_methods;
+  if (!c.fsync_sizes.empty()) j["fsync_sizes"] = c.fsync_sizes;
+  if (!c.fsync_modes.empty()) j["fsync_modes"] = c.fsync_modes;
 }
 
 void ProbeContext::StartPoint(const std::string& name, int index_in_probe, uint64_t point_ns) {
@@ -66,6 +70,7 @@ const std::vector<std::unique_ptr<Probe>>& AllProbes() {
         "seq_write", "sequential direct writes, 1 MiB at queue depth 1 and 32", SeqWritePoints));
     v->push_back(std::make_unique<BlockIoProbe>(
         "rand_write", "4 KiB random direct writes at queue depth 1 and 32", RandWritePoints));
+    v->push_back(std::make_unique<FsyncProbe>());
     return v;
   }();
   return *probes;

@@ -35,6 +35,10 @@ struct ProbeConfig {
   bool write_cache_ab = false;    // durability: switch the write cache (root)
   bool kernel_switch = false;     // durability: allow the kernel-view switch on real disks
   std::vector<std::string> fs_matrix;  // durability: filesystems to compare
+  // durability: narrow the fsync family (empty = all); see fsync_probe.h.
+  std::vector<std::string> fsync_methods;
+  std::vector<uint64_t> fsync_sizes;
+  std::vector<std::string> fsync_modes;
 
   // Quick / full defaults (flags override fields afterwards).
   static ProbeConfig Defaults(bool quick);

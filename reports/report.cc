@@ -34,6 +34,7 @@ nlohmann::json ReportToJson(const Report& r) {
   j["analyses"] = r.analyses;
   j["benches"] = r.benches;
   j["warnings"] = r.warnings;
+  if (!r.tune.is_null()) j["tune"] = r.tune;
   j["bytes_written"] = r.bytes_written;
   return j;
 }
@@ -71,6 +72,7 @@ Result<Report> ReportFromJson(const nlohmann::json& j) {
       }
     }
     r.warnings = j.value("warnings", std::vector<std::string>{});
+    if (auto it = j.find("tune"); it != j.end()) r.tune = *it;
     r.bytes_written = j.value("bytes_written", uint64_t{0});
     return r;
   } catch (const nlohmann::json::exception& e) {

@@ -32,6 +32,10 @@ struct Report {
   nlohmann::json analyses = nlohmann::json::object();  // derived findings, by name
   std::vector<bench::BenchResult> benches;             // db_bench scenarios, in run order
   std::vector<std::string> warnings;
+  // The tuner's recommendation and its evidence (src/tune), null when the run
+  // did not tune. Kept as JSON so every renderer can show it without knowing
+  // its shape: reports/ renders objects, arrays and scalars generically.
+  nlohmann::json tune;
   // Whether the run finished or was cut short (SIGINT): "complete" / "interrupted".
   std::string completion = "complete";
   uint64_t bytes_written = 0;  // by this run, to the scratch directory

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "reports/durability_text.h"
+#include "reports/render_util.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -18,63 +19,86 @@ std::string Fmt(const char* fmt, double v) {
 
 void Header(const Report& r, std::ostringstream& os) {
   const Environment& e = r.environment;
-  os << "disktune " << r.tool_version << " " << r.command << " on " << e.system.hostname
-     << " (" << e.system.cpu_count << " CPU, " << FormatBytes(e.system.memory_bytes)
-     << ", kernel " << e.system.kernel << ")\n";
+  os << "disktune " << r.tool_version << " " << r.command << " on "
+     << e.system.hostname << " (" << e.system.cpu_count << " CPU, "
+     << FormatBytes(e.system.memory_bytes) << ", kernel " << e.system.kernel
+     << ")\n";
   os << "target:   " << e.target_dir << " — " << e.filesystem.type << " ("
-     << e.filesystem.mount_options << "), " << FormatBytes(e.filesystem.free_bytes)
-     << " free\n";
+     << e.filesystem.mount_options << "), "
+     << FormatBytes(e.filesystem.free_bytes) << " free\n";
   if (e.device) {
     const DeviceInfo& d = *e.device;
     os << "device:   " << d.disk;
     if (!d.model.empty()) os << " " << d.model;
-    if (d.size_bytes) os << ", " << FormatBytes(static_cast<double>(*d.size_bytes));
-    if (d.rotational) os << (*d.rotational ? ", rotational" : ", non-rotational");
+    if (d.size_bytes)
+      os << ", " << FormatBytes(static_cast<double>(*d.size_bytes));
+    if (d.rotational)
+      os << (*d.rotational ? ", rotational" : ", non-rotational");
     if (!d.scheduler.empty()) os << ", scheduler " << d.scheduler;
     if (!d.write_cache.empty()) os << ", write cache: " << d.write_cache;
     os << "\n";
     if (d.chain.size() > 1) {
       os << "path:     ";
-      for (size_t i = 0; i < d.chain.size(); i++) os << (i ? " -> " : "") << d.chain[i];
+      for (size_t i = 0; i < d.chain.size(); i++)
+        os << (i ? " -> " : "") << d.chain[i];
       os << "\n";
     }
   } else if (!e.device_note.empty()) {
     os << "device:   " << e.device_note << "\n";
   }
-  if (r.completion != "complete") os << "status:   " << r.completion << " (partial results)\n";
+  if (r.completion != "complete")
+    os << "status:   " << r.completion << " (partial results)\n";
+}
+
+bool IsFsync(const ProbeResult& p) { return p.probe == "fsync"; }
+
+void StatusLine(const ProbeResult& p, int w, std::ostringstream& os) {
+  char line[1024];
+  std::snprintf(
+      line, sizeof(line), "%-*s %s: %s\n", w, p.name.c_str(),
+      ProbeStatusName(p.status),
+      (p.status == ProbeStatus::kSkipped ? p.reason : p.error).c_str());
+  os << line;
 }
 
 void ProbeTable(const Report& r, std::ostringstream& os) {
-  if (r.probes.empty()) return;
+  bool any = std::any_of(r.probes.begin(), r.probes.end(),
+                         [](const ProbeResult& p) { return !IsFsync(p); });
+  if (!any) return;
   char line[512];
-  int w = 26;  // wide enough for every name (fsync names run to ~40)
-  for (const auto& p : r.probes) w = std::max(w, static_cast<int>(p.name.size()));
-  std::snprintf(line, sizeof(line), "\n%-*s %12s %11s %11s %11s %11s %9s\n", w, "probe", "IOPS",
-                "MB/s", "p50", "p99", "max", "samples");
+  int w = 26;
+  for (const auto& p : r.probes) {
+    if (!IsFsync(p)) w = std::max(w, static_cast<int>(p.name.size()));
+  }
+  std::snprintf(line, sizeof(line), "\n%-*s %12s %11s %11s %11s %11s %9s\n", w,
+                "probe", "IOPS", "MB/s", "p50", "p99", "max", "samples");
   os << line;
   for (const auto& p : r.probes) {
+    if (IsFsync(p)) continue;
     if (p.status != ProbeStatus::kOk) {
-      std::snprintf(line, sizeof(line), "%-*s %s: %s\n", w, p.name.c_str(),
-                    ProbeStatusName(p.status),
-                    (p.status == ProbeStatus::kSkipped ? p.reason : p.error).c_str());
-      os << line;
+      StatusLine(p, w, os);
       continue;
     }
     double iops = p.iops.value_or(p.ops_per_sec.value_or(0));
-    std::string mbs = p.bytes_per_sec ? Fmt("%.1f", *p.bytes_per_sec / 1e6) : "-";
+    std::string mbs =
+        p.bytes_per_sec ? Fmt("%.1f", *p.bytes_per_sec / 1e6) : "-";
     std::string p50 = p.latency_ns ? FormatDuration(p.latency_ns->p50) : "-";
     std::string p99 = p.latency_ns ? FormatDuration(p.latency_ns->p99) : "-";
     std::string mx = p.latency_ns ? FormatDuration(p.latency_ns->max) : "-";
-    std::snprintf(line, sizeof(line), "%-*s %12.0f %11s %11s %11s %11s %9llu\n", w,
-                  p.name.c_str(), iops, mbs.c_str(), p50.c_str(), p99.c_str(), mx.c_str(),
+    std::snprintf(line, sizeof(line), "%-*s %12.0f %11s %11s %11s %11s %9llu\n",
+                  w, p.name.c_str(), iops, mbs.c_str(), p50.c_str(),
+                  p99.c_str(), mx.c_str(),
                   static_cast<unsigned long long>(p.samples.value_or(0)));
     os << line;
     if (p.fio && p.fio->status == "ok") {
       std::string ratio = "  fio: ";
       if (p.fio->iops) ratio += Fmt("%.0f IOPS", *p.fio->iops);
-      if (p.fio->latency_ns) ratio += ", p50 " + FormatDuration(p.fio->latency_ns->p50);
-      if (p.fio->iops_ratio) ratio += Fmt("; native/fio IOPS %.3f", *p.fio->iops_ratio);
-      if (p.fio->latency_p50_ratio) ratio += Fmt(", p50 %.3f", *p.fio->latency_p50_ratio);
+      if (p.fio->latency_ns)
+        ratio += ", p50 " + FormatDuration(p.fio->latency_ns->p50);
+      if (p.fio->iops_ratio)
+        ratio += Fmt("; native/fio IOPS %.3f", *p.fio->iops_ratio);
+      if (p.fio->latency_p50_ratio)
+        ratio += Fmt(", p50 %.3f", *p.fio->latency_p50_ratio);
       os << ratio << "\n";
     } else if (p.fio) {
       os << "  fio: " << p.fio->status << ": " << p.fio->reason << "\n";
@@ -82,22 +106,219 @@ void ProbeTable(const Report& r, std::ostringstream& os) {
   }
 }
 
+// The durability points: syncs per second and the latency tail, with the
+// device flushes counted per sync (whether the sync reached the disk).
+void FsyncTable(const Report& r, std::ostringstream& os) {
+  bool any = std::any_of(r.probes.begin(), r.probes.end(), IsFsync);
+  if (!any) return;
+  char line[512];
+  int w = 30;
+  for (const auto& p : r.probes) {
+    if (IsFsync(p)) w = std::max(w, static_cast<int>(p.name.size()));
+  }
+  std::snprintf(line, sizeof(line),
+                "\n%-*s %10s %9s %10s %10s %10s %10s %8s %8s\n", w,
+                "sync point", "syncs/s", "MB/s", "p50", "p99", "p99.9", "max",
+                "flush/op", "samples");
+  os << line;
+  for (const auto& p : r.probes) {
+    if (!IsFsync(p)) continue;
+    if (p.status != ProbeStatus::kOk) {
+      StatusLine(p, w, os);
+      continue;
+    }
+    double rate = p.ops_per_sec.value_or(p.iops.value_or(0));
+    std::string mbs =
+        p.bytes_per_sec ? Fmt("%.1f", *p.bytes_per_sec / 1e6) : "-";
+    auto d = [&](uint64_t LatencySummary::*f) {
+      return p.latency_ns
+                 ? FormatDuration(static_cast<double>((*p.latency_ns).*f))
+                 : "-";
+    };
+    auto fps = p.metrics.find("flushes_per_sync");
+    std::string flush = fps != p.metrics.end() && fps->is_number()
+                            ? Fmt("%.2f", fps->get<double>())
+                            : "-";
+    std::snprintf(
+        line, sizeof(line), "%-*s %10.0f %9s %10s %10s %10s %10s %8s %8llu\n",
+        w, p.name.c_str(), rate, mbs.c_str(), d(&LatencySummary::p50).c_str(),
+        d(&LatencySummary::p99).c_str(), d(&LatencySummary::p999).c_str(),
+        d(&LatencySummary::max).c_str(), flush.c_str(),
+        static_cast<unsigned long long>(p.samples.value_or(0)));
+    os << line;
+  }
+}
+
+// db_bench's own lines per engine, then one aligned table across engines
+// with the spread of repeats.
+void Benches(const Report& r, std::ostringstream& os) {
+  if (r.benches.empty()) return;
+  std::vector<std::string> engines;
+  for (const auto& b : r.benches) {
+    if (std::find(engines.begin(), engines.end(), b.engine) == engines.end()) {
+      engines.push_back(b.engine);
+    }
+  }
+  const auto& p0 = r.benches.front().params;
+  os << "\nbenchmarks: " << p0.key_size_bytes << "-byte keys, "
+     << p0.value_size_bytes << "-byte values, "
+     << Thousands(static_cast<double>(p0.num)) << " entries"
+     << (r.benches.front().repeats
+             ? ", median of " +
+                   std::to_string(r.benches.front().repeats->count) + " runs"
+             : std::string())
+     << "\n";
+  for (const auto& e : engines) {
+    os << "engine: " << e << "\n";
+    for (const auto& b : r.benches) {
+      if (b.engine == e) os << bench::FormatDbBenchLine(b) << "\n";
+    }
+  }
+  std::vector<int> occ = BenchOccurrences(r.benches);
+  int we = 8, ws = 12;
+  for (size_t i = 0; i < r.benches.size(); i++) {
+    we = std::max(we, static_cast<int>(r.benches[i].engine.size()));
+    ws = std::max(ws, static_cast<int>(BenchKey(r.benches[i], occ[i]).size()));
+  }
+  char line[512];
+  std::snprintf(line, sizeof(line), "\n%-*s %-*s %12s %11s %9s %10s %10s  %s\n",
+                we, "engine", ws, "scenario", "ops/sec", "micros/op", "MB/s",
+                "p50", "p99", "spread (min..max)");
+  os << line;
+  for (size_t i = 0; i < r.benches.size(); i++) {
+    const auto& b = r.benches[i];
+    std::string key = BenchKey(b, occ[i]);
+    if (b.status == bench::RunStatus::kFailed ||
+        b.status == bench::RunStatus::kSkipped) {
+      std::snprintf(line, sizeof(line), "%-*s %-*s %s: %s\n", we,
+                    b.engine.c_str(), ws, key.c_str(),
+                    bench::RunStatusName(b.status), b.error.c_str());
+      os << line;
+      continue;
+    }
+    const auto& m = b.metrics;
+    std::string mbs =
+        m.bytes_per_sec ? Fmt("%.1f", *m.bytes_per_sec / 1048576.0) : "-";
+    std::string p50 = m.latency_ns ? FormatDuration(m.latency_ns->p50) : "-";
+    std::string p99 = m.latency_ns ? FormatDuration(m.latency_ns->p99) : "-";
+    std::string spread = "-";
+    if (b.repeats) {
+      spread = Thousands(b.repeats->ops_per_sec.min) + ".." +
+               Thousands(b.repeats->ops_per_sec.max);
+    }
+    std::snprintf(
+        line, sizeof(line), "%-*s %-*s %12s %11.3f %9s %10s %10s  %s\n", we,
+        b.engine.c_str(), ws, key.c_str(), Thousands(m.ops_per_sec).c_str(),
+        m.micros_per_op, mbs.c_str(), p50.c_str(), p99.c_str(), spread.c_str());
+    os << line;
+  }
+}
+
+// What the tuner wrote, whatever its shape: nested objects indent, arrays of
+// objects become one line per element.
+void JsonText(const nlohmann::json& v, const std::string& key, int indent,
+              std::ostringstream& os) {
+  std::string pad(static_cast<size_t>(indent), ' ');
+  if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      if (it->is_object() ||
+          (it->is_array() && !it->empty() && (*it)[0].is_object())) {
+        os << pad << it.key() << ":\n";
+        JsonText(*it, it.key(), indent + 2, os);
+      } else {
+        os << pad << it.key() << ": ";
+        JsonText(*it, it.key(), 0, os);
+      }
+    }
+    return;
+  }
+  if (v.is_array()) {
+    if (!v.empty() && v[0].is_object()) {
+      for (const auto& e : v) {
+        std::string line;
+        for (const auto& k : DisplayKeys(e)) {
+          line += (line.empty() ? "" : ", ") + k + " " +
+                  (e[k].is_structured() ? e[k].dump() : HumanValue(k, e[k]));
+        }
+        os << pad << "- " << line << "\n";
+      }
+      return;
+    }
+    std::string line;
+    for (const auto& e : v)
+      line += (line.empty() ? "" : ", ") + HumanValue(key, e);
+    os << pad << line << "\n";
+    return;
+  }
+  os << pad << HumanValue(key, v) << "\n";
+}
+
+// The scalars (engine, workload, budget) first, then the recommendation, its
+// evidence and the rest, as the HTML report orders them.
+void Recommendation(const Report& r, std::ostringstream& os) {
+  if (r.tune.is_null()) return;
+  os << "\nrecommendation:\n";
+  if (!r.tune.is_object()) {
+    JsonText(r.tune, "", 2, os);
+    return;
+  }
+  nlohmann::json scalars = nlohmann::json::object();
+  for (auto it = r.tune.begin(); it != r.tune.end(); ++it) {
+    if (!it->is_structured()) scalars[it.key()] = *it;
+  }
+  JsonText(scalars, "", 2, os);
+  std::vector<std::string> keys;
+  for (const char* k : {"recommendation", "evidence"}) {
+    if (r.tune.contains(k) && r.tune[k].is_structured()) keys.push_back(k);
+  }
+  for (auto it = r.tune.begin(); it != r.tune.end(); ++it) {
+    if (it->is_structured() && it.key() != "recommendation" &&
+        it.key() != "evidence") {
+      keys.push_back(it.key());
+    }
+  }
+  for (const auto& k : keys) {
+    nlohmann::json one = nlohmann::json::object();
+    one[k] = r.tune[k];
+    JsonText(one, "", 2, os);
+  }
+}
+
 void Analyses(const Report& r, std::ostringstream& os) {
-  if (auto it = r.analyses.find("rand_read_saturation"); it != r.analyses.end()) {
+  if (auto it = r.analyses.find("rand_read_saturation");
+      it != r.analyses.end()) {
     const auto& s = *it;
-    os << "\nrandom-read saturation: queue depth " << s.value("queue_depth", 0) << " reaches "
-       << Fmt("%.0f", s.value("iops", 0.0)) << " IOPS (best "
-       << Fmt("%.0f", s.value("best_iops", 0.0)) << " at depth " << s.value("best_queue_depth", 0)
-       << ")";
+    os << "\nrandom-read saturation: queue depth " << s.value("queue_depth", 0)
+       << " reaches " << Fmt("%.0f", s.value("iops", 0.0)) << " IOPS (best "
+       << Fmt("%.0f", s.value("best_iops", 0.0)) << " at depth "
+       << s.value("best_queue_depth", 0) << ")";
     if (s.contains("latency_ns")) {
-      os << ", p50 " << FormatDuration(s["latency_ns"].value("p50", 0.0)) << ", p99 "
-         << FormatDuration(s["latency_ns"].value("p99", 0.0));
+      os << ", p50 " << FormatDuration(s["latency_ns"].value("p50", 0.0))
+         << ", p99 " << FormatDuration(s["latency_ns"].value("p99", 0.0));
     }
     os << "\n";
   }
   if (auto it = r.analyses.find("page_cache"); it != r.analyses.end()) {
-    os << "page cache bypassed: " << ((*it).value("bypassed", false) ? "yes" : "NO") << " ("
-       << FormatBytes((*it).value("resident_bytes", 0.0)) << " of the test file resident)\n";
+    os << "page cache bypassed: "
+       << ((*it).value("bypassed", false) ? "yes" : "NO") << " ("
+       << FormatBytes((*it).value("resident_bytes", 0.0))
+       << " of the test file resident)\n";
+  }
+  // Analyses this renderer does not know yet, so a new probe's findings show.
+  static const char* kKnown[] = {"rand_read_saturation",
+                                 "page_cache",
+                                 "durability",
+                                 "write_cache",
+                                 "checks",
+                                 "write_cache_ab",
+                                 "fs_matrix"};
+  for (auto it = r.analyses.begin(); it != r.analyses.end(); ++it) {
+    if (std::any_of(std::begin(kKnown), std::end(kKnown),
+                    [&](const char* k) { return it.key() == k; })) {
+      continue;
+    }
+    os << "\n" << it.key() << ":\n";
+    JsonText(it.value(), it.key(), 2, os);
   }
 }
 
@@ -106,7 +327,10 @@ void Analyses(const Report& r, std::ostringstream& os) {
 std::string RenderText(const Report& report) {
   std::ostringstream os;
   Header(report, os);
+  Recommendation(report, os);
+  Benches(report, os);
   ProbeTable(report, os);
+  FsyncTable(report, os);
   Analyses(report, os);
   RenderDurabilityText(report.analyses, os);
   if (!report.warnings.empty()) {

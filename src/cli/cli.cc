@@ -22,9 +22,27 @@ int Main(const std::vector<std::string>& args, std::ostream& out, std::ostream& 
   // The one place subcommands are wired in.
   SetupRunCommand(app, ctx);
   SetupProbeCommand(app, ctx);
+  SetupBenchCommand(app, ctx);
+  SetupTuneCommand(app, ctx);
   SetupListCommand(app, ctx);
+  SetupRestoreCommand(app, ctx);
+  SetupReportCommand(app, ctx);
+  SetupCompareCommand(app, ctx);
+  SetupCheckCommand(app, ctx);
 
   std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+  if (!rest.empty() && !rest[0].empty() && rest[0][0] != '-') {
+    std::string valid;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known |= sub->get_name() == rest[0];
+      valid += (valid.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      err << "disktune: unknown command '" << rest[0] << "'; valid: " << valid << "\n";
+      return 2;
+    }
+  }
   std::reverse(rest.begin(), rest.end());  // CLI11 takes them in reverse order
   try {
     app.parse(rest);

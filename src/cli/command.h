@@ -68,5 +68,11 @@ std::ostream* HumanStream(CommandContext& ctx, const CommonOptions& opts);
 void SetupProbeCommand(CLI::App& app, CommandContext& ctx);
 void SetupRunCommand(CLI::App& app, CommandContext& ctx);
 void SetupListCommand(CLI::App& app, CommandContext& ctx);
+void SetupRestoreCommand(CLI::App& app, CommandContext& ctx);
+void SetupBenchCommand(CLI::App& app, CommandContext& ctx);
+void SetupReportCommand(CLI::App& app, CommandContext& ctx);
+void SetupCompareCommand(CLI::App& app, CommandContext& ctx);
+void SetupCheckCommand(CLI::App& app, CommandContext& ctx);
+void SetupTuneCommand(CLI::App& app, CommandContext& ctx);
 
 }  // namespace disktune::cli

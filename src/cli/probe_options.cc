@@ -1,9 +1,113 @@
 #include "src/cli/probe_options.h"
 
+#include <algorithm>
+
+#include "probes/fsync_point.h"
+#include "probes/loop_fs.h"
 #include "src/cli/command.h"
 #include "src/core/units.h"
 
 namespace disktune::cli {
+namespace {
+
+std::string Join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::vector<std::string> MethodNames() {
+  std::vector<std::string> v;
+  for (SyncMethod m : DurableSyncMethods()) v.emplace_back(SyncMethodName(m));
+  return v;
+}
+
+void AddDurabilityFlags(CLI::App* cmd, ProbeFlags* f) {
+  cmd->add_flag("--write-cache-ab", f->write_cache_ab,
+                "root: also run the fsync family with the write cache switched (the drive's "
+                "own switch; the kernel's view on loop devices), then restore it");
+  cmd->add_flag("--kernel-cache-switch", f->kernel_cache_switch,
+                "with --write-cache-ab on a disk without a drive-level switch, use the "
+                "kernel's view (/sys/block/X/queue/write_cache): stops flushes, not durable");
+  cmd->add_option("--fs-matrix", f->fs_matrix,
+                  "root: run the fsync family on each filesystem (" +
+                      Join(MatrixFilesystems()) + ") on a loop device in --dir")
+      ->delimiter(',')
+      ->type_name("FS[,FS]");
+  cmd->add_option("--fsync-methods", f->fsync_methods,
+                  "fsync probe: only these methods (" + Join(MethodNames()) + ")")
+      ->delimiter(',')
+      ->type_name("M[,M]");
+  cmd->add_option("--fsync-sizes", f->fsync_sizes,
+                  "fsync probe: only these write sizes (bytes, or with a unit: 2300,4KiB)")
+      ->delimiter(',')
+      ->type_name("SIZE[,SIZE]");
+  cmd->add_option("--fsync-modes", f->fsync_modes, "fsync probe: append, overwrite or both")
+      ->delimiter(',')
+      ->type_name("MODE[,MODE]");
+}
+
+Status ApplyDurabilityFlags(const ProbeFlags& f, ProbeConfig* c) {
+  for (const auto& fs : f.fs_matrix) {
+    const auto& valid = MatrixFilesystems();
+    if (std::find(valid.begin(), valid.end(), fs) == valid.end()) {
+      return Status::InvalidArgument("--fs-matrix: unknown filesystem '" + fs +
+                                     "'; valid: " + Join(valid));
+    }
+    if (std::find(c->fs_matrix.begin(), c->fs_matrix.end(), fs) == c->fs_matrix.end()) {
+      c->fs_matrix.push_back(fs);
+    }
+  }
+  for (const auto& m : f.fsync_methods) {
+    if (!ParseSyncMethod(m) || m == "none") {
+      return Status::InvalidArgument("--fsync-methods: unknown method '" + m +
+                                     "'; valid: " + Join(MethodNames()));
+    }
+    c->fsync_methods.push_back(m);
+  }
+  for (const auto& text : f.fsync_sizes) {
+    uint64_t bytes = 0;
+    if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+      bytes = std::stoull(text);  // a write size is naturally in bytes: 2300
+    } else {
+      Result<uint64_t> v = ParseSize(text);
+      if (!v.ok()) {
+        return Status::InvalidArgument("--fsync-sizes: " + v.status().message() +
+                                       "; e.g. --fsync-sizes 2300,4KiB");
+      }
+      bytes = *v;
+    }
+    if (bytes < 1 || bytes > (16u << 20)) {
+      return Status::InvalidArgument("--fsync-sizes: " + text +
+                                     " is out of range 1 B..16 MiB; e.g. --fsync-sizes 2300");
+    }
+    c->fsync_sizes.push_back(bytes);
+  }
+  for (const auto& m : f.fsync_modes) {
+    if (m != "append" && m != "overwrite") {
+      return Status::InvalidArgument("--fsync-modes: unknown mode '" + m +
+                                     "'; valid: append, overwrite");
+    }
+    c->fsync_modes.push_back(m);
+  }
+  if (f.kernel_cache_switch && !f.write_cache_ab) {
+    return Status::InvalidArgument(
+        "--kernel-cache-switch only applies with --write-cache-ab; add --write-cache-ab");
+  }
+  bool narrowed = !f.fsync_methods.empty() || !f.fsync_sizes.empty() || !f.fsync_modes.empty();
+  if ((f.write_cache_ab || !f.fs_matrix.empty() || narrowed) && !f.probes.empty() &&
+      std::find(f.probes.begin(), f.probes.end(), "fsync") == f.probes.end()) {
+    std::string flag = f.write_cache_ab        ? "--write-cache-ab"
+                       : !f.fs_matrix.empty() ? "--fs-matrix"
+                                              : "--fsync-*";
+    return Status::InvalidArgument(flag + " runs within the fsync probe; add fsync to --probes");
+  }
+  c->write_cache_ab = f.write_cache_ab;
+  c->kernel_switch = f.kernel_cache_switch;
+  return Status::OK();
+}
+
+}  // namespace
 
 void AddProbeFlags(CLI::App* cmd, ProbeFlags* f) {
   cmd->add_flag("--quick", f->quick,
@@ -30,6 +134,7 @@ void AddProbeFlags(CLI::App* cmd, ProbeFlags* f) {
   cmd->add_flag("--buffered", f->buffered,
                 "where O_DIRECT is refused (tmpfs), measure buffered I/O instead of skipping");
   cmd->add_option("--seed", f->seed, "random seed (recorded in the report)");
+  AddDurabilityFlags(cmd, f);
 }
 
 Result<ProbeConfig> BuildProbeConfig(const ProbeFlags& f) {
@@ -66,6 +171,7 @@ Result<ProbeConfig> BuildProbeConfig(const ProbeFlags& f) {
   c.with_fio = f.with_fio;
   c.buffered = f.buffered;
   if (f.seed) c.seed = *f.seed;
+  DT_RETURN_IF_ERROR(ApplyDurabilityFlags(f, &c));
   return c;
 }
 

@@ -21,6 +21,13 @@ struct ProbeFlags {
   bool with_fio = false;
   bool buffered = false;
   std::optional<uint64_t> seed;
+  // Durability (the fsync probe).
+  bool write_cache_ab = false;
+  bool kernel_cache_switch = false;
+  std::vector<std::string> fs_matrix;
+  std::vector<std::string> fsync_methods;
+  std::vector<std::string> fsync_sizes;
+  std::vector<std::string> fsync_modes;
 };
 
 void AddProbeFlags(CLI::App* cmd, ProbeFlags* flags);

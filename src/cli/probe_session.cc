@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "probes/probe_runner.h"
+#include "src/cli/restore_command.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
 
@@ -40,13 +41,20 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
       SelectProbes(flags.probes.empty() ? DefaultProbeIds() : flags.probes);
   if (!probes.ok()) return probes.status().WithContext("--probes");
   DT_RETURN_IF_ERROR(CheckJsonDestination(common));
+  // A run killed with a device setting changed is repaired before measuring.
+  DT_RETURN_IF_ERROR(RecoverFromKilledRun(ctx));
 
   Result<std::unique_ptr<ScratchDir>> scratch = OpenScratch(common);
   if (!scratch.ok()) return scratch.status();
   const ScratchDir& dir = **scratch;
   // The size check comes before any write, with the flag to change named.
-  Status space = dir.RequireFreeSpace(config->file_size_bytes + (64ull << 20),
-                                      "--file-size " + FormatBytes(config->file_size_bytes));
+  // Probes that make their own files (fsync) check their own space.
+  bool need_file = false;
+  for (const Probe* p : *probes) need_file |= p->needs_test_file();
+  Status space = need_file ? dir.RequireFreeSpace(config->file_size_bytes + (64ull << 20),
+                                                  "--file-size " +
+                                                      FormatBytes(config->file_size_bytes))
+                           : Status::OK();
   if (!space.ok()) return space;
 
   report->environment = CollectEnvironment(dir.path());

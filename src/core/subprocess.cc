@@ -36,7 +36,7 @@ std::string FindProgram(const std::string& name) {
 }
 
 Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
-                                       uint64_t timeout_ns) {
+                                       uint64_t timeout_ns, OnInterrupt on_interrupt) {
   if (argv.empty()) return Status::InvalidArgument("empty command");
   std::string prog = FindProgram(argv[0]);
   if (prog.empty()) return Status::NotFound(argv[0] + " is not installed");
@@ -51,7 +51,9 @@ Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
   if (pid < 0) return Status::FromErrno(errno, "fork " + argv[0]);
   if (pid == 0) {
     // The child must not inherit our handlers' "ignore and record" behaviour.
-    signal(SIGINT, SIG_DFL);
+    // A cleanup child ignores the terminal's Ctrl-C (sent to the whole
+    // process group) so an umount or a restore is not cut short by it.
+    signal(SIGINT, on_interrupt == OnInterrupt::kFinish ? SIG_IGN : SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);
@@ -73,7 +75,7 @@ Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
   char buf[65536];
   while (open_fds > 0) {
     int n = poll(fds, 2, 100);
-    if (InterruptRequested() && !aborted) {
+    if (on_interrupt == OnInterrupt::kAbort && InterruptRequested() && !aborted) {
       aborted = true;
       kill(pid, SIGTERM);
     }

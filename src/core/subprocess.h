@@ -15,11 +15,20 @@ struct SubprocessResult {
   std::string err;
 };
 
+// What a SIGINT/SIGTERM does to a running child.
+enum class OnInterrupt {
+  kAbort,   // kill the child and return Aborted (measurements, mkfs)
+  kFinish,  // let it finish: cleanup (umount, losetup -d, restoring a
+            // write cache) must run even though an interrupt is pending
+};
+
 // Runs argv[0] (searched in PATH, then /usr/sbin and /sbin) with argv.
 // NotFound when the program is not installed. The child is killed when
-// `timeout_ns` passes or when SIGINT/SIGTERM arrives (then Aborted).
+// `timeout_ns` passes or, with OnInterrupt::kAbort, when SIGINT/SIGTERM
+// arrives (then Aborted).
 Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
-                                       uint64_t timeout_ns = 0);
+                                       uint64_t timeout_ns = 0,
+                                       OnInterrupt on_interrupt = OnInterrupt::kAbort);
 
 // Full path of a program, or "" when it is not installed.
 std::string FindProgram(const std::string& name);

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# bench_fidelity.sh: is disktune's bench harness measuring the engine, or itself?
+#
+# 1. RocksDB: `disktune bench --engine rocksdb` against RocksDB's own db_bench
+#    (Debian rocksdb-tools) on fillseq, fillrandom, readrandom, readseq with
+#    the same options (8 MiB cache, 64 MiB write buffer, snappy, 4 KiB blocks,
+#    no bloom filter, 16-byte keys, 100-byte values at ratio 0.5).
+#    Target: disktune ops/s >= 0.95 x db_bench ops/s.
+# 2. LevelDB: `disktune bench --engine leveldb` against a minimal direct loop
+#    over the LevelDB API (benchmarks/leveldb_direct_loop.cc, built here), both
+#    with leveldb::Options() defaults. Target: harness overhead <= 5%.
+#
+# Runs are interleaved (reference, disktune, reference, ...) so drift of the
+# machine (page cache, thermal, neighbours) hits both; the medians are compared.
+#
+# 3. The harness alone: bench_harness_overhead (src/bench) runs the same four
+#    scenarios on an engine that does nothing, so its ns/op is the harness's
+#    own cost per operation, free of engine and machine noise.
+#
+# Usage: benchmarks/bench_fidelity.sh [--num N] [--repeat R] [--dir DIR]
+#   DISKTUNE=path/to/disktune (default: build/disktune, then build-bench/disktune;
+#   bench_harness_overhead is looked up in the same build tree)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+num=1000000
+repeat=3
+dir=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --num) num=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
+    --dir) dir=$2; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "bench_fidelity.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+disktune=${DISKTUNE:-}
+if [ -z "$disktune" ]; then
+  for c in "$root/build/disktune" "$root/build-bench/disktune"; do
+    [ -x "$c" ] && { disktune=$c; break; }
+  done
+fi
+[ -x "${disktune:-}" ] || { echo "bench_fidelity.sh: build disktune first (or set DISKTUNE)" >&2; exit 2; }
+
+db_bench=""
+for c in /usr/bin/db_bench /usr/bin/rocksdb_db_bench $(command -v db_bench || true); do
+  [ -x "$c" ] && { db_bench=$c; break; }
+done
+if [ -z "$db_bench" ] && command -v dpkg >/dev/null; then
+  db_bench=$(dpkg -L rocksdb-tools 2>/dev/null | grep -E '/(rocksdb_)?db_bench$' | head -1 || true)
+fi
+
+work=${dir:-$(mktemp -d "$root/fidelity.XXXXXX")}
+mkdir -p "$work"
+trap 'rm -rf "$work"' EXIT
+
+scenarios=fillseq,fillrandom,readrandom,readseq
+
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r)"
+echo "disk:    $(df -h "$work" | awk 'NR==2 {print $1 " (" $2 ")"}'), fs $(stat -f -c %T "$work")"
+echo "disktune: $disktune; num $num; $repeat runs each, interleaved"
+echo
+
+# disktune's ops/s per scenario, one "name ops_per_sec" line each.
+run_disktune() {  # engine extra-flags...
+  local engine=$1; shift
+  local out="$work/dt.json"
+  rm -rf "$work/dt"
+  "$disktune" bench --engine "$engine" --scenario "$scenarios" --num "$num" \
+    --dir "$work/dt" --quiet --json "$out" "$@"
+  python3 - "$out" <<'PY'
+import json, sys
+for b in json.load(open(sys.argv[1]))["benches"]:
+    print(b["scenario"], b["metrics"]["ops_per_sec"])
+PY
+}
+
+run_db_bench() {
+  rm -rf "$work/rdb"
+  "$db_bench" --benchmarks="$scenarios" --num="$num" --db="$work/rdb" \
+    --cache_size=8388608 --write_buffer_size=67108864 --compression_type=snappy \
+    --block_size=4096 --bloom_bits=0 --key_size=16 --value_size=100 \
+    --compression_ratio=0.5 --threads=1 --seed=301 --histogram=0 \
+    --statistics=0 2>/dev/null |
+    awk '$2 == ":" && / ops\/sec / { for (i = 1; i <= NF; i++) if ($i == "ops/sec") print $1, $(i-1) }'
+}
+
+run_direct() {
+  rm -rf "$work/ldb"
+  "$work/leveldb_direct_loop" "$work/ldb" "$num" | awk '{print $1, $4}'
+}
+
+# Prints the comparison table from files of "scenario ops_per_sec" lines.
+compare() {  # title target ref-file dt-file
+  python3 - "$@" <<'PY'
+import sys, statistics
+title, target, ref_file, dt_file = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+def load(path):
+    d = {}
+    for line in open(path):
+        name, v = line.split()
+        d.setdefault(name, []).append(float(v))
+    return d
+ref, dt = load(ref_file), load(dt_file)
+print(title)
+print(f"  {'scenario':<12} {'reference ops/s':>16} {'disktune ops/s':>16} {'ratio':>7} {'paired':>7}  runs (ref | disktune)")
+worst = None
+for name in ["fillseq", "fillrandom", "readrandom", "readseq"]:
+    if name not in ref or name not in dt:
+        print(f"  {name:<12} missing"); continue
+    r, d = statistics.median(ref[name]), statistics.median(dt[name])
+    # Runs alternate reference/disktune, so run i of each saw the same state
+    # of the machine: the median of the per-pair ratios cancels slow drift.
+    paired = statistics.median(b / a for a, b in zip(ref[name], dt[name]))
+    worst = paired if worst is None else min(worst, paired)
+    runs = " ".join(f"{v:.0f}" for v in ref[name]) + " | " + " ".join(f"{v:.0f}" for v in dt[name])
+    print(f"  {name:<12} {r:>16.0f} {d:>16.0f} {d / r:>7.3f} {paired:>7.3f}  {runs}")
+verdict = "meets" if worst is not None and worst >= target else "MISSES"
+print(f"  worst paired ratio {worst:.3f}: {verdict} the target of {target:.2f}")
+print()
+PY
+}
+
+# --- RocksDB vs db_bench ----------------------------------------------------
+if [ -n "$db_bench" ]; then
+  : >"$work/rocks_ref"; : >"$work/rocks_dt"
+  for i in $(seq "$repeat"); do
+    run_db_bench >>"$work/rocks_ref"
+    run_disktune rocksdb --cache-size 8MiB --write-buffer-size 64MiB \
+      --compression snappy --block-size 4KiB --bloom-bits 0 >>"$work/rocks_dt"
+  done
+  compare "rocksdb: disktune vs $db_bench ($("$db_bench" --version 2>/dev/null | head -1 || true))" \
+    0.95 "$work/rocks_ref" "$work/rocks_dt"
+else
+  echo "rocksdb: db_bench not found (apt-get install rocksdb-tools); skipped"
+  echo
+fi
+
+# --- The harness alone -------------------------------------------------------
+overhead="$(dirname "$disktune")/src/bench/bench_harness_overhead"
+if [ -x "$overhead" ]; then
+  echo "harness cost per op on a null engine ($overhead, median of $repeat):"
+  for i in $(seq "$repeat"); do "$overhead" "$((num * 2))"; done |
+    python3 -c '
+import sys, statistics
+d = {}
+for line in sys.stdin:
+    name, ns = line.split()
+    d.setdefault(name, []).append(float(ns))
+for name, v in d.items():
+    print(f"  {name:<12} {statistics.median(v):7.1f} ns/op")
+'
+  echo
+else
+  echo "bench_harness_overhead not built; skipped"
+  echo
+fi
+
+# --- LevelDB vs a direct loop -------------------------------------------------
+g++ -O2 -std=c++17 "$here/leveldb_direct_loop.cc" -o "$work/leveldb_direct_loop" \
+  -lleveldb -lsnappy -lpthread
+: >"$work/ldb_ref"; : >"$work/ldb_dt"
+for i in $(seq "$repeat"); do
+  run_direct >>"$work/ldb_ref"
+  run_disktune leveldb >>"$work/ldb_dt"
+done
+compare "leveldb: disktune vs a direct loop over the LevelDB API (ratio >= 0.95 = overhead <= 5%)" \
+  0.95 "$work/ldb_ref" "$work/ldb_dt"

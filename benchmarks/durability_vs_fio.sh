@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Durability cross-check: fio's etcd job and the native 2300 B append +
+# fdatasync point of the fsync probe, in one run, in the same directory.
+# Prints p50 and p99 of both and the native/fio ratios (target: within 10%).
+#
+#   fio --rw=write --ioengine=sync --fdatasync=1 --size=22m --bs=2300
+#   disktune probe --probes fsync --fsync-methods fdatasync --fsync-sizes 2300
+#                  --fsync-modes append
+#
+# Compared like with like: fio's fdatasync latency ("sync" in its JSON, what
+# etcd's gate reads) against the native fdatasync call alone
+# (metrics.sync_latency_ns); the native write()+fdatasync() total is printed
+# too. fio lays its file out with fallocate first (unwritten extents), the
+# native append mode grows the file as it writes; the job is therefore also
+# run with --fallocate=none ("etcd/grow"), the same layout as the native point.
+# The native point measures for as long as fio ran (an fsync point lasts a
+# quarter of --duration), so both have a comparable number of samples.
+#
+#   benchmarks/durability_vs_fio.sh [--dir DIR] [--bin PATH] [--repeat N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=build/disktune
+dir="disktune-durability-$$"
+repeat=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dir) dir="$2"; shift 2 ;;
+    --bin) bin="$2"; shift 2 ;;
+    --repeat) repeat="$2"; shift 2 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[ -x "$bin" ] || { echo "no disktune binary at $bin (build it, or pass --bin)" >&2; exit 1; }
+command -v jq >/dev/null || { echo "needs jq (apt-get install jq)" >&2; exit 1; }
+command -v fio >/dev/null || { echo "needs fio (apt-get install fio)" >&2; exit 1; }
+
+made_dir=0
+[ -d "$dir" ] || { mkdir -p "$dir"; made_dir=1; }
+work="$dir/durability-vs-fio-$$"
+mkdir "$work"
+cleanup() {
+  rm -rf "$work"
+  if [ "$made_dir" = 1 ]; then rmdir "$dir" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+
+# fio_etcd NAME [EXTRA...]: runs the etcd job; prints "p50_ns p99_ns ops runtime_ms".
+fio_etcd() {
+  local name=$1
+  shift
+  mkdir "$work/fio"
+  fio --name=etcd --directory="$work/fio" --rw=write --ioengine=sync --fdatasync=1 \
+    --size=22m --bs=2300 "$@" --output-format=json >"$work/$name.json"
+  rm -rf "$work/fio"
+  jq -r '.jobs[0] | "\(.sync.lat_ns.percentile["50.000000"]) \(.sync.lat_ns.percentile["99.000000"]) \(.sync.lat_ns.N) \(.job_runtime)"' \
+    "$work/$name.json"
+}
+
+row() {  # run job fio_p50 fio_p99 fio_ops native_p50 native_p99 native_ops total_p50 total_p99
+  awk -v r="$1" -v j="$2" -v fp50="$3" -v fp99="$4" -v fo="$5" -v np50="$6" -v np99="$7" \
+      -v no="$8" -v tp50="$9" -v tp99="${10}" 'BEGIN {
+    printf "%-3s %-10s %9.1f %9.1f %6d | %9.1f %9.1f %6d | %7.3f %7.3f | %9.1f %9.1f\n",
+      r, j, fp50/1e3, fp99/1e3, fo, np50/1e3, np99/1e3, no, np50/fp50, np99/fp99, tp50/1e3,
+      tp99/1e3 }'
+}
+
+echo "machine: $(nproc) CPU, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r)"
+echo "directory: $(cd "$dir" && pwd) ($(df -T "$dir" | awk 'NR==2 {print $2 " on " $1}')), fio: $(fio --version)"
+echo "latencies in us; fio = its fdatasync latency, native = the fdatasync call (total = write + fdatasync)"
+printf '%-3s %-10s %9s %9s %6s | %9s %9s %6s | %7s %7s | %9s %9s\n' run fio_job fio_p50 fio_p99 \
+  ops native_p50 native_p99 ops p50_rat p99_rat total_p50 total_p99
+for i in $(seq 1 "$repeat"); do
+  read -r f_p50 f_p99 f_ops f_ms < <(fio_etcd etcd)
+  read -r g_p50 g_p99 g_ops g_ms < <(fio_etcd grow --fallocate=none)
+  # A quarter of --duration is measured per fsync point: as long as fio ran.
+  duration_ms=$(( (f_ms + g_ms) * 2 ))
+  [ "$duration_ms" -ge 400 ] || duration_ms=400
+  "$bin" probe --quiet --probes fsync --fsync-methods fdatasync --fsync-sizes 2300 \
+    --fsync-modes append --duration "${duration_ms}ms" --dir "$work/native" \
+    --json - >"$work/native.json"
+  read -r n_p50 n_p99 n_ops t_p50 t_p99 < <(jq -r '.probes[]
+    | select(.name == "fsync.fdatasync.2300.append")
+    | "\(.metrics.sync_latency_ns.p50) \(.metrics.sync_latency_ns.p99) \(.samples)"
+      + " \(.latency_ns.p50) \(.latency_ns.p99)"' "$work/native.json")
+  row "$i" etcd "$f_p50" "$f_p99" "$f_ops" "$n_p50" "$n_p99" "$n_ops" "$t_p50" "$t_p99"
+  row "$i" etcd/grow "$g_p50" "$g_p99" "$g_ops" "$n_p50" "$n_p99" "$n_ops" "$t_p50" "$t_p99"
+done
+jq -r '.analyses.checks.etcd | "etcd check (native): p99 \(.value_ns / 1e6) ms < \(.threshold_ns / 1e6) ms: \(if .pass then "PASS" else "FAIL" end)"' "$work/native.json"
+jq -r '.analyses.durability.verdicts[0] | "durability verdict: \(.verdict) (\(.evidence.flushes_per_sync // "?") flushes per sync)"' "$work/native.json"

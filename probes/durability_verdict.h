@@ -1,0 +1,64 @@
+// What the fsync probe's figures mean for durability: a rule-based verdict
+// per device and scope (did syncs reach the device? does a cache absorb
+// them?), the write-cache views, the cache A/B and filesystem tables, and the
+// named check "etcd". Every rule is data (DurabilityRules()) and is copied
+// into the report next to the verdict it produced.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "probes/probe_result.h"
+
+namespace disktune {
+
+// The facts one verdict is drawn from: the sync points of one scope.
+struct DurabilityEvidence {
+  std::string scope;  // "scratch directory", "ext4 on loop0 (...)", ...
+  std::string disk;   // the physical disk
+  std::optional<bool> rotational;
+  std::string kernel_write_cache;  // during the measurement
+  std::optional<bool> drive_cache_enabled;
+  uint64_t syncs = 0;
+  std::optional<uint64_t> flushes;  // absent when not counted
+  std::optional<uint64_t> fastest_sync_p50_ns;
+  std::string fastest_point;
+
+  std::optional<double> flushes_per_sync() const;
+};
+
+struct DurabilityRule {
+  const char* id;
+  const char* rule;  // the condition and what it means, in words
+};
+// In the order they are tried; the first that holds is the verdict.
+const std::vector<DurabilityRule>& DurabilityRules();
+
+struct DurabilityVerdict {
+  std::string id;    // a DurabilityRules() id
+  std::string rule;  // its text
+};
+DurabilityVerdict JudgeDurability(const DurabilityEvidence& e);
+
+// The evidence per scope from the fsync probe's ok results whose method
+// always asks for a flush (not O_DIRECT|O_DSYNC, which may use FUA, and not
+// the unsynced floor).
+std::vector<DurabilityEvidence> CollectDurabilityEvidence(
+    const std::vector<ProbeResult>& results);
+
+inline constexpr const char* kEtcdPoint = "fsync.fdatasync.2300.append";
+inline constexpr uint64_t kEtcdThresholdNs = 10000000;
+// {"rule", "measurement", "value_ns", "threshold_ns", "pass"}, or nullopt when
+// the point was not measured.
+std::optional<nlohmann::json> EtcdCheck(
+    const std::vector<ProbeResult>& results);
+
+// Fills analyses "durability", "write_cache" (read now, from the devices the
+// results name), "write_cache_ab", "fs_matrix" and checks.etcd.
+void AnalyzeDurability(const std::vector<ProbeResult>& results,
+                       nlohmann::json* analyses);
+
+}  // namespace disktune

@@ -1,0 +1,93 @@
+// --fs-matrix: the fsync family on ext3 / ext4 / xfs, each made on a loop
+// device over a sparse image in the scratch directory (so on the disk under
+// test), with the filesystem's default mount options, which are reported.
+// Figures include the loop driver and the host filesystem's fsync of the
+// image: they compare filesystems with each other, not with the bare disk.
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "probes/device_journal.h"
+#include "probes/fsync_probe.h"
+#include "probes/loop_fs.h"
+#include "src/core/scratch_dir.h"
+#include "src/core/signals.h"
+
+namespace disktune {
+namespace {
+
+// The image is sparse, but what the points write must fit on the host: at
+// most 3/4 of its free space, at most 1 GiB, at least what mkfs.xfs accepts.
+constexpr uint64_t kImageMaxBytes = 1ull << 30;
+constexpr uint64_t kImageMinBytes = 320ull << 20;
+constexpr uint64_t kOverwriteBytes = 16ull << 20;
+
+uint64_t ImageBytes(const std::string& dir) {
+  struct statvfs sv {};
+  if (statvfs(dir.c_str(), &sv) != 0) return kImageMaxBytes;
+  uint64_t room = static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize / 4 * 3;
+  room = std::min(room, kImageMaxBytes);
+  // Below the minimum, LoopFs::Create refuses with the sizes in the message.
+  return room < kImageMinBytes ? kImageMinBytes : room & ~((1ull << 20) - 1);
+}
+
+}  // namespace
+
+Status RunFsMatrix(ProbeContext& ctx, int* index,
+                   std::vector<ProbeResult>* results) {
+  const ProbeConfig& cfg = *ctx.config;
+  for (const std::string& fs : cfg.fs_matrix) {
+    std::string prefix = "fsync.fs." + fs;
+    std::vector<FsyncPoint> points = FsyncFamily(cfg, prefix);
+    int per_fs = static_cast<int>(points.size()) * (cfg.write_cache_ab ? 2 : 1);
+    if (InterruptRequested()) return Status::Aborted("fsync probe interrupted");
+    Result<std::unique_ptr<LoopFs>> lfs =
+        geteuid() != 0
+            ? Result<std::unique_ptr<LoopFs>>(Status::PermissionDenied(
+                  "needs root (losetup, mkfs, mount); run as root to compare "
+                  "filesystems"))
+            : LoopFs::Create(ctx.scratch->path(), fs,
+                             ImageBytes(ctx.scratch->path()),
+                             &ProcessJournal());
+    if (!lfs.ok()) {
+      if (lfs.status().IsAborted()) return lfs.status();
+      ProbeResult r =
+          ProbeResult::Skipped("fsync", prefix, lfs.status().message());
+      r.params.extra["filesystem"] = fs;
+      results->push_back(std::move(r));
+      *index += per_fs;
+      continue;
+    }
+    LoopFs& l = **lfs;
+    Result<DeviceInfo> dev = ResolveDevice(l.mount_point());
+    DeviceInfo d = dev.ok() ? *dev : ReadDiskAttributes(l.loop_name());
+    FsyncTarget t = MakeFsyncTarget(
+        l.mount_point(), d,
+        fs + " on " + l.loop_name() + " (image in the scratch directory)");
+    t.extra["filesystem"] = fs;
+    t.extra["mount_options"] = l.mount_options();
+    Status s = PrepareOverwriteFile(&t, kOverwriteBytes, cfg.seed);
+    if (!s.ok()) {
+      for (const auto& p : points) {
+        if (p.mode == FileMode::kOverwrite) {
+          results->push_back(ProbeResult::Failed("fsync", p.name, s.message()));
+        }
+      }
+      std::erase_if(points, [](const FsyncPoint& p) {
+        return p.mode == FileMode::kOverwrite;
+      });
+    }
+    s = RunFsyncPoints(ctx, t, points, index, results);
+    if (s.ok() && cfg.write_cache_ab)
+      s = RunWriteCacheAb(ctx, t, d, prefix, index, results);
+    if (!t.overwrite_file.empty()) unlink(t.overwrite_file.c_str());
+    Status td = l.Teardown();
+    if (!s.ok()) return s;
+    if (!td.ok())
+      return td.WithContext("cleaning up the " + fs + " loop filesystem");
+  }
+  return Status::OK();
+}
+
+}  // namespace disktune

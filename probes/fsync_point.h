@@ -1,0 +1,89 @@
+// One durability measurement: a write (or a few) followed by whatever makes
+// it durable, repeated and timed as one operation: the time a committing
+// transaction waits for. The engine under the fsync probe, the write-cache
+// A/B and the filesystem matrix.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "probes/probe_result.h"
+#include "src/core/status.h"
+
+namespace disktune {
+
+// How a write is made durable. The names are public (result names, flags).
+enum class SyncMethod {
+  kFsync,           // write(); fsync()
+  kFdatasync,       // write(); fdatasync()
+  kODsync,          // open(O_DSYNC); write()
+  kOSync,           // open(O_SYNC); write()
+  kODirectDsync,    // open(O_DIRECT | O_DSYNC); write()
+  kUringFdatasync,  // io_uring: WRITE linked to FSYNC(IORING_FSYNC_DATASYNC)
+  kNone,            // write() only: the floor (pg_test_fsync's "non-sync")
+};
+const char* SyncMethodName(SyncMethod m);
+std::optional<SyncMethod> ParseSyncMethod(std::string_view name);
+// The six durable methods, in report order.
+const std::vector<SyncMethod>& DurableSyncMethods();
+// Whether the method always asks the kernel for a cache flush when the
+// device's cache is write back. O_DIRECT|O_DSYNC may use FUA writes instead.
+bool MethodAlwaysFlushes(SyncMethod m);
+
+enum class FileMode {
+  kAppend,     // a growing file, as a write-ahead log: each sync also
+               // commits the new size (a journal commit on ext4/xfs)
+  kOverwrite,  // in place in a preallocated, written file: data only
+};
+const char* FileModeName(FileMode m);
+
+struct FsyncPoint {
+  std::string name;  // "fsync.fdatasync.2300.append"
+  SyncMethod method = SyncMethod::kFdatasync;
+  uint64_t write_bytes = 4096;  // per write() call
+  int writes_per_op = 1;        // pg: two 8 kB writes per sync, 16 x 1 kB
+  FileMode mode = FileMode::kAppend;
+  bool sync_other_fd = false;  // fsync a second descriptor of the file
+  std::string note;            // what the point compares, for the report
+};
+
+// When a point stops: after `duration_ns` once `min_ops` are done, at
+// `max_ns` whatever the count (a slow disk still gives samples, a broken one
+// does not hang the run), or when an appended file reaches
+// `max_append_bytes` (the space the point may use).
+struct FsyncLimits {
+  uint64_t warmup_ns = 50000000;
+  uint64_t duration_ns = 250000000;
+  uint64_t max_ns = 1000000000;
+  uint64_t min_ops = 50;
+  uint64_t max_append_bytes = 64ull << 20;
+};
+
+// Where a family of points runs.
+struct FsyncTarget {
+  std::string dir;                       // files are created here
+  std::vector<std::string> flush_disks;  // FlushDisks() of its device
+  uint64_t logical_block_bytes = 512;    // O_DIRECT granularity
+  std::string overwrite_file;            // set by PrepareOverwriteFile
+  uint64_t overwrite_bytes = 0;
+  // Copied into every result's params (scope, cache state, filesystem).
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// Creates <dir>/fsync-overwrite.dat: `bytes` of random data, written and
+// synced, so overwrites change no metadata (no allocation, no unwritten
+// extents). NoSpace with a clear message when the disk is full.
+Status PrepareOverwriteFile(FsyncTarget* target, uint64_t bytes, uint64_t seed);
+
+// Runs one point into `*out` (ok, skipped or failed with a clear reason).
+// Returns Aborted on SIGINT/SIGTERM; the point's files are removed on every
+// path.
+Status RunFsyncPoint(const FsyncTarget& target, const FsyncPoint& point,
+                     const FsyncLimits& limits, uint64_t seed,
+                     ProbeResult* out);
+
+}  // namespace disktune

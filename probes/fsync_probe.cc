@@ -1,0 +1,262 @@
+#include "probes/fsync_probe.h"
+
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "probes/durability_verdict.h"
+#include "probes/flush_counters.h"
+#include "probes/write_cache.h"
+#include "src/core/scratch_dir.h"
+#include "src/core/sysinfo.h"
+#include "src/core/units.h"
+
+namespace disktune {
+namespace {
+
+// pg_test_fsync's file: 16 MB, overwritten in place.
+constexpr uint64_t kOverwriteBytes = 16ull << 20;
+// Time a filesystem of the matrix needs besides its points (mkfs, mount).
+constexpr uint64_t kFsSetupNanos = 3000000000ull;
+
+bool Wanted(const std::vector<std::string>& filter, const std::string& v) {
+  return filter.empty() ||
+         std::find(filter.begin(), filter.end(), v) != filter.end();
+}
+
+bool Narrowed(const ProbeConfig& c) {
+  return !c.fsync_methods.empty() || !c.fsync_sizes.empty() ||
+         !c.fsync_modes.empty();
+}
+
+bool IsMemoryFs(const std::string& type) {
+  return type == "tmpfs" || type == "ramfs";
+}
+
+// Leaves room for the rest of the run: a point may append at most a quarter
+// of the free space.
+Status FitToSpace(const std::string& dir, FsyncLimits* l) {
+  struct statvfs sv {};
+  if (statvfs(dir.c_str(), &sv) != 0)
+    return Status::FromErrno(errno, "statvfs " + dir);
+  uint64_t free_bytes = static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize;
+  constexpr uint64_t kMinAppend = 1ull << 20;
+  if (free_bytes / 4 < kMinAppend) {
+    return Status::NoSpace("disk full: " + dir + " has only " +
+                           FormatBytes(static_cast<double>(free_bytes)) +
+                           " free, the fsync probe needs at least " +
+                           FormatBytes(4.0 * kMinAppend) +
+                           "; free space or choose another --dir");
+  }
+  l->max_append_bytes = std::min(l->max_append_bytes, free_bytes / 4);
+  return Status::OK();
+}
+
+}  // namespace
+
+std::string_view FsyncProbe::description() const {
+  return "durable writes: fsync, fdatasync, O_DSYNC, O_SYNC, O_DIRECT|O_DSYNC, "
+         "io_uring fsync at 512 B..64 KiB, append vs overwrite, flushes per "
+         "sync, pg_test_fsync comparisons (--write-cache-ab, --fs-matrix)";
+}
+
+std::vector<uint64_t> FsyncDefaultSizes(bool quick) {
+  if (quick) return {2300, 4096, 16384};
+  return {512, 2300, 4096, 8192, 16384, 65536};
+}
+
+std::vector<FsyncPoint> FsyncFamily(const ProbeConfig& c,
+                                    const std::string& prefix) {
+  std::vector<uint64_t> sizes =
+      c.fsync_sizes.empty() ? FsyncDefaultSizes(c.quick) : c.fsync_sizes;
+  std::vector<FsyncPoint> points;
+  for (SyncMethod m : DurableSyncMethods()) {
+    if (!Wanted(c.fsync_methods, SyncMethodName(m))) continue;
+    for (uint64_t size : sizes) {
+      for (FileMode mode : {FileMode::kAppend, FileMode::kOverwrite}) {
+        if (!Wanted(c.fsync_modes, FileModeName(mode))) continue;
+        FsyncPoint p;
+        p.method = m;
+        p.write_bytes = size;
+        p.mode = mode;
+        p.name = prefix + "." + SyncMethodName(m) + "." + std::to_string(size) +
+                 "." + FileModeName(mode);
+        points.push_back(p);
+      }
+    }
+  }
+  return points;
+}
+
+std::vector<FsyncPoint> PgComparisonPoints(const ProbeConfig& c) {
+  if (Narrowed(c)) return {};
+  auto point = [](const char* name, SyncMethod m, uint64_t size, int n,
+                  const char* note) {
+    FsyncPoint p;
+    p.name = std::string("fsync.pg.") + name;
+    p.method = m;
+    p.write_bytes = size;
+    p.writes_per_op = n;
+    p.mode = FileMode::kOverwrite;
+    p.note = note;
+    return p;
+  };
+  std::vector<FsyncPoint> v;
+  v.push_back(point("one_8k_write", SyncMethod::kFdatasync, 8192, 1,
+                    "one 8 kB write per fdatasync (compare two_8k_writes)"));
+  v.push_back(point("two_8k_writes", SyncMethod::kFdatasync, 8192, 2,
+                    "two 8 kB writes per fdatasync"));
+  std::vector<int> splits =
+      c.quick ? std::vector<int>{1, 16} : std::vector<int>{1, 2, 4, 8, 16};
+  for (int n : splits) {
+    uint64_t size = 16384 / static_cast<uint64_t>(n);
+    std::string name =
+        "osync_" + std::to_string(n) + "x" + std::to_string(size / 1024) + "k";
+    v.push_back(point(name.c_str(), SyncMethod::kOSync, size, n,
+                      "16 kB as O_SYNC writes; latency per 16 kB"));
+  }
+  FsyncPoint other = point("fsync_other_fd", SyncMethod::kFsync, 8192, 1,
+                           "8 kB written on one descriptor, fsync on another");
+  other.sync_other_fd = true;
+  v.push_back(other);
+  v.push_back(point("unsynced", SyncMethod::kNone, 8192, 1,
+                    "8 kB writes without any sync: the floor"));
+  return v;
+}
+
+FsyncLimits FsyncLimitsFor(const ProbeConfig& c) {
+  FsyncLimits l;
+  l.duration_ns = std::max<uint64_t>(c.duration_ns / 4, 1000000);
+  l.warmup_ns = c.warmup_ns / 5;
+  l.max_ns = 4 * l.duration_ns;
+  l.min_ops = 50;
+  l.max_append_bytes = c.quick ? (64ull << 20) : (256ull << 20);
+  return l;
+}
+
+FsyncTarget MakeFsyncTarget(const std::string& dir, const DeviceInfo& device,
+                            const std::string& scope) {
+  FsyncTarget t;
+  t.dir = dir;
+  t.flush_disks = FlushDisks(device);
+  t.logical_block_bytes = device.logical_block_size.value_or(512);
+  t.extra["scope"] = scope;
+  t.extra["disk"] = device.disk;
+  if (device.rotational) t.extra["rotational"] = *device.rotational;
+  if (!t.flush_disks.empty()) {
+    // The kernel's view of the device the filesystem writes to.
+    Result<std::string> wc = ReadTextFile(
+        "/sys/block/" + t.flush_disks.front() + "/queue/write_cache");
+    if (wc.ok()) t.extra["kernel_write_cache"] = *wc;
+    t.extra["cache_device"] = t.flush_disks.front();
+  }
+  if (!device.disk.empty()) {
+    DriveCacheView drive = ReadWriteCacheView(device.disk).drive;
+    if (drive.enabled)
+      t.extra["drive_write_cache"] = *drive.enabled ? "enabled" : "disabled";
+  }
+  return t;
+}
+
+Status RunFsyncPoints(ProbeContext& ctx, const FsyncTarget& target,
+                      const std::vector<FsyncPoint>& points, int* index,
+                      std::vector<ProbeResult>* results) {
+  const ProbeConfig& cfg = *ctx.config;
+  FsyncLimits limits = FsyncLimitsFor(cfg);
+  Status space = FitToSpace(target.dir, &limits);
+  for (const FsyncPoint& p : points) {
+    ctx.StartPoint(p.name, (*index)++, limits.warmup_ns + limits.duration_ns);
+    if (!space.ok()) {
+      results->push_back(ProbeResult::Failed("fsync", p.name, space.message()));
+      continue;
+    }
+    ProbeResult r;
+    uint64_t seed = cfg.seed ^ std::hash<std::string>{}(p.name);
+    DT_RETURN_IF_ERROR(RunFsyncPoint(target, p, limits, seed, &r));
+    results->push_back(std::move(r));
+  }
+  return Status::OK();
+}
+
+int FsyncProbe::PointCount(const ProbeConfig& c) const {
+  int family = static_cast<int>(FsyncFamily(c, "fsync").size());
+  int n = family + static_cast<int>(PgComparisonPoints(c).size());
+  int per_target = c.write_cache_ab ? 2 * family : family;
+  if (c.write_cache_ab) n += family;
+  n += static_cast<int>(c.fs_matrix.size()) * per_target;
+  return n;
+}
+
+uint64_t FsyncProbe::EstimatedNanos(const ProbeConfig& c) const {
+  FsyncLimits l = FsyncLimitsFor(c);
+  return PointCount(c) * (l.warmup_ns + l.duration_ns) +
+         c.fs_matrix.size() * kFsSetupNanos;
+}
+
+Status FsyncProbe::Run(ProbeContext& ctx,
+                       std::vector<ProbeResult>* results) const {
+  const ProbeConfig& cfg = *ctx.config;
+  int index = 0;
+  if (IsMemoryFs(ctx.filesystem.type)) {
+    results->push_back(ProbeResult::Skipped(
+        "fsync", "fsync",
+        ctx.scratch->path() + " is on " + ctx.filesystem.type +
+            " (memory): fsync there returns without reaching any disk; use a "
+            "--dir on the disk to test"));
+  } else {
+    DeviceInfo device = ctx.device.value_or(DeviceInfo{});
+    FsyncTarget target =
+        MakeFsyncTarget(ctx.scratch->path(), device, "scratch directory");
+    if (!ctx.device) {
+      target.extra["note"] = "no block device found: flushes are not counted";
+    }
+    std::vector<FsyncPoint> family = FsyncFamily(cfg, "fsync");
+    std::vector<FsyncPoint> pg = PgComparisonPoints(cfg);
+    family.insert(family.end(), pg.begin(), pg.end());
+    Status prep = PrepareOverwriteFile(&target, kOverwriteBytes, cfg.seed);
+    struct Remove {
+      std::string path;
+      ~Remove() {
+        if (!path.empty()) unlink(path.c_str());
+      }
+    } remove{target.overwrite_file};
+    if (!prep.ok()) {
+      for (const auto& p : family) {
+        if (p.mode == FileMode::kOverwrite) {
+          results->push_back(
+              ProbeResult::Failed("fsync", p.name, prep.message()));
+        }
+      }
+      family.erase(std::remove_if(family.begin(), family.end(),
+                                  [](const FsyncPoint& p) {
+                                    return p.mode == FileMode::kOverwrite;
+                                  }),
+                   family.end());
+    }
+    DT_RETURN_IF_ERROR(RunFsyncPoints(ctx, target, family, &index, results));
+    if (cfg.write_cache_ab) {
+      if (!ctx.device) {
+        results->push_back(ProbeResult::Skipped(
+            "fsync", "fsync.write_cache_ab",
+            "no block device behind " + ctx.scratch->path() +
+                ": there is no write cache to switch"));
+      } else {
+        DT_RETURN_IF_ERROR(
+            RunWriteCacheAb(ctx, target, device, "fsync", &index, results));
+      }
+    }
+  }
+  if (!cfg.fs_matrix.empty()) {
+    DT_RETURN_IF_ERROR(RunFsMatrix(ctx, &index, results));
+  }
+  return Status::OK();
+}
+
+void FsyncProbe::Analyze(const std::vector<ProbeResult>& results,
+                         nlohmann::json* analyses) const {
+  AnalyzeDurability(results, analyses);
+}
+
+}  // namespace disktune

@@ -1,0 +1,73 @@
+// The fsync probe: every way to make a write durable (fsync, fdatasync,
+// O_DSYNC, O_SYNC, O_DIRECT|O_DSYNC, io_uring's fsync op) at the sizes a
+// database writes (512 B .. 64 KiB, 2300 B being etcd's gate), appending to a
+// growing file and overwriting a preallocated one, with pg_test_fsync's
+// comparisons, the device flushes each sync caused, and, on request, the
+// write cache switched off (--write-cache-ab) and other filesystems on loop
+// devices (--fs-matrix).
+//
+// Result names: "fsync.<method>.<bytes>.<mode>" on the scratch directory,
+// "fsync.cache_off.<...>" (or cache_on) for the other write-cache state,
+// "fsync.fs.<fs>.<...>" on each filesystem of the matrix, "fsync.pg.<...>"
+// for the pg_test_fsync comparisons.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "probes/device_info.h"
+#include "probes/fsync_point.h"
+#include "probes/probe.h"
+
+namespace disktune {
+
+class FsyncProbe : public Probe {
+ public:
+  std::string_view id() const override { return "fsync"; }
+  std::string_view description() const override;
+  bool needs_test_file() const override { return false; }
+  int PointCount(const ProbeConfig& config) const override;
+  uint64_t EstimatedNanos(const ProbeConfig& config) const override;
+  Status Run(ProbeContext& ctx,
+             std::vector<ProbeResult>* results) const override;
+  // The durability verdicts, the write-cache views, the A/B and matrix
+  // tables and the "etcd" check (durability_verdict.cc).
+  void Analyze(const std::vector<ProbeResult>& results,
+               nlohmann::json* analyses) const override;
+};
+
+// The method x size x mode points, named "<prefix>.<method>.<bytes>.<mode>",
+// narrowed by --fsync-methods/--fsync-sizes/--fsync-modes.
+std::vector<FsyncPoint> FsyncFamily(const ProbeConfig& config,
+                                    const std::string& prefix);
+// pg_test_fsync's comparisons (none when the family is narrowed by a flag).
+std::vector<FsyncPoint> PgComparisonPoints(const ProbeConfig& config);
+// Per-point limits: a quarter of --duration measured after a fifth of
+// --warmup (there are ~3x more points than in the block probes), at least 50
+// operations unless that takes 4x as long.
+FsyncLimits FsyncLimitsFor(const ProbeConfig& config);
+// Names and sizes valid for the narrowing flags.
+std::vector<uint64_t> FsyncDefaultSizes(bool quick);
+
+// A target for a directory on `device`: its flush disks, block size and the
+// facts recorded with every result (scope, disk, rotational, kernel cache).
+FsyncTarget MakeFsyncTarget(const std::string& dir, const DeviceInfo& device,
+                            const std::string& scope);
+
+// Runs `points` on `target`, reporting progress from `*index` on.
+Status RunFsyncPoints(ProbeContext& ctx, const FsyncTarget& target,
+                      const std::vector<FsyncPoint>& points, int* index,
+                      std::vector<ProbeResult>* results);
+
+// The family on `target` with the write cache in the other state, then put
+// back (write_cache_ab.cc). Skipped results say why when it cannot run.
+Status RunWriteCacheAb(ProbeContext& ctx, const FsyncTarget& target,
+                       const DeviceInfo& device, const std::string& prefix,
+                       int* index, std::vector<ProbeResult>* results);
+
+// The family on each --fs-matrix filesystem, on a loop device over an image
+// in the scratch directory (fs_matrix.cc).
+Status RunFsMatrix(ProbeContext& ctx, int* index,
+                   std::vector<ProbeResult>* results);
+
+}  // namespace disktune

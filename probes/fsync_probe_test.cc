@@ -1,0 +1,196 @@
+// The fsync probe on the real disk (the build directory's filesystem) for a
+// fraction of a second per point, and its point lists.
+#include "probes/fsync_probe.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <set>
+
+#include "probes/durability_verdict.h"
+#include "probes/flush_counters.h"
+#include "probes/probe_runner.h"
+#include "src/core/scratch_dir.h"
+#include "src/core/sysinfo.h"
+
+namespace disktune {
+namespace {
+
+class FsyncProbeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // Under the build tree, on the real disk (TempDir() may be a tmpfs).
+    std::string tmpl =
+        std::filesystem::current_path().string() + "/fsync_test_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    root_ = tmpl;
+    auto s = ScratchDir::Open(root_ + "/scratch");
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    scratch_ = std::move(*s);
+    env_ = CollectEnvironment(scratch_->path());
+  }
+  void TearDown() override {
+    scratch_.reset();
+    std::filesystem::remove_all(root_);
+  }
+  ProbeConfig ShortConfig() {
+    ProbeConfig c = ProbeConfig::Defaults(true);
+    c.duration_ns = 400000000;  // 100 ms per fsync point
+    c.warmup_ns = 50000000;
+    return c;
+  }
+  std::string root_;
+  std::unique_ptr<ScratchDir> scratch_;
+  Environment env_;
+};
+
+TEST_F(FsyncProbeTest, FdatasyncAppendOnRealDisk) {
+  if (!env_.device)
+    GTEST_SKIP() << "no block device behind the build dir: "
+                 << env_.device_note;
+  FsyncTarget t =
+      MakeFsyncTarget(scratch_->path(), *env_.device, "scratch directory");
+  FsyncPoint p;
+  p.name = "fsync.fdatasync.4096.append";
+  p.method = SyncMethod::kFdatasync;
+  p.write_bytes = 4096;
+  p.mode = FileMode::kAppend;
+  FsyncLimits l;
+  l.warmup_ns = 10000000;
+  l.duration_ns = 200000000;
+  l.min_ops = 10;
+  l.max_ns = 2000000000;
+  ProbeResult r;
+  ASSERT_TRUE(RunFsyncPoint(t, p, l, 1, &r).ok());
+  ASSERT_EQ(r.status, ProbeStatus::kOk) << r.error << r.reason;
+  ASSERT_TRUE(r.samples && r.latency_ns);
+  EXPECT_GE(*r.samples, 10u);
+  EXPECT_LE(r.latency_ns->p50, r.latency_ns->p99);
+  EXPECT_LE(r.latency_ns->p99, r.latency_ns->max);
+  EXPECT_GT(r.ops_per_sec.value_or(0), 0);
+  ASSERT_TRUE(r.metrics.contains("flushes")) << r.metrics.dump();
+  EXPECT_EQ(r.metrics["syncs"].get<uint64_t>(), *r.samples);
+  if (env_.device->write_cache == "write back") {
+    // Every fdatasync of an appended block must send the disk a flush.
+    EXPECT_GE(r.metrics["flushes"].get<uint64_t>(), *r.samples)
+        << r.metrics.dump();
+  }
+  EXPECT_FALSE(std::filesystem::exists(scratch_->Join("fsync-append.dat")));
+}
+
+TEST_F(FsyncProbeTest, NarrowedRunGivesTheEtcdCheckAndAVerdict) {
+  ProbeConfig c = ShortConfig();
+  c.fsync_methods = {"fdatasync"};
+  c.fsync_sizes = {2300};
+  c.fsync_modes = {"append"};
+  auto probes = SelectProbes({"fsync"});
+  ASSERT_TRUE(probes.ok());
+  ProbeRunOutput out;
+  NullProgress np;
+  Status s = RunProbes(*probes, c, *scratch_, env_, &np, &out);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(out.results.size(), 1u);
+  const ProbeResult& r = out.results[0];
+  EXPECT_EQ(r.name, "fsync.fdatasync.2300.append");
+  ASSERT_EQ(r.status, ProbeStatus::kOk) << r.error;
+  EXPECT_EQ(r.params.method, "fdatasync");
+  EXPECT_EQ(r.params.pattern, "append");
+  ASSERT_TRUE(out.analyses.contains("checks")) << out.analyses.dump(2);
+  const auto& etcd = out.analyses["checks"]["etcd"];
+  // The gate times the fdatasync call alone, as fio and etcd do.
+  ASSERT_TRUE(r.metrics.contains("sync_latency_ns")) << r.metrics.dump();
+  uint64_t sync_p99 = r.metrics["sync_latency_ns"]["p99"];
+  EXPECT_LE(sync_p99, r.latency_ns->p99);
+  EXPECT_EQ(etcd["value_ns"].get<uint64_t>(), sync_p99);
+  EXPECT_EQ(etcd["pass"].get<bool>(), sync_p99 < 10000000);
+  if (env_.device) {
+    ASSERT_TRUE(out.analyses.contains("durability"));
+    EXPECT_EQ(out.analyses["durability"]["verdicts"].size(), 1u);
+    EXPECT_FALSE(out.analyses["durability"]["rules"].empty());
+    ASSERT_TRUE(out.analyses.contains("write_cache"));
+    EXPECT_EQ(out.analyses["write_cache"]["devices"][0]["disk"],
+              env_.device->disk);
+  }
+}
+
+TEST_F(FsyncProbeTest, ODirectRefusesAnUnalignedSize) {
+  if (!env_.device) GTEST_SKIP() << "no block device behind the build dir";
+  FsyncTarget t =
+      MakeFsyncTarget(scratch_->path(), *env_.device, "scratch directory");
+  FsyncPoint p;
+  p.name = "fsync.o_direct_dsync.2300.append";
+  p.method = SyncMethod::kODirectDsync;
+  p.write_bytes = 2300;
+  ProbeResult r;
+  ASSERT_TRUE(RunFsyncPoint(t, p, FsyncLimits{}, 1, &r).ok());
+  EXPECT_EQ(r.status, ProbeStatus::kSkipped);
+  EXPECT_NE(r.reason.find("multiples of the device's logical block"),
+            std::string::npos);
+}
+
+TEST(FsyncFamilyTest, QuickAndFullPointLists) {
+  ProbeConfig quick = ProbeConfig::Defaults(true);
+  std::vector<FsyncPoint> q = FsyncFamily(quick, "fsync");
+  EXPECT_EQ(q.size(), 6u * 3u * 2u);
+  std::set<std::string> names;
+  for (const auto& p : q) names.insert(p.name);
+  EXPECT_EQ(names.size(), q.size());
+  EXPECT_TRUE(names.count("fsync.fdatasync.2300.append"));
+  EXPECT_TRUE(names.count("fsync.o_dsync.4096.overwrite"));
+  EXPECT_TRUE(names.count("fsync.io_uring_fdatasync.16384.append"));
+  EXPECT_EQ(PgComparisonPoints(quick).size(), 6u);
+
+  ProbeConfig full = ProbeConfig::Defaults(false);
+  EXPECT_EQ(FsyncFamily(full, "fsync").size(), 6u * 6u * 2u);
+  std::vector<FsyncPoint> pg = PgComparisonPoints(full);
+  ASSERT_EQ(pg.size(), 9u);
+  std::set<std::string> pg_names;
+  for (const auto& p : pg) pg_names.insert(p.name);
+  for (const char* n : {"fsync.pg.two_8k_writes", "fsync.pg.osync_16x1k",
+                        "fsync.pg.fsync_other_fd", "fsync.pg.unsynced"}) {
+    EXPECT_TRUE(pg_names.count(n)) << n;
+  }
+
+  // Narrowing drops the pg comparisons and keeps just what was asked.
+  quick.fsync_methods = {"fdatasync"};
+  quick.fsync_sizes = {2300};
+  quick.fsync_modes = {"append"};
+  ASSERT_EQ(FsyncFamily(quick, "fsync").size(), 1u);
+  EXPECT_TRUE(PgComparisonPoints(quick).empty());
+  FsyncProbe probe;
+  EXPECT_EQ(probe.PointCount(quick), 1);
+  quick.write_cache_ab = true;
+  quick.fs_matrix = {"ext4", "xfs"};
+  EXPECT_EQ(probe.PointCount(quick), 1 + 1 + 2 * 2);
+}
+
+TEST(FsyncFamilyTest, QuickBudget) {
+  ProbeConfig quick = ProbeConfig::Defaults(true);
+  FsyncProbe probe;
+  // The quick fsync probe must fit in ~20 s on a disk that syncs in < 5 ms.
+  EXPECT_LE(probe.EstimatedNanos(quick), 20000000000ull);
+}
+
+TEST(FlushCountersTest, ParsesFields16And17) {
+  auto c = ParseDiskStat(
+      "   82856     7869  4443386    29770    63579    10175  9353472    40146 "
+      "       0    "
+      "13552    71326    10827       59  2470808     1210     5831      198");
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->writes, 63579u);
+  EXPECT_EQ(c->flushes, 5831u);
+  EXPECT_EQ(c->flush_ms, 198u);
+  auto old = ParseDiskStat("1 2 3 4 5 6 7 8 9 10 11");
+  EXPECT_TRUE(old.status().IsNotSupported());
+  DeviceInfo d;
+  d.chain = {"vda1 (partition of vda)", "vda"};
+  d.disk = "vda";
+  EXPECT_EQ(FlushDisks(d), std::vector<std::string>{"vda"});
+  d.chain = {"loop3 (loop, backing file /x/img)", "vda1 (partition of vda)",
+             "vda"};
+  EXPECT_EQ(FlushDisks(d), (std::vector<std::string>{"loop3", "vda"}));
+}
+
+}  // namespace
+}  // namespace disktune

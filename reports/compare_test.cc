@@ -1,0 +1,175 @@
+#include "reports/compare.h"
+
+#include <gtest/gtest.h>
+
+#include "reports/test_util.h"
+
+namespace disktune {
+namespace {
+
+using testing::CraftedReport;
+
+const CompareRow* Find(const Comparison& c, const std::string& item,
+                       const std::string& metric) {
+  for (const auto& r : c.rows) {
+    if (r.item == item && r.metric == metric) return &r;
+  }
+  return nullptr;
+}
+
+ProbeResult* Probe(Report& r, const std::string& name) {
+  for (auto& p : r.probes) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+TEST(CompareTest, IdenticalResultsAreTheSame) {
+  Report a = CraftedReport();
+  CompareOptions o;
+  o.fail_on_regression_pct = 1;
+  Comparison c = CompareReports(a, a, "a", "b", o);
+  EXPECT_FALSE(c.rows.empty());
+  for (const auto& r : c.rows) {
+    EXPECT_EQ(r.verdict, CompareVerdict::kSame) << r.item << " " << r.metric;
+  }
+  EXPECT_EQ(c.regressions, 0);
+  EXPECT_TRUE(c.environment_differences.empty());
+  EXPECT_TRUE(c.only_in_a.empty());
+  EXPECT_TRUE(c.only_in_b.empty());
+}
+
+TEST(CompareTest, PlainPercentWithAThresholdWithoutRepeats) {
+  Report a = CraftedReport();
+  Report b = a;
+  Probe(b, "rand_read.4k.qd32")->iops = 395 * 0.80;  // 20% fewer IOPS: worse
+  Probe(b, "seq_read.4k.qd1")->iops = 29300 * 1.03;  // +3%: same
+  Probe(b, "fsync.fdatasync.2300.append")->latency_ns->p99 =
+      18000000;  // p99 halved: better
+  CompareOptions o;
+  Comparison c = CompareReports(a, b, "a", "b", o);
+  const CompareRow* iops = Find(c, "rand_read.4k.qd32", "iops");
+  ASSERT_NE(iops, nullptr);
+  EXPECT_NEAR(*iops->change_pct, -20, 1e-9);
+  EXPECT_EQ(iops->verdict, CompareVerdict::kWorse);
+  EXPECT_EQ(Find(c, "seq_read.4k.qd1", "iops")->verdict, CompareVerdict::kSame);
+  const CompareRow* p99 = Find(c, "fsync.fdatasync.2300.append", "p99");
+  ASSERT_NE(p99, nullptr);
+  EXPECT_FALSE(p99->higher_is_better);
+  EXPECT_EQ(p99->verdict, CompareVerdict::kBetter);
+  EXPECT_EQ(c.regressions, 0) << "no gate, no regressions";
+
+  o.fail_on_regression_pct = 10;
+  c = CompareReports(a, b, "a", "b", o);
+  EXPECT_EQ(Find(c, "rand_read.4k.qd32", "iops")->verdict,
+            CompareVerdict::kRegression);
+  EXPECT_EQ(c.regressions, 1);
+  o.fail_on_regression_pct = 25;
+  EXPECT_EQ(CompareReports(a, b, "a", "b", o).regressions, 0);
+}
+
+TEST(CompareTest, AChangeInsideTheSpreadOfRepeatsIsNoise) {
+  Report a = CraftedReport();
+  Report b = a;
+  // leveldb fillseq: A median 779,000 with a 95% interval of +-10%. B 8% lower
+  // with its own interval overlapping A's: noise, even under a 5% gate.
+  auto& rb = b.benches[0];
+  rb.metrics.ops_per_sec = 716680;
+  rb.repeats->ops_per_sec.median = 716680;
+  rb.repeats->ops_per_sec.ci95_low = 700000;
+  rb.repeats->ops_per_sec.ci95_high = 730000;
+  // leveldb fillrandom: 30% lower and far outside both intervals.
+  auto& rf = b.benches[1];
+  rf.metrics.ops_per_sec = 114800;
+  rf.repeats->ops_per_sec.median = 114800;
+  rf.repeats->ops_per_sec.ci95_low = 110000;
+  rf.repeats->ops_per_sec.ci95_high = 118000;
+  CompareOptions o;
+  o.fail_on_regression_pct = 5;
+  Comparison c = CompareReports(a, b, "a", "b", o);
+  const CompareRow* seq = Find(c, "bench.leveldb.fillseq", "ops_per_sec");
+  ASSERT_NE(seq, nullptr);
+  ASSERT_TRUE(seq->a_spread && seq->b_spread);
+  EXPECT_EQ(seq->a_spread->kind, "ci95");
+  EXPECT_NEAR(*seq->change_pct, -8, 1e-9);
+  EXPECT_EQ(seq->verdict, CompareVerdict::kNoise);
+  const CompareRow* rnd = Find(c, "bench.leveldb.fillrandom", "ops_per_sec");
+  EXPECT_EQ(rnd->verdict, CompareVerdict::kRegression);
+  EXPECT_EQ(c.regressions, 1);
+  std::string text = RenderCompareText(c);
+  EXPECT_NE(text.find("within noise"), std::string::npos) << text;
+  EXPECT_NE(text.find("REGRESSION"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 regression beyond 5.0%: FAIL"), std::string::npos)
+      << text;
+}
+
+TEST(CompareTest, MinMaxSpreadWhenThereIsNoInterval) {
+  Report a = CraftedReport();
+  a.benches[0].repeats->ops_per_sec.ci95_low.reset();
+  a.benches[0].repeats->ops_per_sec.ci95_high.reset();
+  Report b = a;
+  b.benches[0].repeats.reset();
+  b.benches[0].metrics.ops_per_sec =
+      765000;  // -1.8%: inside A's min..max (760k..801k)
+  CompareOptions o;
+  o.threshold_pct = 1;
+  Comparison c = CompareReports(a, b, "a", "b", o);
+  const CompareRow* seq = Find(c, "bench.leveldb.fillseq", "ops_per_sec");
+  ASSERT_TRUE(seq->a_spread);
+  EXPECT_EQ(seq->a_spread->kind, "min-max");
+  EXPECT_FALSE(seq->b_spread);
+  EXPECT_EQ(seq->verdict, CompareVerdict::kNoise);
+}
+
+TEST(CompareTest, MatchesByNameAndOccurrenceAndListsTheRest) {
+  Report a = CraftedReport();
+  Report b = a;
+  b.probes.erase(b.probes.begin());  // seq_read.4k.qd1 only in A
+  ProbeResult extra = b.probes.front();
+  extra.name = "rand_read.4k.qd64";
+  b.probes.push_back(extra);
+  b.benches.erase(b.benches.begin() + 3);  // the second readrandom only in A
+  b.benches[0].status = bench::RunStatus::kFailed;
+  b.benches[0].error = "IO error: disk full";
+  b.environment.system.kernel = "6.12.0";
+  CompareOptions o;
+  o.fail_on_regression_pct = 10;
+  Comparison c = CompareReports(a, b, "a", "b", o);
+  EXPECT_EQ(c.only_in_a, (std::vector<std::string>{
+                             "seq_read.4k.qd1", "bench.leveldb.readrandom#2"}));
+  EXPECT_EQ(c.only_in_b, (std::vector<std::string>{"rand_read.4k.qd64"}));
+  ASSERT_EQ(c.failed_in_b.size(), 1u);
+  EXPECT_EQ(c.failed_in_b[0], "bench.leveldb.fillseq: IO error: disk full");
+  EXPECT_EQ(c.regressions, 1)
+      << "an ok result that failed counts against the gate";
+  EXPECT_EQ(c.environment_differences,
+            (std::vector<std::string>{"kernel: 6.1.0-18-amd64 vs 6.12.0"}));
+  // Skipped in both: nothing to compare, nothing to report.
+  EXPECT_EQ(Find(c, "rand_write.4k.qd32", "iops"), nullptr);
+}
+
+TEST(CompareTest, NotesParametersThatDiffer) {
+  Report a = CraftedReport();
+  Report b = a;
+  b.benches[1].params.num = 100000;
+  Probe(b, "rand_read.4k.qd1")->params.file_size_bytes = 268435456;
+  Comparison c = CompareReports(a, b, "a", "b", CompareOptions{});
+  EXPECT_EQ(Find(c, "bench.leveldb.fillrandom", "ops_per_sec")->note,
+            "params differ: num 1000000 vs 100000");
+  EXPECT_EQ(Find(c, "rand_read.4k.qd1", "iops")->note,
+            "params differ: file_size_bytes 1073741824 vs 268435456");
+}
+
+TEST(CompareTest, JsonCarriesEveryRow) {
+  Report a = CraftedReport();
+  Comparison c = CompareReports(a, a, "a.json", "b.json", CompareOptions{});
+  nlohmann::json j = ComparisonToJson(c);
+  EXPECT_EQ(j["schema"], "disktune.compare");
+  EXPECT_EQ(j["rows"].size(), c.rows.size());
+  EXPECT_EQ(j["regressions"], 0);
+  EXPECT_EQ(j["rows"][0]["verdict"], "same");
+  EXPECT_TRUE(j["rows"][0].contains("change_pct"));
+}
+
+}  // namespace
+}  // namespace disktune

@@ -1,0 +1,14 @@
+// The durability part of the text report: verdicts with their rules, the
+// write-cache views, the etcd check, the cache A/B and the filesystem table
+// (from the analyses the fsync probe writes).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace disktune {
+
+// Writes nothing when the analyses hold no durability findings.
+void RenderDurabilityText(const nlohmann::json& analyses, std::ostream& os);
+
+}  // namespace disktune

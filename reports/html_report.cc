@@ -1,0 +1,989 @@
+#include "reports/html_report.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "reports/render_util.h"
+#include "reports/svg_chart.h"
+#include "src/core/units.h"
+
+namespace disktune {
+namespace {
+
+using nlohmann::json;
+
+std::string H(std::string_view s) { return svg::Escape(s); }
+
+constexpr const char* kStyle = R"css(
+body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #222;
+       margin: 0; background: #fafafa; }
+main { max-width: 1180px; margin: 0 auto; padding: 8px 24px 48px; background: #fff; }
+h1 { font-size: 26px; margin: 18px 0 4px; }
+h2 { font-size: 20px; border-bottom: 2px solid #0072B2; padding-bottom: 4px; margin-top: 36px; }
+h3 { font-size: 16px; margin: 24px 0 6px; }
+p, li { line-height: 1.45; }
+.sub { color: #555; margin: 0 0 12px; }
+nav { font-size: 14px; margin: 8px 0 16px; }
+nav a { margin-right: 14px; color: #0072B2; text-decoration: none; }
+table { border-collapse: collapse; font-size: 13px; margin: 8px 0 16px; }
+th, td { border-bottom: 1px solid #e4e4e4; padding: 3px 10px 3px 0; text-align: left;
+         vertical-align: top; }
+th { color: #444; font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.kv th { width: 220px; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px 28px; align-items: flex-start; }
+.chart { background: #fff; display: block; }
+.note { color: #555; font-size: 13px; }
+.skipped { color: #777; font-size: 13px; }
+.pass { color: #fff; background: #009E73; padding: 1px 7px; border-radius: 3px; font-weight: 600; }
+.fail { color: #fff; background: #D55E00; padding: 1px 7px; border-radius: 3px; font-weight: 600; }
+.verdict { border-left: 4px solid #0072B2; padding: 4px 12px; margin: 10px 0; background: #f5f9fc; }
+.verdict.warn { border-color: #D55E00; background: #fdf5f0; }
+.warnings li { color: #8a3b00; }
+pre { background: #f4f4f4; padding: 8px; font-size: 12px; overflow-x: auto; }
+footer { color: #777; font-size: 12px; margin-top: 40px; }
+)css";
+
+std::string Td(const std::string& s, bool num = false) {
+  return std::string(num ? "<td class=\"num\">" : "<td>") + H(s) + "</td>";
+}
+std::string Th(const std::string& s, bool num = false) {
+  return std::string(num ? "<th class=\"num\">" : "<th>") + H(s) + "</th>";
+}
+
+std::string Dur(double ns) { return FormatDuration(ns); }
+
+// Axis ticks: "0", "0.2", "150", "2500", "150k", "1.5M".
+std::string CompactNumber(double v) {
+  char buf[32];
+  double a = std::fabs(v);
+  if (a >= 1e6) {
+    std::snprintf(buf, sizeof(buf), "%.3gM", v / 1e6);
+  } else if (a >= 1e4) {
+    std::snprintf(buf, sizeof(buf), "%.3gk", v / 1e3);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.4g", v);
+  }
+  return buf;
+}
+
+// "10 ms" rather than "10.00 ms", for axis ticks.
+std::string CompactDur(double ns) {
+  if (ns == 0) return "0";
+  std::string s = FormatDuration(ns);
+  size_t space = s.find(' ');
+  size_t dot = s.find('.');
+  if (dot != std::string::npos && dot < space &&
+      s.find_first_not_of('0', dot + 1) == space) {
+    s.erase(dot, space - dot);
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------- generic JSON
+
+std::string JsonHtml(const json& v, std::string_view key, int depth);
+
+std::string ArrayOfObjectsHtml(const json& arr, int depth) {
+  std::vector<std::string> cols;
+  std::set<std::string> seen;
+  for (const auto& e : arr) {
+    for (const auto& k : DisplayKeys(e)) {
+      if (seen.insert(k).second) cols.push_back(k);
+    }
+  }
+  std::string out = "<table><tr>";
+  for (const auto& c : cols) out += Th(c);
+  out += "</tr>\n";
+  for (const auto& e : arr) {
+    out += "<tr>";
+    for (const auto& c : cols) {
+      out += "<td>" + (e.contains(c) ? JsonHtml(e[c], c, depth + 1) : "") +
+             "</td>";
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+// Objects as key/value tables, arrays of objects as tables, values through
+// their key's unit: what the tuner writes is shown without knowing its shape.
+std::string JsonHtml(const json& v, std::string_view key, int depth) {
+  if (depth > 8) return H(v.dump());
+  if (v.is_object()) {
+    if (v.empty()) return "";
+    std::string out = "<table class=\"kv\">\n";
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      out += "<tr>" + Th(it.key()) + "<td>" +
+             JsonHtml(it.value(), it.key(), depth + 1) + "</td></tr>\n";
+    }
+    return out + "</table>\n";
+  }
+  if (v.is_array()) {
+    bool all_objects =
+        !v.empty() && std::all_of(v.begin(), v.end(),
+                                  [](const json& e) { return e.is_object(); });
+    if (all_objects) return ArrayOfObjectsHtml(v, depth);
+    bool all_scalars = std::all_of(v.begin(), v.end(), [](const json& e) {
+      return !e.is_object() && !e.is_array();
+    });
+    if (all_scalars) {
+      std::string out;
+      for (const auto& e : v)
+        out += (out.empty() ? "" : ", ") + HumanValue(key, e);
+      return H(out);
+    }
+    std::string out = "<ul>";
+    for (const auto& e : v)
+      out += "<li>" + JsonHtml(e, key, depth + 1) + "</li>";
+    return out + "</ul>";
+  }
+  std::string text = HumanValue(key, v);
+  std::string raw = JsonScalarText(v);
+  if (v.is_number() && text != raw) text += " (" + raw + ")";
+  return H(text);
+}
+
+// ---------------------------------------------------------------- sections
+
+void Header(const Report& r, std::string& out) {
+  const Environment& e = r.environment;
+  std::string dev =
+      r.environment.device ? r.environment.device->disk : "no block device";
+  out += "<h1>disktune report: " + H(e.system.hostname) + ", " + H(dev) +
+         "</h1>\n";
+  out +=
+      "<p class=\"sub\">" + H(r.created_at) + " · disktune " +
+      H(r.tool_version) + " " + H(r.command) +
+      (r.completion != "complete" ? " · <b>" + H(r.completion) + "</b>" : "") +
+      "</p>\n";
+}
+
+void Nav(const Report& r, std::string& out) {
+  out += "<nav>";
+  out += "<a href=\"#setup\">Setup</a>";
+  if (!r.tune.is_null())
+    out += "<a href=\"#recommendation\">Recommendation</a>";
+  if (!r.benches.empty()) out += "<a href=\"#benchmarks\">Benchmarks</a>";
+  if (!r.probes.empty()) out += "<a href=\"#disk\">The disk</a>";
+  if (r.analyses.contains("durability") || r.analyses.contains("checks")) {
+    out += "<a href=\"#durability\">Durability</a>";
+  }
+  out += "<a href=\"#environment\">Environment</a>";
+  if (!r.probes.empty() || !r.benches.empty())
+    out += "<a href=\"#figures\">All figures</a>";
+  if (!r.warnings.empty()) out += "<a href=\"#warnings\">Warnings</a>";
+  out += "</nav>\n";
+}
+
+void Setup(const Report& r, std::string& out) {
+  const Environment& e = r.environment;
+  out += "<section id=\"setup\"><h2>Setup</h2>\n<p>";
+  out += "Measured on <b>" + H(e.system.hostname) + "</b>";
+  if (!e.system.cpu_model.empty()) {
+    out += ", " + std::to_string(e.system.cpu_count) + " × " +
+           H(e.system.cpu_model);
+  }
+  out += " with " + H(FormatBytes(static_cast<double>(e.system.memory_bytes))) +
+         " of memory";
+  if (!e.system.os.empty()) out += ", " + H(e.system.os);
+  out += ", kernel " + H(e.system.kernel) + ". ";
+  out += "The scratch directory " + H(e.target_dir) + " is on " +
+         H(e.filesystem.type);
+  if (!e.filesystem.mount_options.empty())
+    out += " (" + H(e.filesystem.mount_options) + ")";
+  if (e.device) {
+    const DeviceInfo& d = *e.device;
+    out += " on <b>" + H(d.disk) + "</b>";
+    if (!d.model.empty()) out += " (" + H(d.model) + ")";
+    std::vector<std::string> facts;
+    if (d.size_bytes)
+      facts.push_back(FormatBytes(static_cast<double>(*d.size_bytes)));
+    if (d.rotational)
+      facts.push_back(*d.rotational ? "rotational" : "non-rotational");
+    if (!d.scheduler.empty()) facts.push_back("scheduler " + d.scheduler);
+    if (!d.write_cache.empty())
+      facts.push_back("write cache: " + d.write_cache);
+    std::string f;
+    for (const auto& s : facts) f += (f.empty() ? "" : ", ") + s;
+    if (!f.empty()) out += ", " + H(f);
+  } else if (!e.device_note.empty()) {
+    out += " (" + H(e.device_note) + ")";
+  }
+  out += ".</p>\n";
+  if (!r.benches.empty()) {
+    const auto& p = r.benches.front().params;
+    out +=
+        "<p>Benchmarks use db_bench's workload: " +
+        std::to_string(p.key_size_bytes) + "-byte keys, " +
+        std::to_string(p.value_size_bytes) + "-byte values compressible to " +
+        H(Fixed(p.compression_ratio * 100, 0)) + "%, " +
+        H(Thousands(static_cast<double>(p.num))) + " entries, " +
+        std::to_string(p.threads) + " thread" + (p.threads == 1 ? "" : "s") +
+        (p.sync ? ", synchronous writes" : ", asynchronous writes (no sync)") +
+        ".";
+    if (r.benches.front().repeats) {
+      out += " Figures are the median of " +
+             std::to_string(r.benches.front().repeats->count) +
+             " runs; whiskers show the lowest and highest run.";
+    }
+    out += "</p>\n";
+  }
+  out += "</section>\n";
+}
+
+void EnvironmentTable(const Report& r, std::string& out) {
+  const Environment& e = r.environment;
+  out +=
+      "<section id=\"environment\"><h2>Environment</h2>\n<table "
+      "class=\"kv\">\n";
+  auto row = [&](const std::string& k, const std::string& v) {
+    if (!v.empty()) out += "<tr>" + Th(k) + Td(v) + "</tr>\n";
+  };
+  row("host", e.system.hostname);
+  row("os", e.system.os);
+  row("kernel", e.system.kernel);
+  row("cpu", std::to_string(e.system.cpu_count) + " × " + e.system.cpu_model);
+  row("memory", FormatBytes(static_cast<double>(e.system.memory_bytes)));
+  row("build", e.build_type);
+  row("scratch directory", e.target_dir);
+  row("filesystem", e.filesystem.type + " on " + e.filesystem.source + " at " +
+                        e.filesystem.mount_point);
+  row("mount options", e.filesystem.mount_options);
+  if (e.device) {
+    const DeviceInfo& d = *e.device;
+    std::string chain;
+    for (const auto& c : d.chain) chain += (chain.empty() ? "" : " → ") + c;
+    row("device path", chain);
+    row("model", d.model);
+    if (d.size_bytes)
+      row("size", FormatBytes(static_cast<double>(*d.size_bytes)));
+    if (d.rotational) row("rotational", *d.rotational ? "yes" : "no");
+    row("scheduler", d.scheduler);
+    row("write cache (kernel view)", d.write_cache);
+    if (d.fua) row("FUA", *d.fua ? "yes" : "no");
+    if (d.logical_block_size) {
+      row("logical / physical block",
+          std::to_string(*d.logical_block_size) + " / " +
+              (d.physical_block_size ? std::to_string(*d.physical_block_size)
+                                     : "-") +
+              " B");
+    }
+  } else {
+    row("device", e.device_note);
+  }
+  row("disktune",
+      r.tool_version + " (" + r.command + ", " + r.completion + ")");
+  row("written to scratch", FormatBytes(static_cast<double>(r.bytes_written)));
+  out += "</table>\n";
+  if (r.config.is_object() && !r.config.empty()) {
+    out += "<details><summary>Effective configuration</summary>\n" +
+           JsonHtml(r.config, "", 0) + "</details>\n";
+  }
+  out += "</section>\n";
+}
+
+void Recommendation(const Report& r, std::string& out) {
+  if (r.tune.is_null()) return;
+  out += "<section id=\"recommendation\"><h2>Recommendation</h2>\n";
+  if (!r.tune.is_object()) {
+    out += "<p>" + JsonHtml(r.tune, "", 0) + "</p></section>\n";
+    return;
+  }
+  // What it is for (engine, workload, budget: the scalars) in one table, then
+  // the recommendation, its evidence, and anything else the tuner wrote.
+  json scalars = json::object();
+  for (auto it = r.tune.begin(); it != r.tune.end(); ++it) {
+    if (!it->is_structured()) scalars[it.key()] = *it;
+  }
+  if (!scalars.empty()) out += JsonHtml(scalars, "", 0);
+  std::vector<std::string> keys;
+  for (const char* k : {"recommendation", "evidence"}) {
+    if (r.tune.contains(k) && r.tune[k].is_structured()) keys.push_back(k);
+  }
+  for (auto it = r.tune.begin(); it != r.tune.end(); ++it) {
+    if (it->is_structured() && it.key() != "recommendation" &&
+        it.key() != "evidence") {
+      keys.push_back(it.key());
+    }
+  }
+  for (const auto& k : keys) {
+    std::string title = k;
+    if (!title.empty()) title[0] = static_cast<char>(std::toupper(title[0]));
+    std::replace(title.begin(), title.end(), '_', ' ');
+    out += "<h3>" + H(title) + "</h3>\n" + JsonHtml(r.tune[k], k, 0);
+  }
+  out += "</section>\n";
+}
+
+std::string ScenarioCaption(const bench::BenchResult& b) {
+  const auto& p = b.params;
+  std::string s = Thousands(static_cast<double>(p.ops)) + " ops";
+  if (p.value_size_bytes != 100)
+    s +=
+        ", " + FormatBytes(static_cast<double>(p.value_size_bytes)) + " values";
+  if (p.entries_per_batch > 1)
+    s += ", batches of " + std::to_string(p.entries_per_batch);
+  if (p.threads > 1) s += ", " + std::to_string(p.threads) + " threads";
+  if (p.sync) s += ", sync";
+  return s;
+}
+
+void Benchmarks(const Report& r, std::string& out) {
+  if (r.benches.empty()) return;
+  out += "<section id=\"benchmarks\"><h2>Benchmarks</h2>\n";
+  out +=
+      "<p class=\"note\">One chart per scenario, in run order; a longer bar is "
+      "better.</p>\n";
+  // Scenario keys (with the occurrence) in first-seen order, engines likewise.
+  std::vector<int> occ = BenchOccurrences(r.benches);
+  std::vector<std::string> keys;
+  std::vector<std::string> engines;
+  std::map<std::string, std::map<std::string, const bench::BenchResult*>>
+      by_key;
+  for (size_t i = 0; i < r.benches.size(); i++) {
+    const auto& b = r.benches[i];
+    std::string k = BenchKey(b, occ[i]);
+    if (!by_key.count(k)) keys.push_back(k);
+    if (std::find(engines.begin(), engines.end(), b.engine) == engines.end()) {
+      engines.push_back(b.engine);
+    }
+    by_key[k][b.engine] = &b;
+  }
+  out += "<div class=\"charts\">\n";
+  std::vector<std::string> notes;
+  for (const auto& k : keys) {
+    svg::BarChart chart;
+    const bench::BenchResult* first = nullptr;
+    svg::BarSeries s;
+    for (const auto& e : engines) {
+      auto it = by_key[k].find(e);
+      if (it == by_key[k].end()) continue;
+      const bench::BenchResult& b = *it->second;
+      if (!first) first = &b;
+      chart.categories.push_back(e);
+      if (b.status == bench::RunStatus::kOk ||
+          b.status == bench::RunStatus::kPartial) {
+        s.values.push_back(b.metrics.ops_per_sec);
+        if (b.repeats) {
+          s.ranges.push_back(svg::Range{b.repeats->ops_per_sec.min,
+                                        b.repeats->ops_per_sec.max});
+        } else {
+          s.ranges.push_back(std::nullopt);
+        }
+      } else {
+        s.values.push_back(std::nullopt);
+        s.ranges.push_back(std::nullopt);
+        notes.push_back(e + " " + k + ": " + bench::RunStatusName(b.status) +
+                        (b.error.empty() ? "" : " (" + b.error + ")"));
+      }
+    }
+    chart.series.push_back(std::move(s));
+    chart.title = k + (first ? " — " + ScenarioCaption(*first) : "");
+    chart.axis_label = "ops/sec";
+    chart.format = [](double v) { return Thousands(v); };
+    chart.tick_format = CompactNumber;
+    chart.width = 560;
+    out += svg::RenderBarChart(chart);
+  }
+  out += "</div>\n";
+  for (const auto& n : notes) out += "<p class=\"skipped\">" + H(n) + "</p>\n";
+
+  // Scaling with threads and throughput over time, where measured.
+  std::string series_charts;
+  for (size_t i = 0; i < r.benches.size(); i++) {
+    const auto& b = r.benches[i];
+    std::string k = b.engine + " " + BenchKey(b, occ[i]);
+    if (b.thread_series.size() > 1) {
+      svg::LineChart c;
+      c.title = k + ": throughput against threads";
+      c.x_label = "threads";
+      c.y_label = "ops/sec";
+      c.log2_x = true;
+      c.format_x = [](double v) { return Thousands(v); };
+      c.format_y = CompactNumber;
+      svg::LineSeries s{"ops/sec", {}};
+      for (const auto& t : b.thread_series)
+        s.points.emplace_back(t.threads, t.ops_per_sec);
+      c.series.push_back(std::move(s));
+      series_charts += svg::RenderLineChart(c);
+    }
+    if (b.interval_series.size() > 1) {
+      svg::LineChart c;
+      c.title = k + ": throughput as the database grows";
+      c.x_label = "operations done";
+      c.y_label = "ops/sec";
+      c.format_x = CompactNumber;
+      c.format_y = CompactNumber;
+      svg::LineSeries s{"ops/sec", {}};
+      for (const auto& t : b.interval_series) {
+        s.points.emplace_back(static_cast<double>(t.ops_done), t.ops_per_sec);
+      }
+      c.series.push_back(std::move(s));
+      series_charts += svg::RenderLineChart(c);
+    }
+  }
+  if (!series_charts.empty())
+    out += "<div class=\"charts\">\n" + series_charts + "</div>\n";
+
+  bool any_pulses = std::any_of(
+      r.benches.begin(), r.benches.end(),
+      [](const bench::BenchResult& b) { return !b.pulses.empty(); });
+  if (any_pulses) {
+    out += "<h3>Block-validation pulses</h3>\n<table><tr>" + Th("engine") +
+           Th("scenario") + Th("pulse", true) + Th("threads", true) +
+           Th("reads", true) + Th("read time", true) + Th("writes", true) +
+           Th("write time", true) + Th("peak RSS", true) + "</tr>\n";
+    for (const auto& b : r.benches) {
+      for (const auto& p : b.pulses) {
+        out += "<tr>" + Td(b.engine) + Td(b.scenario) +
+               Td(std::to_string(p.pulse), true) +
+               Td(std::to_string(p.threads), true) +
+               Td(Thousands(static_cast<double>(p.read_ops)), true) +
+               Td(Dur(static_cast<double>(p.read_elapsed_ns)), true) +
+               Td(Thousands(static_cast<double>(p.inserts + p.deletes)), true) +
+               Td(Dur(static_cast<double>(p.write_elapsed_ns)), true) +
+               Td(p.peak_rss_bytes
+                      ? FormatBytes(static_cast<double>(*p.peak_rss_bytes))
+                      : "-",
+                  true) +
+               "</tr>\n";
+      }
+    }
+    out += "</table>\n";
+  }
+  out += "</section>\n";
+}
+
+std::vector<const ProbeResult*> ProbesOf(const Report& r,
+                                         const std::string& probe) {
+  std::vector<const ProbeResult*> v;
+  for (const auto& p : r.probes) {
+    if (p.probe == probe) v.push_back(&p);
+  }
+  return v;
+}
+
+void SkippedNotes(const std::vector<const ProbeResult*>& ps, std::string& out) {
+  for (const ProbeResult* p : ps) {
+    if (p->status == ProbeStatus::kOk) continue;
+    out += "<p class=\"skipped\">" + H(p->name) + " " +
+           ProbeStatusName(p->status) + ": " +
+           H(p->status == ProbeStatus::kSkipped ? p->reason : p->error) +
+           "</p>\n";
+  }
+}
+
+// Bandwidth bars for the probes of one kind (sequential reads, writes).
+std::string BandwidthChart(const std::string& title,
+                           const std::vector<const ProbeResult*>& ps) {
+  svg::BarChart c;
+  c.title = title;
+  c.axis_label = "MB/s";
+  c.format = [](double v) { return Fixed(v / 1e6, v < 1e9 ? 1 : 0) + " MB/s"; };
+  c.tick_format = [](double v) { return CompactNumber(v / 1e6); };
+  svg::BarSeries s;
+  for (const ProbeResult* p : ps) {
+    if (p->status != ProbeStatus::kOk || !p->bytes_per_sec) continue;
+    c.categories.push_back(ProbeLabel(*p));
+    s.values.push_back(*p->bytes_per_sec);
+  }
+  if (c.categories.empty()) return "";
+  c.series.push_back(std::move(s));
+  c.width = 560;
+  return svg::RenderBarChart(c);
+}
+
+void SeqReads(const Report& r, std::string& out) {
+  auto ps = ProbesOf(r, "seq_read");
+  if (ps.empty()) return;
+  out += "<h3 id=\"seq-read\">Sequential reads: 4 KiB against 1 MiB</h3>\n";
+  std::string chart = BandwidthChart("Sequential direct reads", ps);
+  out += chart;
+  const ProbeResult *small = nullptr, *large = nullptr;
+  for (const ProbeResult* p : ps) {
+    if (p->status != ProbeStatus::kOk || !p->bytes_per_sec ||
+        !p->params.block_size_bytes)
+      continue;
+    if (!small || *p->params.block_size_bytes < *small->params.block_size_bytes)
+      small = p;
+    if (!large || *p->params.block_size_bytes > *large->params.block_size_bytes)
+      large = p;
+  }
+  if (small && large && small != large && *small->bytes_per_sec > 0) {
+    double ratio = *large->bytes_per_sec / *small->bytes_per_sec;
+    out +=
+        "<p class=\"note\">" +
+        H(FormatBytes(static_cast<double>(*large->params.block_size_bytes))) +
+        " reads move " + H(Fixed(ratio, 1)) + "× the bytes per second of " +
+        H(FormatBytes(static_cast<double>(*small->params.block_size_bytes))) +
+        " reads.";
+    if (ratio >= 1.5) {
+      out +=
+          " An engine reading one block at a time from one thread gets the "
+          "smaller figure: "
+          "that sets the ceiling of a cold point-lookup path.";
+    }
+    out += "</p>\n";
+  }
+  SkippedNotes(ps, out);
+}
+
+void RandReads(const Report& r, std::string& out) {
+  auto ps = ProbesOf(r, "rand_read");
+  if (ps.empty()) return;
+  out += "<h3 id=\"rand-read\">Random reads against queue depth</h3>\n";
+  // One line per block size.
+  std::map<uint64_t, std::vector<const ProbeResult*>> by_bs;
+  for (const ProbeResult* p : ps) {
+    if (p->status == ProbeStatus::kOk && p->params.queue_depth && p->iops) {
+      by_bs[p->params.block_size_bytes.value_or(0)].push_back(p);
+    }
+  }
+  if (!by_bs.empty()) {
+    svg::LineChart iops;
+    iops.title = "IOPS against queue depth";
+    iops.x_label = "queue depth";
+    iops.y_label = "IOPS";
+    iops.log2_x = true;
+    iops.format_x = [](double v) { return Thousands(v); };
+    iops.format_y = CompactNumber;
+    svg::LineChart lat;
+    lat.title = "Latency against queue depth";
+    lat.x_label = "queue depth";
+    lat.y_label = "latency";
+    lat.log2_x = true;
+    lat.log_y = true;
+    lat.format_x = iops.format_x;
+    lat.format_y = CompactDur;
+    for (auto& [bs, v] : by_bs) {
+      std::sort(v.begin(), v.end(),
+                [](const ProbeResult* a, const ProbeResult* b) {
+                  return *a->params.queue_depth < *b->params.queue_depth;
+                });
+      std::string prefix =
+          by_bs.size() > 1 ? FormatBytes(static_cast<double>(bs)) + " " : "";
+      svg::LineSeries s{prefix + "IOPS", {}}, p50{prefix + "p50", {}},
+          p99{prefix + "p99", {}};
+      for (const ProbeResult* p : v) {
+        double qd = *p->params.queue_depth;
+        s.points.emplace_back(qd, *p->iops);
+        if (p->latency_ns) {
+          p50.points.emplace_back(qd, static_cast<double>(p->latency_ns->p50));
+          p99.points.emplace_back(qd, static_cast<double>(p->latency_ns->p99));
+        }
+      }
+      iops.series.push_back(std::move(s));
+      lat.series.push_back(std::move(p50));
+      lat.series.push_back(std::move(p99));
+    }
+    out += "<div class=\"charts\">\n" + svg::RenderLineChart(iops) +
+           svg::RenderLineChart(lat) + "</div>\n";
+  }
+  if (auto it = r.analyses.find("rand_read_saturation");
+      it != r.analyses.end()) {
+    const json& s = *it;
+    double qd = s.value("queue_depth", 0.0);
+    double best_qd = s.value("best_queue_depth", 0.0);
+    double deepest = 0;
+    for (const auto& [bs, v] : by_bs) {
+      for (const ProbeResult* p : v)
+        deepest = std::max(deepest, double(*p->params.queue_depth));
+    }
+    out += "<p class=\"note\">Saturation: queue depth " + H(Thousands(qd)) +
+           " reaches " + H(Thousands(s.value("iops", 0.0))) +
+           " IOPS, within 5% of the best measured (" +
+           H(Thousands(s.value("best_iops", 0.0))) + " at depth " +
+           H(Thousands(best_qd)) + "). ";
+    if (qd >= deepest && deepest > 0) {
+      out +=
+          "IOPS were still rising at the deepest queue measured: the device "
+          "may take more.";
+    } else {
+      out += "Deeper queues add latency, not throughput.";
+    }
+    out += "</p>\n";
+  }
+  SkippedNotes(ps, out);
+}
+
+void Writes(const Report& r, std::string& out) {
+  auto seq = ProbesOf(r, "seq_write");
+  auto rnd = ProbesOf(r, "rand_write");
+  if (seq.empty() && rnd.empty()) return;
+  out += "<h3 id=\"writes\">Writes</h3>\n<div class=\"charts\">\n";
+  if (!seq.empty()) out += BandwidthChart("Sequential direct writes", seq);
+  if (!rnd.empty()) out += BandwidthChart("Random direct writes", rnd);
+  out += "</div>\n";
+  SkippedNotes(seq, out);
+  SkippedNotes(rnd, out);
+}
+
+std::string LatencyFormat(double v) { return Dur(v); }
+
+void LatencyAxis(svg::BarChart* c) {
+  c->axis_label = "latency of one write + sync";
+  c->log_scale = true;
+  c->format = LatencyFormat;
+  c->tick_format = CompactDur;
+}
+
+void Fsync(const Report& r, std::string& out) {
+  std::vector<const ProbeResult*> ps;
+  for (const auto& p : r.probes) {
+    if (IsScratchFsync(p)) ps.push_back(&p);
+  }
+  if (ps.empty()) return;
+  out +=
+      "<h3 id=\"fsync\">Making a write durable: each method's p50 and "
+      "p99</h3>\n";
+  out +=
+      "<p class=\"note\">One write then the sync, repeated; a shorter bar is "
+      "better. "
+      "\"append\" grows the file (the sync must also persist its size), "
+      "\"overwrite\" "
+      "rewrites preallocated blocks. The pg rows are PostgreSQL's "
+      "pg_test_fsync cases.</p>\n";
+  svg::BarChart c;
+  c.title = "Sync latency in the scratch directory";
+  LatencyAxis(&c);
+  c.width = 1100;
+  svg::BarSeries p50{"p50", {}, {}}, p99{"p99", {}, {}};
+  for (const ProbeResult* p : ps) {
+    if (p->status != ProbeStatus::kOk || !p->latency_ns) continue;
+    std::string label = ProbeLabel(*p);
+    if (p->ops_per_sec) label += " (" + Thousands(*p->ops_per_sec) + "/s)";
+    c.categories.push_back(label);
+    p50.values.push_back(static_cast<double>(p->latency_ns->p50));
+    p99.values.push_back(static_cast<double>(p->latency_ns->p99));
+  }
+  c.series = {std::move(p50), std::move(p99)};
+  if (!c.categories.empty()) out += svg::RenderBarChart(c);
+  SkippedNotes(ps, out);
+}
+
+// A figure of write_cache_ab / fs_matrix ("p50_ns" of {"cache_on": {...}}).
+std::optional<double> Fig(const json& group, const char* key) {
+  if (!group.is_object()) return std::nullopt;
+  const json* v = JsonNum(group, key);
+  return v ? std::optional<double>(v->get<double>()) : std::nullopt;
+}
+
+void WriteCacheAb(const Report& r, std::string& out) {
+  auto it = r.analyses.find("write_cache_ab");
+  out += "<h3 id=\"write-cache\">Write cache on against off</h3>\n";
+  if (it == r.analyses.end() || !it->contains("runs")) {
+    out +=
+        "<p class=\"skipped\">Not measured: run the probe as root with "
+        "--write-cache-ab to "
+        "time every sync method with the write cache switched.</p>\n";
+    return;
+  }
+  for (const json& run : (*it)["runs"]) {
+    std::string results = JsonStr(run, "results");
+    if (JsonStr(run, "status") != "ok") {
+      out += "<p class=\"skipped\">" + H(results) +
+             ": skipped: " + H(JsonStr(run, "reason")) + "</p>\n";
+      continue;
+    }
+    out += "<p class=\"note\">" + H(results) + ": switched with " +
+           H(JsonStr(run, "switch")) + " (" + H(JsonStr(run, "switch_kind")) +
+           "); found " + H(JsonStr(run, "as_found")) + ", measured again " +
+           H(JsonStr(run, "switched_to")) + ".";
+    if (JsonStr(run, "switch_kind") == "kernel_write_cache") {
+      out +=
+          " <b>Only the kernel's view was switched</b>: with it off the kernel "
+          "sends no "
+          "flushes, so syncs get fast without becoming durable.";
+    }
+    out += "</p>\n<div class=\"charts\">\n";
+    for (const char* q : {"p50_ns", "p99_ns"}) {
+      svg::BarChart c;
+      c.title = std::string(q[1] == '5' ? "p50" : "p99") +
+                " with the cache on and off";
+      LatencyAxis(&c);
+      svg::BarSeries on{"cache on", {}, {}}, off{"cache off", {}, {}};
+      for (const json& p : run.value("points", json::array())) {
+        c.categories.push_back(JsonStr(p, "point"));
+        on.values.push_back(Fig(p.value("cache_on", json()), q));
+        off.values.push_back(Fig(p.value("cache_off", json()), q));
+      }
+      c.series = {std::move(on), std::move(off)};
+      c.width = 560;
+      if (!c.categories.empty()) out += svg::RenderBarChart(c);
+    }
+    out += "</div>\n";
+  }
+}
+
+void FsMatrix(const Report& r, std::string& out) {
+  auto it = r.analyses.find("fs_matrix");
+  out += "<h3 id=\"fs-matrix\">Filesystems side by side</h3>\n";
+  if (it == r.analyses.end()) {
+    out +=
+        "<p class=\"skipped\">Not measured: run the probe as root with "
+        "--fs-matrix "
+        "ext3,ext4,xfs to time the sync methods on each filesystem (on a loop "
+        "device over an "
+        "image in the scratch directory).</p>\n";
+    return;
+  }
+  std::vector<std::string> ok;
+  out += "<table><tr>" + Th("filesystem") + Th("status") +
+         Th("mount options / reason") + Th("device") + "</tr>\n";
+  for (const json& f : it->value("filesystems", json::array())) {
+    bool is_ok = JsonStr(f, "status") == "ok";
+    if (is_ok) ok.push_back(JsonStr(f, "filesystem"));
+    out += "<tr>" + Td(JsonStr(f, "filesystem")) + Td(JsonStr(f, "status")) +
+           Td(is_ok ? JsonStr(f, "mount_options") : JsonStr(f, "reason")) +
+           Td(JsonStr(f, "device")) + "</tr>\n";
+  }
+  out += "</table>\n";
+  if (ok.empty()) return;
+  out += "<div class=\"charts\">\n";
+  for (const char* q : {"p50_ns", "p99_ns"}) {
+    svg::BarChart c;
+    c.title = std::string(q[1] == '5' ? "p50" : "p99") + " by filesystem";
+    LatencyAxis(&c);
+    c.width = 560;
+    for (const auto& fs : ok) c.series.push_back(svg::BarSeries{fs, {}, {}});
+    for (const json& p : it->value("points", json::array())) {
+      c.categories.push_back(JsonStr(p, "point"));
+      for (size_t i = 0; i < ok.size(); i++) {
+        c.series[i].values.push_back(Fig(p.value(ok[i], json()), q));
+      }
+    }
+    if (!c.categories.empty()) out += svg::RenderBarChart(c);
+  }
+  out += "</div>\n";
+}
+
+void Disk(const Report& r, std::string& out) {
+  if (r.probes.empty()) return;
+  out += "<section id=\"disk\"><h2>The disk</h2>\n";
+  SeqReads(r, out);
+  RandReads(r, out);
+  Writes(r, out);
+  Fsync(r, out);
+  bool any_fsync =
+      std::any_of(r.probes.begin(), r.probes.end(),
+                  [](const ProbeResult& p) { return p.probe == "fsync"; });
+  if (any_fsync) {
+    WriteCacheAb(r, out);
+    FsMatrix(r, out);
+  }
+  if (auto it = r.analyses.find("page_cache"); it != r.analyses.end()) {
+    bool bypassed = it->value("bypassed", false);
+    out += "<p class=\"note\">Page cache bypassed by the direct-I/O probes: " +
+           std::string(bypassed ? "yes" : "<b>no</b>") + " (" +
+           H(FormatBytes(it->value("resident_bytes", 0.0))) +
+           " of the test file resident afterwards).</p>\n";
+  }
+  out += "</section>\n";
+}
+
+void Durability(const Report& r, std::string& out) {
+  const json& a = r.analyses;
+  bool any = a.contains("durability") || a.contains("checks") ||
+             a.contains("write_cache");
+  if (!any) return;
+  out += "<section id=\"durability\"><h2>Durability</h2>\n";
+  if (auto c = a.find("checks"); c != a.end() && c->is_object()) {
+    for (auto it = c->begin(); it != c->end(); ++it) {
+      const json& e = it.value();
+      bool pass = e.value("pass", false);
+      out +=
+          "<p><span class=\"" + std::string(pass ? "pass" : "fail") + "\">" +
+          (pass ? "PASS" : "FAIL") + "</span> <b>" + H(it.key()) +
+          "</b>: " + H(JsonStr(e, "measurement")) + " p99 " +
+          H(e.contains("value_ns") ? Dur(e["value_ns"].get<double>()) : "-") +
+          ", limit " +
+          H(e.contains("threshold_ns") ? Dur(e["threshold_ns"].get<double>())
+                                       : "-") +
+          ".<br><span class=\"note\">" + H(JsonStr(e, "rule")) +
+          "</span></p>\n";
+    }
+  }
+  if (auto d = a.find("durability"); d != a.end()) {
+    for (const json& v : d->value("verdicts", json::array())) {
+      std::string verdict = JsonStr(v, "verdict");
+      bool good = verdict == "flushes_reach_device" ||
+                  verdict == "power_loss_protection_likely";
+      const json& e = v.value("evidence", json::object());
+      out += "<div class=\"verdict" + std::string(good ? "" : " warn") +
+             "\"><b>" + H(JsonStr(v, "scope")) + " (" + H(JsonStr(v, "disk")) +
+             "): " + H(verdict) + "</b><br>" + H(JsonStr(v, "rule")) +
+             "<br><span class=\"note\">evidence: ";
+      std::vector<std::string> ev;
+      for (auto it = e.begin(); it != e.end(); ++it) {
+        ev.push_back(it.key() + " " + HumanValue(it.key(), it.value()));
+      }
+      std::string evs;
+      for (const auto& s : ev) evs += (evs.empty() ? "" : ", ") + s;
+      out += H(evs) + "</span></div>\n";
+    }
+  }
+  if (auto w = a.find("write_cache"); w != a.end()) {
+    out += "<h3>Write cache</h3>\n<ul>\n";
+    for (const json& d : w->value("devices", json::array())) {
+      const json& drive = d.value("drive", json::object());
+      std::string line = JsonStr(d, "disk") + ": the kernel's view '" +
+                         JsonStr(d, "kernel_view") + "'";
+      if (d.contains("fua") && d["fua"].is_boolean()) {
+        line += ", FUA " + std::string(d["fua"].get<bool>() ? "yes" : "no");
+      }
+      line += "; the drive's cache: ";
+      if (drive.contains("enabled") && drive["enabled"].is_boolean()) {
+        line +=
+            std::string(drive["enabled"].get<bool>() ? "enabled" : "disabled") +
+            " (" + JsonStr(drive, "source") + ")";
+      } else {
+        line += "unknown";
+      }
+      if (drive.contains("switchable") && drive["switchable"].is_boolean()) {
+        line += drive["switchable"].get<bool>() ? ", switchable"
+                                                : ", not switchable";
+      }
+      out += "<li>" + H(line);
+      if (!JsonStr(drive, "note").empty()) {
+        out +=
+            "<br><span class=\"note\">" + H(JsonStr(drive, "note")) + "</span>";
+      }
+      out += "</li>\n";
+    }
+    out += "</ul>\n";
+  }
+  out += "</section>\n";
+}
+
+void ProbeTable(const Report& r, std::string& out) {
+  out += "<h3>Probes</h3>\n<table><tr>" + Th("probe") +
+         Th("IOPS / ops/s", true) + Th("MB/s", true) + Th("p50", true) +
+         Th("p99", true) + Th("p99.9", true) + Th("max", true) +
+         Th("samples", true) + Th("flushes/sync", true) + "</tr>\n";
+  for (const auto& p : r.probes) {
+    if (p.status != ProbeStatus::kOk) {
+      out += "<tr>" + Td(p.name) + "<td colspan=\"8\" class=\"skipped\">" +
+             H(std::string(ProbeStatusName(p.status)) + ": " +
+               (p.status == ProbeStatus::kSkipped ? p.reason : p.error)) +
+             "</td></tr>\n";
+      continue;
+    }
+    std::optional<double> rate = p.iops ? p.iops : p.ops_per_sec;
+    const json* fps = JsonNum(p.metrics, "flushes_per_sync");
+    out +=
+        "<tr>" + Td(p.name) + Td(rate ? Thousands(*rate) : "-", true) +
+        Td(p.bytes_per_sec ? Fixed(*p.bytes_per_sec / 1e6, 1) : "-", true) +
+        Td(p.latency_ns ? Dur(static_cast<double>(p.latency_ns->p50)) : "-",
+           true) +
+        Td(p.latency_ns ? Dur(static_cast<double>(p.latency_ns->p99)) : "-",
+           true) +
+        Td(p.latency_ns ? Dur(static_cast<double>(p.latency_ns->p999)) : "-",
+           true) +
+        Td(p.latency_ns ? Dur(static_cast<double>(p.latency_ns->max)) : "-",
+           true) +
+        Td(p.samples ? Thousands(static_cast<double>(*p.samples)) : "-", true) +
+        Td(fps ? Fixed(fps->get<double>(), 2) : "-", true) + "</tr>\n";
+  }
+  out += "</table>\n";
+}
+
+void BenchTable(const Report& r, std::string& out) {
+  out += "<h3>Benchmarks</h3>\n<table><tr>" + Th("engine") + Th("scenario") +
+         Th("micros/op", true) + Th("ops/sec", true) + Th("MB/s", true) +
+         Th("p50", true) + Th("p99", true) + Th("spread of repeats", true) +
+         Th("write amp.", true) + Th("note") + "</tr>\n";
+  std::vector<int> occ = BenchOccurrences(r.benches);
+  for (size_t i = 0; i < r.benches.size(); i++) {
+    const auto& b = r.benches[i];
+    const auto& m = b.metrics;
+    std::string spread = "-";
+    if (b.repeats) {
+      const auto& s = b.repeats->ops_per_sec;
+      spread = Thousands(s.min) + " – " + Thousands(s.max) +
+               " (n=" + std::to_string(b.repeats->count) + ")";
+    }
+    std::string note = b.metrics.message;
+    if (b.status != bench::RunStatus::kOk) {
+      note = std::string(bench::RunStatusName(b.status)) +
+             (b.error.empty() ? "" : ": " + b.error);
+    }
+    bool has = b.status == bench::RunStatus::kOk ||
+               b.status == bench::RunStatus::kPartial;
+    out += "<tr>" + Td(b.engine) + Td(BenchKey(b, occ[i])) +
+           Td(has ? Fixed(m.micros_per_op, 3) : "-", true) +
+           Td(has ? Thousands(m.ops_per_sec) : "-", true) +
+           Td(has && m.bytes_per_sec ? Fixed(*m.bytes_per_sec / 1048576.0, 1)
+                                     : "-",
+              true) +
+           Td(has && m.latency_ns ? Dur(static_cast<double>(m.latency_ns->p50))
+                                  : "-",
+              true) +
+           Td(has && m.latency_ns ? Dur(static_cast<double>(m.latency_ns->p99))
+                                  : "-",
+              true) +
+           Td(spread, true) +
+           Td(m.write_amplification ? Fixed(*m.write_amplification, 2) : "-",
+              true) +
+           Td(note) + "</tr>\n";
+  }
+  out +=
+      "</table>\n<p class=\"note\">micros/op is summed per-thread time over "
+      "operations and "
+      "MB/s is MiB over wall time, as db_bench prints them.</p>\n";
+}
+
+void Figures(const Report& r, std::string& out) {
+  if (r.probes.empty() && r.benches.empty()) return;
+  out += "<section id=\"figures\"><h2>All figures</h2>\n";
+  if (!r.benches.empty()) BenchTable(r, out);
+  if (!r.probes.empty()) ProbeTable(r, out);
+  out += "</section>\n";
+}
+
+void Warnings(const Report& r, std::string& out) {
+  if (r.warnings.empty()) return;
+  out +=
+      "<section id=\"warnings\"><h2>Warnings</h2>\n<ul class=\"warnings\">\n";
+  for (const auto& w : r.warnings) out += "<li>" + H(w) + "</li>\n";
+  out += "</ul></section>\n";
+}
+
+}  // namespace
+
+std::string RenderHtml(const Report& r) {
+  std::string out;
+  out +=
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out +=
+      "<meta name=\"viewport\" content=\"width=device-width, "
+      "initial-scale=1\">\n";
+  std::string dev = r.environment.device ? r.environment.device->disk : "";
+  out += "<title>disktune report: " + H(r.environment.system.hostname) +
+         (dev.empty() ? "" : " " + H(dev)) + " " + H(r.created_at) +
+         "</title>\n";
+  out +=
+      "<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n<main>\n";
+  Header(r, out);
+  Nav(r, out);
+  Setup(r, out);
+  Recommendation(r, out);
+  Benchmarks(r, out);
+  Disk(r, out);
+  Durability(r, out);
+  EnvironmentTable(r, out);
+  Figures(r, out);
+  Warnings(r, out);
+  out += "<footer>Generated by disktune " + H(r.tool_version) +
+         ". Figures carry their sample counts in the JSON result; the charts "
+         "are drawn "
+         "from it, with no scripts or external files.</footer>\n";
+  out += "</main>\n</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace disktune

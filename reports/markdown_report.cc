@@ -1,0 +1,303 @@
+#include "reports/markdown_report.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "reports/render_util.h"
+#include "src/core/units.h"
+
+namespace disktune {
+namespace {
+
+using nlohmann::json;
+
+// A table cell or inline text: pipes would end the cell, a newline the row,
+// and '<' could open HTML on GitHub.
+std::string Md(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '`') {
+      out += "\\`";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string Row(const std::vector<std::string>& cells) {
+  std::string out = "|";
+  for (const auto& c : cells) out += " " + c + " |";
+  return out + "\n";
+}
+
+// `align`: one char per column, 'l' or 'r'.
+std::string HeaderRow(const std::vector<std::string>& cells,
+                      const std::string& align) {
+  std::string out = Row(cells) + "|";
+  for (size_t i = 0; i < cells.size(); i++)
+    out += i < align.size() && align[i] == 'r' ? " --: |" : " --- |";
+  return out + "\n";
+}
+
+std::string Dur(double ns) { return FormatDuration(ns); }
+
+void Header(const Report& r, std::ostringstream& os) {
+  const Environment& e = r.environment;
+  std::string dev = e.device ? e.device->disk : "no block device";
+  os << "## disktune: " << Md(e.system.hostname) << " / " << Md(dev) << " ("
+     << Md(e.filesystem.type) << ")\n\n";
+  os << "disktune " << Md(r.tool_version) << " `" << Md(r.command) << "`, "
+     << Md(r.created_at);
+  if (r.completion != "complete") os << ", **" << Md(r.completion) << "**";
+  os << "\n\n";
+  os << HeaderRow({"", ""}, "ll");
+  std::string sys = e.system.os.empty() ? "" : e.system.os + ", ";
+  sys += "kernel " + e.system.kernel + ", " +
+         std::to_string(e.system.cpu_count) + " × " + e.system.cpu_model +
+         ", " + FormatBytes(static_cast<double>(e.system.memory_bytes));
+  os << Row({"system", Md(sys)});
+  if (e.device) {
+    const DeviceInfo& d = *e.device;
+    std::string s = d.disk;
+    if (!d.model.empty()) s += " " + d.model;
+    if (d.size_bytes)
+      s += ", " + FormatBytes(static_cast<double>(*d.size_bytes));
+    if (d.rotational) s += *d.rotational ? ", rotational" : ", non-rotational";
+    if (!d.scheduler.empty()) s += ", scheduler " + d.scheduler;
+    if (!d.write_cache.empty()) s += ", write cache: " + d.write_cache;
+    os << Row({"device", Md(s)});
+  } else if (!e.device_note.empty()) {
+    os << Row({"device", Md(e.device_note)});
+  }
+  os << Row({"filesystem",
+             Md(e.filesystem.type + " (" + e.filesystem.mount_options + ")")});
+  os << Row({"build", Md(e.build_type)});
+}
+
+void Checks(const Report& r, std::ostringstream& os) {
+  auto c = r.analyses.find("checks");
+  if (c == r.analyses.end() || !c->is_object() || c->empty()) return;
+  os << "\n### Checks\n\n"
+     << HeaderRow({"check", "result", "measurement", "measured", "limit"},
+                  "llrrr");
+  for (auto it = c->begin(); it != c->end(); ++it) {
+    const json& e = it.value();
+    const json* v = JsonNum(e, "value_ns");
+    const json* t = JsonNum(e, "threshold_ns");
+    os << Row({Md(it.key()), e.value("pass", false) ? "**PASS**" : "**FAIL**",
+               "`" + Md(JsonStr(e, "measurement")) + "`",
+               v ? Dur(v->get<double>()) : "-",
+               t ? "< " + Dur(t->get<double>()) : "-"});
+  }
+}
+
+void JsonMd(const json& v, const std::string& key, int depth,
+            std::ostringstream& os) {
+  std::string pad(static_cast<size_t>(depth) * 2, ' ');
+  if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      if (it->is_structured() && !it->empty()) {
+        os << pad << "- **" << Md(it.key()) << "**\n";
+        JsonMd(*it, it.key(), depth + 1, os);
+      } else {
+        os << pad << "- **" << Md(it.key())
+           << "**: " << Md(HumanValue(it.key(), *it)) << "\n";
+      }
+    }
+    return;
+  }
+  if (v.is_array()) {
+    for (const auto& e : v) {
+      if (e.is_object()) {
+        std::string line;
+        for (const auto& k : DisplayKeys(e)) {
+          line += (line.empty() ? "" : ", ") + k + " " +
+                  (e[k].is_structured() ? e[k].dump() : HumanValue(k, e[k]));
+        }
+        os << pad << "- " << Md(line) << "\n";
+      } else {
+        os << pad << "- "
+           << Md(e.is_structured() ? e.dump() : HumanValue(key, e)) << "\n";
+      }
+    }
+    return;
+  }
+  os << pad << "- " << Md(HumanValue(key, v)) << "\n";
+}
+
+void Recommendation(const Report& r, std::ostringstream& os) {
+  if (r.tune.is_null()) return;
+  os << "\n### Recommendation\n\n";
+  if (r.tune.is_object()) {
+    // The scalars (engine, workload, budget), then the recommendation, its
+    // evidence and the rest.
+    json scalars = json::object();
+    json rest = json::object();
+    for (auto it = r.tune.begin(); it != r.tune.end(); ++it) {
+      (it->is_structured() ? rest : scalars)[it.key()] = *it;
+    }
+    if (!scalars.empty()) {
+      JsonMd(scalars, "", 0, os);
+      os << "\n";
+    }
+    for (const char* k : {"recommendation", "evidence"}) {
+      if (!rest.contains(k)) continue;
+      os << "**" << k << "**\n\n";
+      JsonMd(rest[k], k, 0, os);
+      os << "\n";
+      rest.erase(k);
+    }
+    for (auto it = rest.begin(); it != rest.end(); ++it) {
+      os << "**" << Md(it.key()) << "**\n\n";
+      JsonMd(*it, it.key(), 0, os);
+      os << "\n";
+    }
+  } else {
+    JsonMd(r.tune, "", 0, os);
+  }
+}
+
+void Benches(const Report& r, std::ostringstream& os) {
+  if (r.benches.empty()) return;
+  const auto& p = r.benches.front().params;
+  os << "\n### Benchmarks\n\n"
+     << p.key_size_bytes << "-byte keys, " << p.value_size_bytes
+     << "-byte values, " << Thousands(static_cast<double>(p.num)) << " entries";
+  if (r.benches.front().repeats) {
+    os << ", median of " << r.benches.front().repeats->count
+       << " runs (spread: min..max)";
+  }
+  os << ".\n\n"
+     << HeaderRow({"engine", "scenario", "ops/sec", "micros/op", "MB/s", "p99",
+                   "spread"},
+                  "llrrrrr");
+  std::vector<int> occ = BenchOccurrences(r.benches);
+  for (size_t i = 0; i < r.benches.size(); i++) {
+    const auto& b = r.benches[i];
+    std::string key = BenchKey(b, occ[i]);
+    if (b.status == bench::RunStatus::kFailed ||
+        b.status == bench::RunStatus::kSkipped) {
+      os << Row(
+          {Md(b.engine), Md(key),
+           Md(std::string(bench::RunStatusName(b.status)) + ": " + b.error), "",
+           "", "", ""});
+      continue;
+    }
+    const auto& m = b.metrics;
+    std::string spread = b.repeats
+                             ? Thousands(b.repeats->ops_per_sec.min) + ".." +
+                                   Thousands(b.repeats->ops_per_sec.max)
+                             : "-";
+    os << Row({Md(b.engine), Md(key), Thousands(m.ops_per_sec),
+               Fixed(m.micros_per_op, 3),
+               m.bytes_per_sec ? Fixed(*m.bytes_per_sec / 1048576.0, 1) : "-",
+               m.latency_ns ? Dur(static_cast<double>(m.latency_ns->p99)) : "-",
+               spread});
+  }
+}
+
+void ProbeRows(const Report& r, bool fsync, std::ostringstream& os) {
+  for (const auto& p : r.probes) {
+    if ((p.probe == "fsync") != fsync) continue;
+    if (p.status != ProbeStatus::kOk) {
+      os << Row({"`" + Md(p.name) + "`",
+                 Md(std::string(ProbeStatusName(p.status)) + ": " +
+                    (p.status == ProbeStatus::kSkipped ? p.reason : p.error)),
+                 "", "", "", "", ""});
+      continue;
+    }
+    std::optional<double> rate = p.iops ? p.iops : p.ops_per_sec;
+    const json* fps = JsonNum(p.metrics, "flushes_per_sync");
+    auto lat = [&](uint64_t LatencySummary::*f) {
+      return p.latency_ns ? Dur(static_cast<double>((*p.latency_ns).*f))
+                          : std::string("-");
+    };
+    std::vector<std::string> cells = {
+        "`" + Md(p.name) + "`",
+        rate ? Thousands(*rate) : "-",
+        p.bytes_per_sec ? Fixed(*p.bytes_per_sec / 1e6, 1) : "-",
+        lat(&LatencySummary::p50),
+        lat(&LatencySummary::p99),
+        lat(&LatencySummary::max)};
+    cells.push_back(
+        fsync ? (fps ? Fixed(fps->get<double>(), 2) : "-")
+              : (p.samples ? Thousands(static_cast<double>(*p.samples)) : "-"));
+    os << Row(cells);
+  }
+}
+
+void Probes(const Report& r, std::ostringstream& os) {
+  bool block =
+      std::any_of(r.probes.begin(), r.probes.end(),
+                  [](const ProbeResult& p) { return p.probe != "fsync"; });
+  bool fsync =
+      std::any_of(r.probes.begin(), r.probes.end(),
+                  [](const ProbeResult& p) { return p.probe == "fsync"; });
+  if (block) {
+    os << "\n### Disk\n\n"
+       << HeaderRow({"probe", "IOPS", "MB/s", "p50", "p99", "max", "samples"},
+                    "lrrrrrr");
+    ProbeRows(r, false, os);
+  }
+  if (auto it = r.analyses.find("rand_read_saturation");
+      it != r.analyses.end()) {
+    os << "\nRandom reads saturate at queue depth "
+       << JsonScalarText(it->value("queue_depth", json(0))) << ": "
+       << Thousands(it->value("iops", 0.0)) << " IOPS (best "
+       << Thousands(it->value("best_iops", 0.0)) << " at depth "
+       << JsonScalarText(it->value("best_queue_depth", json(0))) << ").\n";
+  }
+  if (fsync) {
+    os << "\n<details><summary>Sync latency ("
+       << std::count_if(r.probes.begin(), r.probes.end(),
+                        [](const ProbeResult& p) { return p.probe == "fsync"; })
+       << " points)</summary>\n\n"
+       << HeaderRow({"sync point", "syncs/s", "MB/s", "p50", "p99", "max",
+                     "flushes/sync"},
+                    "lrrrrrr");
+    ProbeRows(r, true, os);
+    os << "\n</details>\n";
+  }
+}
+
+void Durability(const Report& r, std::ostringstream& os) {
+  auto d = r.analyses.find("durability");
+  if (d == r.analyses.end()) return;
+  os << "\n### Durability\n\n";
+  for (const json& v : d->value("verdicts", json::array())) {
+    os << "- **" << Md(JsonStr(v, "scope")) << " (" << Md(JsonStr(v, "disk"))
+       << ")**: `" << Md(JsonStr(v, "verdict"))
+       << "`: " << Md(JsonStr(v, "rule")) << "\n";
+  }
+}
+
+void Warnings(const Report& r, std::ostringstream& os) {
+  if (r.warnings.empty()) return;
+  os << "\n### Warnings\n\n";
+  for (const auto& w : r.warnings) os << "- " << Md(w) << "\n";
+}
+
+}  // namespace
+
+std::string RenderMarkdown(const Report& report) {
+  std::ostringstream os;
+  Header(report, os);
+  Checks(report, os);
+  Recommendation(report, os);
+  Benches(report, os);
+  Probes(report, os);
+  Durability(report, os);
+  Warnings(report, os);
+  return os.str();
+}
+
+}  // namespace disktune

@@ -1,0 +1,154 @@
+#include "reports/render_util.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <utility>
+
+#include "src/core/units.h"
+
+namespace disktune {
+
+std::string Thousands(double v) {
+  if (!std::isfinite(v)) return "-";
+  bool neg = v < 0;
+  unsigned long long n =
+      static_cast<unsigned long long>(std::llround(std::fabs(v)));
+  std::string digits = std::to_string(n);
+  std::string out;
+  int count = 0;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+    if (count > 0 && count % 3 == 0) out.insert(out.begin(), ',');
+    out.insert(out.begin(), *it);
+    count++;
+  }
+  return (neg && n != 0 ? "-" : "") + out;
+}
+
+std::string Fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+  return buf;
+}
+
+std::string SignedPercent(double pct) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%+.1f%%", pct);
+  return buf;
+}
+
+std::string ReportDevice(const Report& report) {
+  return report.environment.device ? report.environment.device->disk : "";
+}
+
+std::string ProbeDevice(const Report& report, const ProbeResult& p) {
+  std::string own = JsonStr(p.params.extra, "disk");
+  return own.empty() ? ReportDevice(report) : own;
+}
+
+std::vector<int> BenchOccurrences(
+    const std::vector<bench::BenchResult>& benches) {
+  std::map<std::pair<std::string, std::string>, int> seen;
+  std::vector<int> out;
+  out.reserve(benches.size());
+  for (const auto& b : benches) out.push_back(++seen[{b.engine, b.scenario}]);
+  return out;
+}
+
+std::string BenchKey(const bench::BenchResult& b, int occurrence) {
+  return occurrence > 1 ? b.scenario + "#" + std::to_string(occurrence)
+                        : b.scenario;
+}
+
+std::string JsonStr(const nlohmann::json& j, std::string_view key) {
+  if (!j.is_object()) return "";
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+const nlohmann::json* JsonNum(const nlohmann::json& j, std::string_view key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? &*it : nullptr;
+}
+
+std::string JsonScalarText(const nlohmann::json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    char buf[64];
+    // Enough digits to tell figures apart, few enough to read.
+    std::snprintf(buf, sizeof(buf), "%.6g", d);
+    return buf;
+  }
+  if (v.is_null()) return "";
+  return v.dump();
+}
+
+namespace {
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.substr(s.size() - suffix.size()) == suffix;
+}
+}  // namespace
+
+std::string HumanValue(std::string_view key, const nlohmann::json& v) {
+  if (!v.is_number() || v.is_boolean()) return JsonScalarText(v);
+  double d = v.get<double>();
+  if (key == "bytes_per_sec" || EndsWith(key, "_bytes_per_sec"))
+    return FormatRate(d);
+  if (key == "bytes" || EndsWith(key, "_bytes")) return FormatBytes(d);
+  if (EndsWith(key, "_ns")) return FormatDuration(d);
+  if (EndsWith(key, "_ms")) return FormatDuration(d * 1e6);
+  if (EndsWith(key, "_per_sec"))
+    return (d >= 100 ? Thousands(d) : Fixed(d, 1)) + "/s";
+  return JsonScalarText(v);
+}
+
+std::string ProbeLabel(const ProbeResult& p) {
+  if (p.probe == "fsync" && p.name.rfind("fsync.", 0) == 0) {
+    std::string s = p.name.substr(6);
+    std::replace(s.begin(), s.end(), '.', ' ');
+    return s;
+  }
+  std::string out;
+  if (p.params.block_size_bytes)
+    out = FormatBytes(static_cast<double>(*p.params.block_size_bytes));
+  std::string what = p.probe;
+  if (p.probe == "seq_read") what = "sequential reads";
+  if (p.probe == "rand_read") what = "random reads";
+  if (p.probe == "seq_write") what = "sequential writes";
+  if (p.probe == "rand_write") what = "random writes";
+  out += (out.empty() ? "" : " ") + what;
+  if (p.params.queue_depth)
+    out += ", QD " + std::to_string(*p.params.queue_depth);
+  return out;
+}
+
+std::vector<std::string> DisplayKeys(const nlohmann::json& object) {
+  std::vector<std::string> keys;
+  if (!object.is_object()) return keys;
+  static const char* kFirst[] = {"name",   "knob",     "id",
+                                 "engine", "scenario", "point"};
+  for (const char* k : kFirst) {
+    if (object.contains(k)) keys.push_back(k);
+  }
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+      keys.push_back(it.key());
+  }
+  return keys;
+}
+
+bool IsScratchFsync(const ProbeResult& p) {
+  const std::string& n = p.name;
+  if (p.probe != "fsync" || n.rfind("fsync.", 0) != 0) return false;
+  if (n.rfind("fsync.fs.", 0) == 0) return false;
+  if (n.find(".cache_") != std::string::npos) return false;
+  return n != "fsync.write_cache_ab";
+}
+
+}  // namespace disktune

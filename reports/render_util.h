@@ -1,0 +1,62 @@
+// Small formatting and lookup helpers shared by the report renderers (text,
+// HTML, Markdown, Prometheus), compare and check.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reports/report.h"
+
+namespace disktune {
+
+// 4030000 -> "4,030,000" (rounded to an integer).
+std::string Thousands(double v);
+// printf-style for one double: Fixed(1.853, 3) -> "1.853".
+std::string Fixed(double v, int decimals);
+// A signed percent change: "+3.2%", "-12.0%".
+std::string SignedPercent(double pct);
+
+// The disk a probe measured: its own "disk" parameter (fsync points on a loop
+// device carry one), else the report's device, else "".
+std::string ProbeDevice(const Report& report, const ProbeResult& p);
+// The report's disk ("vda"), or "" without one.
+std::string ReportDevice(const Report& report);
+
+// For each bench (same order), its occurrence among the benches of the same
+// engine and scenario, from 1: a set that runs readrandom twice gives 1 then 2.
+std::vector<int> BenchOccurrences(
+    const std::vector<bench::BenchResult>& benches);
+// "readrandom", or "readrandom#2" for the second run on that engine.
+std::string BenchKey(const bench::BenchResult& b, int occurrence);
+
+// A string member, or "" when absent or not a string.
+std::string JsonStr(const nlohmann::json& j, std::string_view key);
+// A numeric member, or nullptr when absent or not a number.
+const nlohmann::json* JsonNum(const nlohmann::json& j, std::string_view key);
+
+// A JSON scalar as text for a table cell ("true", "4096", "ext4"); objects and
+// arrays compactly.
+std::string JsonScalarText(const nlohmann::json& v);
+
+// A value for a person, read through its key's unit suffix: *_bytes ->
+// "64 MiB", *_ns -> "1.25 ms", *_per_sec -> "4,643/s" (bytes_per_sec ->
+// "65.7 MB/s"); other scalars as JsonScalarText. Objects and arrays compactly.
+std::string HumanValue(std::string_view key, const nlohmann::json& v);
+
+// A short label for a probe point: "4 KiB sequential reads, QD 1",
+// "fdatasync 2300 append" (fsync points: the name without "fsync.").
+std::string ProbeLabel(const ProbeResult& p);
+
+// The keys of a JSON object in display order: the naming keys (name, knob,
+// id, engine, scenario, point) first, then the rest as stored.
+std::vector<std::string> DisplayKeys(const nlohmann::json& object);
+
+// A probe result with an fsync-family name: which scope it belongs to.
+// "fsync.fdatasync.2300.append" -> scratch; "fsync.cache_off.*" -> cache A/B;
+// "fsync.fs.ext4.*" -> filesystem matrix.
+bool IsScratchFsync(const ProbeResult& p);
+
+}  // namespace disktune

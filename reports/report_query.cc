@@ -1,0 +1,326 @@
+#include "reports/report_query.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "reports/render_util.h"
+#include "src/core/units.h"
+
+namespace disktune {
+namespace {
+
+using nlohmann::json;
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool IsLatencyKey(std::string_view m) {
+  static const char* kKeys[] = {"p50", "p90", "p99",  "p999",
+                                "min", "max", "mean", "stddev"};
+  for (const char* k : kKeys) {
+    if (m == k) return true;
+  }
+  return false;
+}
+
+// The factor that takes a figure named `metric` to its dimension's canonical
+// unit: *_ms and micros_per_op are times held in other units than ns.
+double CanonicalFactor(std::string_view metric) {
+  if (metric == "micros_per_op" || EndsWith(metric, "_us")) return 1e3;
+  if (EndsWith(metric, "_ms")) return 1e6;
+  return 1;
+}
+
+Result<Figure> FromJsonValue(const json& v, std::string_view metric,
+                             std::string resolved) {
+  Figure f;
+  f.resolved = std::move(resolved);
+  f.metric = std::string(metric);
+  if (v.is_boolean()) {
+    f.value = v.get<bool>() ? 1 : 0;
+    f.is_bool = true;
+    f.dimension = Dimension::kCount;
+    return f;
+  }
+  if (!v.is_number()) {
+    return Status::InvalidArgument(
+        "'" + f.resolved + "." + f.metric + "' is " +
+        (v.is_string() ? "text ('" + v.get<std::string>() + "')"
+                       : std::string("not a number")) +
+        ", not a figure to compare");
+  }
+  f.dimension = DimensionOfMetric(metric);
+  f.value = v.get<double>() * CanonicalFactor(metric);
+  return f;
+}
+
+std::string Join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// A metric of one result's JSON: top level, latency_ns, or `metrics`.
+const json* FindMetric(const json& j, std::string_view metric) {
+  if (IsLatencyKey(metric)) {
+    auto lat = j.find("latency_ns");
+    if (lat == j.end() || !lat->is_object()) return nullptr;
+    auto it = lat->find(metric);
+    return it == lat->end() ? nullptr : &*it;
+  }
+  auto it = j.find(metric);
+  if (it != j.end() && (it->is_number() || it->is_boolean())) return &*it;
+  auto m = j.find("metrics");
+  if (m != j.end() && m->is_object()) {
+    auto mit = m->find(metric);
+    if (mit != m->end()) return &*mit;
+  }
+  return nullptr;
+}
+
+bool AnyProbeHasMetric(const Report& r, std::string_view metric) {
+  for (const auto& p : r.probes) {
+    if (p.metrics.is_object() && p.metrics.contains(metric)) return true;
+  }
+  return false;
+}
+
+Result<Figure> LookupProbe(const Report& r, std::string_view path, size_t dot) {
+  std::string target(path.substr(0, dot));
+  std::string metric(path.substr(dot + 1));
+  const auto& known = KnownProbeMetrics();
+  if (std::find(known.begin(), known.end(), metric) == known.end() &&
+      !AnyProbeHasMetric(r, metric)) {
+    return Status::InvalidArgument("unknown metric '" + metric +
+                                   "' (probe metrics: " + Join(known) +
+                                   ", or a key of a probe's metrics)");
+  }
+  const ProbeResult* hit = nullptr;
+  for (const auto& p : r.probes) {
+    if (p.name == target) {
+      hit = &p;
+      break;
+    }
+  }
+  if (!hit) {
+    std::string prefix = target + ".";
+    for (const auto& p : r.probes) {
+      if (p.name.rfind(prefix, 0) == 0) {
+        hit = &p;
+        break;
+      }
+    }
+  }
+  if (!hit)
+    return Status::NotFound("no probe named " + target + "[.*] in the report");
+  if (hit->status != ProbeStatus::kOk) {
+    return Status::NotFound(
+        hit->name + " was " + ProbeStatusName(hit->status) + ": " +
+        (hit->status == ProbeStatus::kSkipped ? hit->reason : hit->error));
+  }
+  json j = *hit;
+  const json* v = FindMetric(j, metric);
+  // The fsync probes count syncs (ops_per_sec), the block probes I/Os (iops):
+  // either name reaches the one a probe has.
+  if (!v && metric == "iops") v = FindMetric(j, "ops_per_sec");
+  if (!v && metric == "ops_per_sec") v = FindMetric(j, "iops");
+  if (!v) return Status::NotFound(hit->name + " has no " + metric + " figure");
+  return FromJsonValue(*v, metric, hit->name);
+}
+
+Result<Figure> LookupBench(const Report& r, std::string_view path,
+                           size_t* metric_offset) {
+  // bench.<engine>.<scenario>[#N].<metric>
+  std::string_view rest = path.substr(6);
+  size_t dot1 = rest.find('.');
+  size_t last = rest.rfind('.');
+  if (dot1 == std::string_view::npos || last == dot1) {
+    return Status::InvalidArgument(
+        "a bench path is bench.<engine>.<scenario>.<metric>, e.g. "
+        "bench.leveldb.fillrandom.ops_per_sec");
+  }
+  if (metric_offset) *metric_offset = 6 + last + 1;
+  std::string engine(rest.substr(0, dot1));
+  std::string scenario(rest.substr(dot1 + 1, last - dot1 - 1));
+  std::string metric(rest.substr(last + 1));
+  const auto& known = KnownBenchMetrics();
+  if (std::find(known.begin(), known.end(), metric) == known.end()) {
+    return Status::InvalidArgument("unknown bench metric '" + metric +
+                                   "' (bench metrics: " + Join(known) + ")");
+  }
+  int want = 1;
+  if (size_t hash = scenario.find('#'); hash != std::string::npos) {
+    char* end = nullptr;
+    long n = std::strtol(scenario.c_str() + hash + 1, &end, 10);
+    if (n < 1 || *end != '\0') {
+      return Status::InvalidArgument(
+          "'" + scenario.substr(hash) +
+          "' after a scenario must be #N with N from 1");
+    }
+    want = static_cast<int>(n);
+    scenario.resize(hash);
+  }
+  std::vector<int> occ = BenchOccurrences(r.benches);
+  for (size_t i = 0; i < r.benches.size(); i++) {
+    const auto& b = r.benches[i];
+    if (b.engine != engine || b.scenario != scenario || occ[i] != want)
+      continue;
+    std::string resolved = "bench." + engine + "." + BenchKey(b, occ[i]);
+    if (b.status == bench::RunStatus::kFailed ||
+        b.status == bench::RunStatus::kSkipped) {
+      return Status::NotFound(resolved + " " + bench::RunStatusName(b.status) +
+                              ": " + b.error);
+    }
+    json j = b;
+    const json* v = FindMetric(j["metrics"], metric);
+    if (!v) return Status::NotFound(resolved + " has no " + metric + " figure");
+    return FromJsonValue(*v, metric, resolved);
+  }
+  return Status::NotFound("no bench of " + scenario +
+                          (want > 1 ? " #" + std::to_string(want) : "") +
+                          " on " + engine + " in the report");
+}
+
+Result<Figure> LookupAnalyses(const Report& r, std::string_view path,
+                              size_t* metric_offset) {
+  const json* node = &r.analyses;
+  std::string walked = "analyses";
+  size_t pos = 9;  // after "analyses."
+  std::string key;
+  while (pos <= path.size()) {
+    size_t next = path.find('.', pos);
+    if (next == std::string_view::npos) next = path.size();
+    key = std::string(path.substr(pos, next - pos));
+    if (metric_offset) *metric_offset = pos;
+    if (key.empty())
+      return Status::InvalidArgument("empty key in '" + std::string(path) +
+                                     "'");
+    if (node->is_array()) {
+      char* end = nullptr;
+      unsigned long idx = std::strtoul(key.c_str(), &end, 10);
+      if (*end != '\0' || idx >= node->size()) {
+        return Status::NotFound(walked + " has no element " + key);
+      }
+      node = &(*node)[idx];
+    } else if (node->is_object() && node->contains(key)) {
+      node = &(*node)[key];
+    } else {
+      return Status::NotFound(walked + " has no '" + key + "'");
+    }
+    if (next == path.size()) break;
+    walked += "." + key;
+    pos = next + 1;
+  }
+  if (node->is_object() || node->is_array()) {
+    return Status::InvalidArgument(
+        "'" + std::string(path) +
+        "' is a group of figures; name one of its members");
+  }
+  return FromJsonValue(*node, key, walked);
+}
+
+}  // namespace
+
+const char* DimensionName(Dimension d) {
+  switch (d) {
+    case Dimension::kCount:
+      return "a count";
+    case Dimension::kRate:
+      return "a rate (ops/s)";
+    case Dimension::kTime:
+      return "a time";
+    case Dimension::kBytes:
+      return "a size";
+    case Dimension::kByteRate:
+      return "a bandwidth (bytes/s)";
+  }
+  return "?";
+}
+
+Dimension DimensionOfMetric(std::string_view m) {
+  if (IsLatencyKey(m) || EndsWith(m, "_ns") || EndsWith(m, "_us") ||
+      EndsWith(m, "_ms") || m == "micros_per_op") {
+    return Dimension::kTime;
+  }
+  if (m == "bytes_per_sec" || EndsWith(m, "_bytes_per_sec"))
+    return Dimension::kByteRate;
+  if (m == "iops" || EndsWith(m, "_per_sec")) return Dimension::kRate;
+  if (m == "bytes" || EndsWith(m, "_bytes")) return Dimension::kBytes;
+  return Dimension::kCount;
+}
+
+std::string FormatQuantity(double v, Dimension d) {
+  switch (d) {
+    case Dimension::kTime:
+      return FormatDuration(v);
+    case Dimension::kBytes:
+      return FormatBytes(v);
+    case Dimension::kByteRate:
+      return FormatRate(v);
+    case Dimension::kRate:
+      return (v >= 100 ? Thousands(v) : Fixed(v, 1)) + " ops/s";
+    case Dimension::kCount:
+      if (v == static_cast<double>(static_cast<long long>(v)))
+        return Thousands(v);
+      return Fixed(v, 3);
+  }
+  return "";
+}
+
+const std::vector<std::string>& KnownProbeMetrics() {
+  static const std::vector<std::string> k = {
+      "iops",       "ops_per_sec", "bytes_per_sec", "samples", "bytes",
+      "elapsed_ns", "p50",         "p90",           "p99",     "p999",
+      "min",        "max",         "mean",          "stddev"};
+  return k;
+}
+
+const std::vector<std::string>& KnownBenchMetrics() {
+  static const std::vector<std::string> k = {"ops_per_sec",
+                                             "micros_per_op",
+                                             "bytes_per_sec",
+                                             "ops",
+                                             "elapsed_ns",
+                                             "bytes",
+                                             "found",
+                                             "reads",
+                                             "cpu_user_ns",
+                                             "cpu_system_ns",
+                                             "peak_rss_bytes",
+                                             "user_write_bytes",
+                                             "device_write_bytes",
+                                             "write_amplification",
+                                             "db_size_bytes",
+                                             "live_data_bytes",
+                                             "space_amplification",
+                                             "p50",
+                                             "p90",
+                                             "p99",
+                                             "p999",
+                                             "min",
+                                             "max",
+                                             "mean",
+                                             "stddev"};
+  return k;
+}
+
+Result<Figure> LookupFigure(const Report& report, std::string_view path,
+                            size_t* metric_offset) {
+  if (path.rfind("bench.", 0) == 0)
+    return LookupBench(report, path, metric_offset);
+  if (path.rfind("analyses.", 0) == 0)
+    return LookupAnalyses(report, path, metric_offset);
+  size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == path.size()) {
+    if (metric_offset) *metric_offset = 0;
+    return Status::InvalidArgument(
+        "a path is <probe name>.<metric> (rand_read.4k.qd32.iops), "
+        "bench.<engine>.<scenario>.<metric> or analyses.<key>...");
+  }
+  if (metric_offset) *metric_offset = dot + 1;
+  return LookupProbe(report, path, dot);
+}
+
+}  // namespace disktune

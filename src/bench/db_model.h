@@ -1,0 +1,59 @@
+// DbModel: what the benchmark has put into the database, so that space
+// amplification can be computed from exact live bytes and read scenarios can
+// refuse to run on an empty database.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+namespace disktune::bench {
+
+// How the value length of key k is determined, which must stay the same for
+// the live byte count to remain exact across overwrites.
+struct ValueShape {
+  uint64_t key_size = 16;
+  uint64_t value_size = 100;  // ignored when utxo
+  bool utxo = false;
+  bool operator==(const ValueShape&) const = default;
+  uint64_t EntryBytes(uint64_t k) const;
+};
+
+class DbModel {
+ public:
+  // Forgets everything: a fresh, empty database with the given shape.
+  void Reset(ValueShape shape);
+  // Makes room for keys < n. Not thread-safe; call between scenarios.
+  void Reserve(uint64_t n);
+  // A write with another shape than the live data makes live bytes unknown.
+  void NoteShape(const ValueShape& shape);
+
+  // Thread-safe. Return the change in live bytes (0 when the key was already
+  // present / absent); callers sum deltas and Commit() them once.
+  int64_t Put(uint64_t k);
+  int64_t Delete(uint64_t k);
+  bool Contains(uint64_t k) const;
+  void Commit(int64_t live_bytes_delta, int64_t live_keys_delta);
+
+  // REQUIRES: Put/Delete callers have committed.
+  uint64_t live_keys() const { return live_keys_; }
+  uint64_t live_bytes() const { return live_bytes_; }
+  // Highest key index ever put + 1 (UTXO and YCSB inserts append here).
+  uint64_t key_end() const { return key_end_.load(); }
+  bool exact() const { return exact_; }
+  uint64_t capacity() const { return capacity_; }
+  // Engines that persist across steps; an unknown DB (not modelled) is inexact.
+  void MarkInexact() { exact_ = false; }
+  const ValueShape& shape() const { return shape_; }
+
+ private:
+  ValueShape shape_;
+  uint64_t capacity_ = 0;
+  std::unique_ptr<std::atomic<uint64_t>[]> bits_;
+  uint64_t live_keys_ = 0;
+  uint64_t live_bytes_ = 0;
+  std::atomic<uint64_t> key_end_{0};
+  bool exact_ = true;
+};
+
+}  // namespace disktune::bench

@@ -1,0 +1,135 @@
+#include "src/bench/profile.h"
+
+#include <cerrno>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace disktune::bench {
+namespace {
+
+Status CheckKeys(const nlohmann::json& j, const std::set<std::string>& allowed,
+                 const std::string& where) {
+  if (!j.is_object())
+    return Status::InvalidArgument(where + " must be an object");
+  for (const auto& [k, v] : j.items()) {
+    if (!allowed.count(k)) {
+      std::string list;
+      for (const std::string& a : allowed)
+        list += (list.empty() ? "" : ", ") + a;
+      return Status::InvalidArgument(where + ": unknown key '" + k +
+                                     "'; known: " + list);
+    }
+  }
+  return Status::OK();
+}
+
+template <typename T>
+Status Get(const nlohmann::json& j, const char* key, std::optional<T>* out,
+           const std::string& where) {
+  auto it = j.find(key);
+  if (it == j.end()) return Status::OK();
+  bool ok = std::is_same_v<T, bool>     ? it->is_boolean()
+            : std::is_same_v<T, double> ? it->is_number()
+                                        : it->is_number_integer();
+  if (!ok) {
+    return Status::InvalidArgument(where + "." + key + " has the wrong type");
+  }
+  *out = it->get<T>();
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<BenchProfile> ParseBenchProfile(const nlohmann::json& j) {
+  DT_RETURN_IF_ERROR(CheckKeys(j,
+                               {"profile_version", "name", "description",
+                                "engine", "engine_options", "workload"},
+                               "profile"));
+  if (!j.contains("profile_version") ||
+      !j["profile_version"].is_number_integer() ||
+      j["profile_version"].get<int>() != kProfileVersion) {
+    return Status::InvalidArgument("profile: profile_version must be " +
+                                   std::to_string(kProfileVersion));
+  }
+  BenchProfile p;
+  if (j.contains("name") && j["name"].is_string()) p.name = j["name"];
+  if (j.contains("engine")) {
+    if (!j["engine"].is_string()) {
+      return Status::InvalidArgument("profile.engine must be a string");
+    }
+    p.engine = j["engine"].get<std::string>();
+  }
+  Overrides& o = p.overrides;
+  if (j.contains("engine_options")) {
+    const nlohmann::json& e = j["engine_options"];
+    const std::string w = "profile.engine_options";
+    DT_RETURN_IF_ERROR(
+        CheckKeys(e,
+                  {"cache_bytes", "write_buffer_bytes", "bloom_bits_per_key",
+                   "compression", "block_size_bytes", "max_open_files",
+                   "max_file_bytes", "in_memory", "sync"},
+                  w));
+    DT_RETURN_IF_ERROR(Get(e, "cache_bytes", &o.cache_bytes, w));
+    DT_RETURN_IF_ERROR(Get(e, "write_buffer_bytes", &o.write_buffer_bytes, w));
+    DT_RETURN_IF_ERROR(Get(e, "bloom_bits_per_key", &o.bloom_bits_per_key, w));
+    DT_RETURN_IF_ERROR(Get(e, "block_size_bytes", &o.block_size_bytes, w));
+    DT_RETURN_IF_ERROR(Get(e, "max_open_files", &o.max_open_files, w));
+    DT_RETURN_IF_ERROR(Get(e, "max_file_bytes", &o.max_file_bytes, w));
+    DT_RETURN_IF_ERROR(Get(e, "in_memory", &o.in_memory, w));
+    DT_RETURN_IF_ERROR(Get(e, "sync", &o.sync, w));
+    if (e.contains("compression")) {
+      auto c = e["compression"].is_string()
+                   ? ParseCompression(e["compression"].get<std::string>())
+                   : std::nullopt;
+      if (!c) return Status::InvalidArgument(w + ".compression is unknown");
+      o.compression = *c;
+    }
+  }
+  if (j.contains("workload")) {
+    const nlohmann::json& wl = j["workload"];
+    const std::string w = "profile.workload";
+    DT_RETURN_IF_ERROR(CheckKeys(
+        wl,
+        {"scenarios", "num", "reads", "writes", "threads", "value_size_bytes",
+         "key_size_bytes", "compression_ratio", "seed"},
+        w));
+    if (wl.contains("scenarios")) {
+      if (!wl["scenarios"].is_array()) {
+        return Status::InvalidArgument(w + ".scenarios must be a list");
+      }
+      for (const auto& s : wl["scenarios"]) {
+        if (!s.is_string()) {
+          return Status::InvalidArgument(w + ".scenarios must hold names");
+        }
+        p.scenarios.push_back(s.get<std::string>());
+      }
+    }
+    DT_RETURN_IF_ERROR(Get(wl, "num", &o.num, w));
+    DT_RETURN_IF_ERROR(Get(wl, "reads", &o.reads, w));
+    DT_RETURN_IF_ERROR(Get(wl, "writes", &o.writes, w));
+    DT_RETURN_IF_ERROR(Get(wl, "threads", &o.threads, w));
+    DT_RETURN_IF_ERROR(Get(wl, "value_size_bytes", &o.value_size, w));
+    DT_RETURN_IF_ERROR(Get(wl, "key_size_bytes", &o.key_size, w));
+    DT_RETURN_IF_ERROR(Get(wl, "compression_ratio", &o.compression_ratio, w));
+    DT_RETURN_IF_ERROR(Get(wl, "seed", &o.seed, w));
+  }
+  DT_RETURN_IF_ERROR(ValidateOverrides(o).WithContext("profile"));
+  return p;
+}
+
+Result<BenchProfile> ReadBenchProfile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::FromErrno(errno, "--profile " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
+  if (j.is_discarded()) {
+    return Status::InvalidArgument("--profile " + path + ": not valid JSON");
+  }
+  auto p = ParseBenchProfile(j);
+  if (!p.ok()) return p.status().WithContext("--profile " + path);
+  return p;
+}
+
+}  // namespace disktune::bench

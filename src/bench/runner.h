@@ -1,0 +1,69 @@
+// The bench runner: expands scenario and set names into steps, runs them on
+// each engine (each repetition from a fresh database), and measures each step
+// from outside the scenario body: CPU time, peak RSS, device bytes written,
+// DB size on disk, the engine's own statistics.
+//
+// Library code: nothing is printed; db_bench-style lines go to `progress`.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engines/engine.h"
+#include "src/bench/bench_result.h"
+#include "src/bench/params.h"
+#include "src/bench/scenario.h"
+#include "src/core/status.h"
+
+namespace disktune::bench {
+
+// The six engine ids disktune knows, whether or not this build has them.
+std::span<const std::string_view> KnownEngineIds();
+
+using EngineFactory =
+    std::function<Result<std::unique_ptr<Engine>>(std::string_view id)>;
+using LineSink = std::function<void(std::string_view line)>;
+
+struct BenchRequest {
+  // Engine ids, or "all" for every available engine.
+  std::vector<std::string> engines;
+  // Scenario or set names; each item may itself be a comma-separated list.
+  std::vector<std::string> scenarios;
+  // What the user typed explicitly; wins over set values.
+  Overrides user;
+  bool quick = false;
+  int repeat = 1;
+  // Scratch directory; engine X's database lives in db_root/X.
+  std::string db_root;
+  // AvailableEngines() and NewEngine in production; fakes in tests.
+  std::vector<EngineInfo> available;
+  EngineFactory factory;
+  LineSink progress;
+};
+
+struct PlannedStep {
+  const ScenarioSpec* spec = nullptr;
+  std::string set;
+  BenchParams params;
+};
+
+struct BenchPlan {
+  std::vector<std::string> engines;
+  std::vector<PlannedStep> steps;
+};
+
+// Validates the request and expands it. InvalidArgument for an unknown
+// engine, scenario or set (listing the valid ones), an engine not built in,
+// and bad counts or sizes.
+Result<BenchPlan> PlanBench(const BenchRequest& request);
+
+// Runs the plan. Returns InvalidArgument (nothing run) for a bad request;
+// otherwise one result per engine and step, whose status says ok / partial /
+// failed / skipped. After SIGINT the results so far are returned, the
+// interrupted one marked partial.
+Result<std::vector<BenchResult>> RunBench(const BenchRequest& request);
+
+}  // namespace disktune::bench

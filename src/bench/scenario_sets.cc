@@ -1,0 +1,183 @@
+#include "src/bench/scenario_sets.h"
+
+namespace disktune::bench {
+namespace {
+
+constexpr uint64_t kMiB = 1 << 20;
+
+Overrides Cache(uint64_t bytes) {
+  Overrides o;
+  o.cache_bytes = bytes;
+  return o;
+}
+
+SetStep Step(std::string_view name) { return SetStep{name, Overrides{}}; }
+
+SetStep Step(std::string_view name, Overrides o) { return SetStep{name, o}; }
+
+std::vector<ScenarioSet> MakeSets() {
+  std::vector<ScenarioSet> sets;
+  // db_bench's default benchmark list (leveldb 1.23 FLAGS_benchmarks).
+  const std::vector<SetStep> db_bench_list = {
+      Step("fillseq"),     Step("fillsync"),    Step("fillrandom"),
+      Step("overwrite"),   Step("readrandom"),  Step("readrandom"),
+      Step("readseq"),     Step("readreverse"), Step("compact"),
+      Step("readrandom"),  Step("readseq"),     Step("readreverse"),
+      Step("fill100K"),    Step("crc32c"),      Step("snappycomp"),
+      Step("snappyuncomp")};
+  sets.push_back({"db_bench",
+                  "db_bench's default benchmark list with the engine's "
+                  "default options",
+                  Overrides{}, db_bench_list});
+  // The 2011 page gives each engine 4 MB of cache memory. (Its text splits
+  // LevelDB's 4 MB into 2 MB write buffer + 2 MB cache; db_bench was run with
+  // --cache_size=4 MB and the default write buffer, which is what we do.)
+  sets.push_back({"baseline-2011",
+                  "§1 baseline: the default list, 4 MB cache, 1M entries "
+                  "(the second readrandom lets compactions settle)",
+                  Cache(4 * kMiB), db_bench_list});
+  {
+    Overrides o = Cache(4 * kMiB);
+    o.value_size = 100000;
+    o.writes_scale = 0.001;  // "we stop after writing 1000 values"
+    sets.push_back({"large-values",
+                    "§1 large values: 100,000-byte values, num/1000 writes, "
+                    "sequential and random",
+                    o,
+                    {Step("fillseq"), Step("fillrandom")}});
+  }
+  sets.push_back({"batch-writes",
+                  "§1 batch writes: 1000 batches of 1000 entries, sequential "
+                  "and random",
+                  Cache(4 * kMiB),
+                  {Step("fillbatch"), Step("fillrandbatch")}});
+  {
+    Overrides o = Cache(4 * kMiB);
+    o.sync = true;
+    o.writes_scale = 0.01;  // "we stop after 10,000 writes"
+    sets.push_back({"sync-writes",
+                    "§1 synchronous writes: num/100 writes, each synced "
+                    "(the 2011 run turned the drive's write cache off)",
+                    o,
+                    {Step("fillseq"), Step("fillrandom")}});
+  }
+  {
+    Overrides o = Cache(4 * kMiB);
+    o.compression = Compression::kNone;
+    sets.push_back({"compression-off",
+                    "§1 writes without compression, sequential and random",
+                    o,
+                    {Step("fillseq"), Step("fillrandom")}});
+  }
+  {
+    Overrides o;
+    o.write_buffer_bytes = 120 * kMiB;
+    o.cache_bytes = 8 * kMiB;
+    sets.push_back({"more-memory",
+                    "§1 128 MB split write-buffer-heavy: 120 MB write buffer "
+                    "+ 8 MB cache, writes",
+                    o,
+                    {Step("fillseq"), Step("fillrandom")}});
+  }
+  {
+    Overrides o;
+    o.write_buffer_bytes = 8 * kMiB;
+    o.cache_bytes = 120 * kMiB;
+    sets.push_back({"larger-cache",
+                    "§1 128 MB split cache-heavy: 8 MB write buffer + 120 MB "
+                    "cache, reads",
+                    o,
+                    {Step("fillrandom"), Step("overwrite"), Step("readrandom"),
+                     Step("readrandom"), Step("readseq")}});
+  }
+  {
+    Overrides o = Cache(4 * kMiB);
+    o.compression = Compression::kNone;
+    sets.push_back({"reads-uncompressed",
+                    "§1 reads from a DB written without compression",
+                    o,
+                    {Step("fillrandom"), Step("overwrite"), Step("readrandom"),
+                     Step("readrandom"), Step("readseq")}});
+  }
+  {
+    Overrides t1, t8, t16;
+    t1.threads = 1;
+    t8.threads = 8;
+    t16.threads = 16;
+    sets.push_back({"utxo",
+                    "§3 UTXO pulse: load, then pulses of sorted reads on 1, 8 "
+                    "and 16 threads from a cold page cache, with inserts and "
+                    "deletes",
+                    Overrides{},
+                    {Step("utxo-load"), Step("utxo-pulse", t1),
+                     Step("utxo-pulse", t8), Step("utxo-pulse", t16)}});
+    Overrides reads_only;
+    reads_only.pulse_inserts = 0;
+    reads_only.pulse_deletes = 0;
+    sets.push_back({"utxo-reads",
+                    "§3 case 2 (the one the seed measured): reads only",
+                    reads_only,
+                    {Step("utxo-load"), Step("utxo-pulse", t1),
+                     Step("utxo-pulse", t8), Step("utxo-pulse", t16)}});
+  }
+  {
+    Overrides o;
+    o.write_buffer_bytes = 64 * kMiB;
+    sets.push_back({"hyperleveldb",
+                    "§5 fillrandom with 1..max-threads writers, and "
+                    "throughput per interval as the DB grows (64 MB write "
+                    "buffer)",
+                    o,
+                    {Step("fillrandom-threads"), Step("fillrandom-growth")}});
+  }
+  {
+    Overrides o;
+    o.in_memory = true;
+    Overrides small;
+    small.num_scale = 0.2;  // 200,000 of 1,000,000
+    Overrides into_existing;
+    into_existing.writes_scale = 0.2;
+    sets.push_back(
+        {"inmemory",
+         "§4 in-memory mode: 100K values and batches then random "
+         "reads; 200K random writes into an empty DB and into one "
+         "of num entries",
+         o,
+         {Step("fillrand100K"), Step("readrandom"), Step("fillrandbatch"),
+          Step("readrandom"), Step("fillrandom", small), Step("fillseq"),
+          Step("overwrite", into_existing)}});
+  }
+  sets.push_back(
+      {"ycsb",
+       "YCSB core workloads after a load: A, B, C, F, D, E "
+       "(YCSB's recommended order)",
+       Overrides{},
+       {Step("ycsb-load"), Step("ycsb-a"), Step("ycsb-b"), Step("ycsb-c"),
+        Step("ycsb-f"), Step("ycsb-d"), Step("ycsb-e")}});
+  return sets;
+}
+
+}  // namespace
+
+std::span<const ScenarioSet> ScenarioSets() {
+  static const std::vector<ScenarioSet> kSets = MakeSets();
+  return kSets;
+}
+
+const ScenarioSet* FindScenarioSet(std::string_view name) {
+  for (const ScenarioSet& s : ScenarioSets()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+std::string ScenarioSetNames() {
+  std::string out;
+  for (const ScenarioSet& s : ScenarioSets()) {
+    if (!out.empty()) out += ", ";
+    out += s.name;
+  }
+  return out;
+}
+
+}  // namespace disktune::bench

@@ -1,0 +1,344 @@
+// `disktune bench`: db_bench scenarios on one or more engines, as a report.
+// Progress goes to stderr as db_bench's own lines; --json has every figure.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "engines/engine.h"
+#include "probes/environment.h"
+#include "reports/report.h"
+#include "src/bench/runner.h"
+#include "src/bench/scenario.h"
+#include "src/bench/scenario_sets.h"
+#include "src/cli/command.h"
+#include "src/cli/probe_session.h"
+#include "src/core/signals.h"
+#include "src/core/units.h"
+#include "src/tune/profile.h"
+
+namespace disktune::cli {
+namespace {
+
+// Flags as typed; counts stay signed so "--num -5" gets a clear message from
+// the validation instead of a parse error about unsigned integers.
+struct BenchFlags {
+  std::string engines = "leveldb";
+  std::string scenarios;
+  std::string profile;
+  std::optional<int64_t> num, reads, writes, threads, warmup, batch;
+  std::optional<int64_t> max_threads, intervals;
+  std::optional<int64_t> pulse_reads, pulse_inserts, pulse_deletes, pulses;
+  std::string value_size, key_size;
+  std::optional<double> compression_ratio;
+  std::optional<uint64_t> seed;
+  int repeat = 1;
+  bool quick = false;
+  std::string cache_size, write_buffer_size, block_size, max_file_size,
+      data_size;
+  std::optional<int> bloom_bits, max_open_files;
+  std::string compression;
+  bool sync = false;
+  bool in_memory = false;
+  std::string page_cache;
+};
+
+struct BenchCommandOptions {
+  CommonOptions common;
+  BenchFlags flags;
+};
+
+// Value and key sizes are bytes in db_bench (--value_size=100); a bare number
+// is taken as bytes here too, and units are accepted.
+Result<int64_t> ParseByteCount(const std::string& flag,
+                               const std::string& text) {
+  bool digits =
+      !text.empty() &&
+      std::all_of(
+          text.begin() + (text[0] == '-' ? 1 : 0), text.end(),
+          [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  if (digits && text != "-") {
+    try {
+      return static_cast<int64_t>(std::stoll(text));
+    } catch (...) {
+      return Status::InvalidArgument(flag + ": '" + text + "' is out of range");
+    }
+  }
+  auto r = ParseSizeFlag(flag, text, "100");
+  if (!r.ok()) return r.status();
+  return static_cast<int64_t>(*r);
+}
+
+Result<bench::Overrides> BuildOverrides(const BenchFlags& f) {
+  bench::Overrides o;
+  o.num = f.num;
+  o.reads = f.reads;
+  o.writes = f.writes;
+  o.threads = f.threads;
+  o.warmup_ops = f.warmup;
+  o.entries_per_batch = f.batch;
+  o.max_threads = f.max_threads;
+  o.intervals = f.intervals;
+  o.pulse_reads = f.pulse_reads;
+  o.pulse_inserts = f.pulse_inserts;
+  o.pulse_deletes = f.pulse_deletes;
+  o.pulses = f.pulses;
+  o.compression_ratio = f.compression_ratio;
+  o.seed = f.seed;
+  o.bloom_bits_per_key = f.bloom_bits;
+  o.max_open_files = f.max_open_files;
+  if (!f.value_size.empty()) {
+    auto v = ParseByteCount("--value-size", f.value_size);
+    if (!v.ok()) return v.status();
+    o.value_size = *v;
+  }
+  if (!f.key_size.empty()) {
+    auto v = ParseByteCount("--key-size", f.key_size);
+    if (!v.ok()) return v.status();
+    o.key_size = *v;
+  }
+  struct SizeFlag {
+    const char* name;
+    const std::string* text;
+    std::optional<uint64_t>* out;
+    const char* example;
+  };
+  for (const SizeFlag& s :
+       {SizeFlag{"--cache-size", &f.cache_size, &o.cache_bytes, "8MiB"},
+        SizeFlag{"--write-buffer-size", &f.write_buffer_size,
+                 &o.write_buffer_bytes, "4MiB"},
+        SizeFlag{"--block-size", &f.block_size, &o.block_size_bytes, "4KiB"},
+        SizeFlag{"--max-file-size", &f.max_file_size, &o.max_file_bytes,
+                 "2MiB"},
+        SizeFlag{"--data-size", &f.data_size, &o.data_size_bytes, "10GB"}}) {
+    if (s.text->empty()) continue;
+    auto v = ParseSizeFlag(s.name, *s.text, s.example);
+    if (!v.ok()) return v.status();
+    *s.out = *v;
+  }
+  if (!f.compression.empty()) {
+    auto c = ParseCompression(f.compression);
+    if (!c) {
+      return Status::InvalidArgument("--compression: unknown '" +
+                                     f.compression +
+                                     "'; valid: none, snappy, lz4, zstd, lzo");
+    }
+    o.compression = *c;
+  }
+  if (f.sync) o.sync = true;
+  if (f.in_memory) o.in_memory = true;
+  if (!f.page_cache.empty()) {
+    auto p = bench::ParsePageCachePolicy(f.page_cache);
+    if (!p) {
+      return Status::InvalidArgument("--page-cache: unknown '" + f.page_cache +
+                                     "'; valid: auto, fadvise, drop, keep");
+    }
+    o.page_cache = *p;
+  }
+  return o;
+}
+
+// Profile values are the base; flags typed on the command line win.
+void MergeProfile(const bench::Overrides& profile, bench::Overrides* o) {
+  auto take = [](auto& dst, const auto& src) {
+    if (!dst && src) dst = src;
+  };
+  take(o->num, profile.num);
+  take(o->reads, profile.reads);
+  take(o->writes, profile.writes);
+  take(o->threads, profile.threads);
+  take(o->value_size, profile.value_size);
+  take(o->key_size, profile.key_size);
+  take(o->compression_ratio, profile.compression_ratio);
+  take(o->seed, profile.seed);
+  take(o->cache_bytes, profile.cache_bytes);
+  take(o->write_buffer_bytes, profile.write_buffer_bytes);
+  take(o->bloom_bits_per_key, profile.bloom_bits_per_key);
+  take(o->compression, profile.compression);
+  take(o->block_size_bytes, profile.block_size_bytes);
+  take(o->max_open_files, profile.max_open_files);
+  take(o->max_file_bytes, profile.max_file_bytes);
+  take(o->in_memory, profile.in_memory);
+  take(o->sync, profile.sync);
+  take(o->entries_per_batch, profile.entries_per_batch);
+}
+
+int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
+  InstallInterruptHandlers();
+  const BenchFlags& f = opts.flags;
+  bench::BenchRequest req;
+  auto overrides = BuildOverrides(f);
+  if (!overrides.ok()) return Fail(ctx, overrides.status());
+  req.user = *overrides;
+  req.engines = {f.engines};
+  req.scenarios = {f.scenarios};
+  if (!f.profile.empty()) {
+    auto profile = tune::ReadProfileForBench(f.profile);
+    if (!profile.ok()) return Fail(ctx, profile.status());
+    MergeProfile(profile->overrides, &req.user);
+    if (f.scenarios.empty()) req.scenarios = profile->scenarios;
+    if (profile->engine && f.engines == "leveldb")
+      req.engines = {*profile->engine};
+  }
+  if (f.scenarios.empty() && req.scenarios.empty())
+    req.scenarios = {"baseline-2011"};
+  if (req.scenarios.size() == 1 && req.scenarios[0].empty()) {
+    req.scenarios = {"baseline-2011"};
+  }
+  req.quick = f.quick;
+  req.repeat = f.repeat;
+  req.available = AvailableEngines();
+  req.factory = NewEngine;
+
+  // Bad flags are refused before the scratch directory is touched.
+  auto plan = bench::PlanBench(req);
+  if (!plan.ok()) return Fail(ctx, plan.status());
+  Status js = CheckJsonDestination(opts.common);
+  if (!js.ok()) return Fail(ctx, js);
+
+  auto scratch = OpenScratch(opts.common);
+  if (!scratch.ok()) return Fail(ctx, scratch.status());
+  ScratchDir& dir = **scratch;
+  if (opts.common.keep) dir.Keep();
+  req.db_root = dir.Join("bench");
+
+  std::ostream* lines = opts.common.quiet ? nullptr : &ctx.err;
+  req.progress = [lines](std::string_view line) {
+    if (lines) *lines << line << "\n" << std::flush;
+  };
+
+  Report report = NewReport("bench");
+  report.environment = CollectEnvironment(dir.path());
+  report.config["scratch_dir"] = dir.path();
+  report.config["bench"] = {{"engines", plan->engines},
+                            {"scenarios", req.scenarios},
+                            {"quick", req.quick},
+                            {"repeat", req.repeat},
+                            {"steps", plan->steps.size()}};
+  auto results = bench::RunBench(req);
+  if (!results.ok()) return Fail(ctx, results.status());
+  if (InterruptRequested()) report.completion = "interrupted";
+
+  nlohmann::json j = ReportToJson(report);
+  j["benches"] = *results;
+  Status out = EmitJson(ctx, opts.common, j);
+  if (!out.ok()) return Fail(ctx, out);
+  if (InterruptRequested()) return Fail(ctx, Status::Aborted("interrupted"));
+  // Failed or partial scenarios make the command fail; skipped ones (no
+  // in-memory mode) do not.
+  for (const bench::BenchResult& r : *results) {
+    if (r.status == bench::RunStatus::kFailed ||
+        r.status == bench::RunStatus::kPartial) {
+      ctx.err << "disktune: " << r.engine << " " << r.scenario << ": "
+              << r.error << "\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+std::string ScenarioHelp() {
+  std::ostringstream s;
+  s << "\nScenarios (--scenario NAME[,NAME]):\n";
+  for (const bench::ScenarioSpec& spec : bench::Scenarios()) {
+    s << "  " << spec.name
+      << std::string(20 - std::min<size_t>(19, spec.name.size()), ' ')
+      << spec.help << "\n";
+  }
+  s << "\nScenario sets (--scenario SET):\n";
+  for (const bench::ScenarioSet& set : bench::ScenarioSets()) {
+    s << "  " << set.name
+      << std::string(20 - std::min<size_t>(19, set.name.size()), ' ')
+      << set.help << "\n";
+  }
+  return s.str();
+}
+
+}  // namespace
+
+void SetupBenchCommand(CLI::App& app, CommandContext& ctx) {
+  auto opts = std::make_shared<BenchCommandOptions>();
+  BenchFlags& f = opts->flags;
+  CLI::App* cmd = app.add_subcommand("bench",
+                                     "run db_bench scenarios on embedded "
+                                     "engines in --dir and report each figure");
+  AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
+  cmd->add_option("--engine", f.engines,
+                  "engine id(s), comma-separated, or 'all'")
+      ->type_name("NAME[,NAME]|all")
+      ->default_str("leveldb");
+  cmd->add_option("--scenario", f.scenarios,
+                  "scenario or set name(s), comma-separated")
+      ->type_name("NAME[,NAME]|SET")
+      ->default_str("baseline-2011");
+  cmd->add_option("--profile", f.profile,
+                  "read the workload and engine options from a profile")
+      ->type_name("FILE");
+  cmd->add_option("--num", f.num,
+                  "number of keys (db_bench --num; default 1000000)");
+  cmd->add_option("--reads", f.reads, "ops of read scenarios (default: num)");
+  cmd->add_option("--writes", f.writes,
+                  "ops of write scenarios (default: num)");
+  cmd->add_option("--threads", f.threads,
+                  "threads per scenario (db_bench: each does the ops)");
+  cmd->add_option("--value-size", f.value_size,
+                  "value size, bytes (default 100)")
+      ->type_name("BYTES");
+  cmd->add_option("--key-size", f.key_size,
+                  "key size, bytes (default 16: db_bench's %016d)")
+      ->type_name("BYTES");
+  cmd->add_option("--compression-ratio", f.compression_ratio,
+                  "how far values compress (default 0.5)");
+  cmd->add_option("--repeat", f.repeat,
+                  "run everything N times: median, min, max, 95% interval")
+      ->type_name("N");
+  cmd->add_flag("--quick", f.quick,
+                "num 100000 instead of 1000000; yardsticks and pulses /10");
+  cmd->add_option("--seed", f.seed,
+                  "base seed of every random choice (default 301)");
+  cmd->add_option("--warmup", f.warmup, "untimed reads before read scenarios");
+  cmd->add_option("--batch", f.batch,
+                  "entries per write batch (db_bench entries_per_batch)");
+  cmd->add_option("--cache-size", f.cache_size,
+                  "block cache, e.g. 8MiB (default: engine's)")
+      ->type_name("SIZE");
+  cmd->add_option("--write-buffer-size", f.write_buffer_size,
+                  "write buffer / memtable, e.g. 4MiB (default: engine's)")
+      ->type_name("SIZE");
+  cmd->add_option("--bloom-bits", f.bloom_bits,
+                  "bloom filter bits per key (0 = none)");
+  cmd->add_option("--compression", f.compression,
+                  "none, snappy, lz4, zstd, lzo");
+  cmd->add_option("--block-size", f.block_size, "table block size, e.g. 4KiB")
+      ->type_name("SIZE");
+  cmd->add_option("--max-file-size", f.max_file_size,
+                  "table file size, e.g. 2MiB")
+      ->type_name("SIZE");
+  cmd->add_option("--max-open-files", f.max_open_files,
+                  "table files kept open");
+  cmd->add_flag("--sync", f.sync, "sync every write");
+  cmd->add_flag("--in-memory", f.in_memory, "use the engine's in-memory mode");
+  cmd->add_option("--max-threads", f.max_threads,
+                  "fillrandom-threads: up to N writers");
+  cmd->add_option("--intervals", f.intervals,
+                  "fillrandom-growth: number of intervals");
+  cmd->add_option(
+         "--data-size", f.data_size,
+         "UTXO data set size, e.g. 10GB (sets num = size / 105.5 bytes)")
+      ->type_name("SIZE");
+  cmd->add_option("--pulse-reads", f.pulse_reads,
+                  "UTXO: keys read per pulse (90000)");
+  cmd->add_option("--pulse-inserts", f.pulse_inserts,
+                  "UTXO: keys inserted per pulse (210000)");
+  cmd->add_option("--pulse-deletes", f.pulse_deletes,
+                  "UTXO: keys deleted per pulse (30000)");
+  cmd->add_option("--pulses", f.pulses, "UTXO: pulses per thread count (3)");
+  cmd->add_option("--page-cache", f.page_cache,
+                  "UTXO cold reads: auto (fadvise, drop_caches as root if "
+                  "needed), fadvise, "
+                  "drop, keep");
+  cmd->footer(ScenarioHelp());
+  cmd->callback([opts, &ctx] { ctx.exit_code = RunBenchCommand(*opts, ctx); });
+}
+
+}  // namespace disktune::cli

@@ -1,0 +1,83 @@
+// `disktune compare A.json B.json`: two results side by side, noise-aware,
+// with --fail-on-regression PCT as a gate.
+#include <cmath>
+
+#include "reports/compare.h"
+#include "src/cli/command.h"
+#include "src/cli/report_input.h"
+
+namespace disktune::cli {
+namespace {
+
+struct CompareCommandOptions {
+  CommonOptions common;
+  std::string a;
+  std::string b;
+  double threshold_pct = 5;
+  std::optional<double> fail_on_regression_pct;
+};
+
+int RunCompareCommand(const CompareCommandOptions& o, CommandContext& ctx) {
+  if (!(o.threshold_pct >= 0) || !std::isfinite(o.threshold_pct)) {
+    return Fail(
+        ctx, Status::InvalidArgument("--threshold must be a percent >= 0; e.g. "
+                                     "--threshold 5"));
+  }
+  if (o.fail_on_regression_pct && (!(*o.fail_on_regression_pct >= 0) ||
+                                   !std::isfinite(*o.fail_on_regression_pct))) {
+    return Fail(ctx, Status::InvalidArgument(
+                         "--fail-on-regression must be a percent >= 0; "
+                         "e.g. --fail-on-regression 10"));
+  }
+  Result<Report> a = LoadResultFile(o.a);
+  if (!a.ok()) return Fail(ctx, a.status());
+  Result<Report> b = LoadResultFile(o.b);
+  if (!b.ok()) return Fail(ctx, b.status());
+  CompareOptions co;
+  co.threshold_pct = o.threshold_pct;
+  co.fail_on_regression_pct = o.fail_on_regression_pct;
+  auto label = [](const std::string& path, const Report& r) {
+    std::string dev =
+        r.environment.device ? r.environment.device->disk : "no device";
+    return path + " (" + r.environment.system.hostname + ", " + dev + ", " +
+           r.environment.filesystem.type + ", " + r.created_at + ")";
+  };
+  Comparison c = CompareReports(*a, *b, label(o.a, *a), label(o.b, *b), co);
+  Status js = EmitJson(ctx, o.common, ComparisonToJson(c));
+  if (!js.ok()) return Fail(ctx, js);
+  if (std::ostream* human = HumanStream(ctx, o.common))
+    *human << RenderCompareText(c);
+  return o.fail_on_regression_pct && c.regressions > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+void SetupCompareCommand(CLI::App& app, CommandContext& ctx) {
+  auto opts = std::make_shared<CompareCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "compare",
+      "two results side by side (hosts, or one host over time) with the change "
+      "in percent; "
+      "changes inside the spread of repeats are noise, not regressions");
+  cmd->add_option("A", opts->a, "the baseline result JSON")
+      ->required()
+      ->type_name("A.json");
+  cmd->add_option("B", opts->b, "the result to judge against it")
+      ->required()
+      ->type_name("B.json");
+  AddCommonOptions(cmd, &opts->common, /*with_dir=*/false);
+  cmd->add_option("--threshold", opts->threshold_pct,
+                  "changes smaller than PCT percent count as the same (default "
+                  "5); figures with "
+                  "repeats use their spread instead")
+      ->type_name("PCT");
+  cmd->add_option("--fail-on-regression", opts->fail_on_regression_pct,
+                  "exit 1 when a figure is worse by more than PCT percent and "
+                  "outside the spread "
+                  "(a gate), or a result that was ok in A failed in B")
+      ->type_name("PCT");
+  cmd->callback(
+      [opts, &ctx] { ctx.exit_code = RunCompareCommand(*opts, ctx); });
+}
+
+}  // namespace disktune::cli

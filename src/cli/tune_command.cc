@@ -1,0 +1,261 @@
+// `disktune tune`: recommend engine settings for a workload under a memory
+// budget, verified against the engine's defaults, written as a profile plus
+// the engine's own configuration forms.
+//
+// Writes only in the scratch directory (--dir) while measuring, then the
+// --out profile and its engine forms beside it (NAME.json ->
+// NAME.rocksdb.ini, or NAME.leveldb.cc and NAME.leveldb.json) and --json.
+// Every input is checked before anything is written.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "engines/engine.h"
+#include "probes/environment.h"
+#include "reports/report.h"
+#include "src/cli/command.h"
+#include "src/cli/probe_session.h"
+#include "src/core/signals.h"
+#include "src/core/units.h"
+#include "src/tune/engine_forms.h"
+#include "src/tune/tuner.h"
+
+namespace disktune::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TuneFlags {
+  std::string engine = "leveldb";
+  std::string workload;
+  std::string memory_budget = "128MiB";
+  std::string data_size;
+  std::string time_budget;
+  std::string probe_result;
+  std::string out;
+  bool quick = false;
+};
+
+struct TuneCommandOptions {
+  CommonOptions common;
+  TuneFlags flags;
+};
+
+// "profiles/x.json" -> "profiles/x" (the engine forms go beside it).
+std::string Stem(const std::string& out) {
+  if (out.size() > 5 && out.compare(out.size() - 5, 5, ".json") == 0) {
+    return out.substr(0, out.size() - 5);
+  }
+  return out;
+}
+
+Status CheckOutDestination(const std::string& out) {
+  std::error_code ec;
+  fs::path p = fs::absolute(out, ec);
+  if (fs::is_directory(p, ec)) {
+    return Status::InvalidArgument("--out " + out +
+                                   " is a directory; pass a file name such "
+                                   "as profiles/NAME.json");
+  }
+  fs::path parent = p.parent_path();
+  if (!fs::is_directory(parent, ec)) {
+    return Status::NotFound("--out " + out + ": directory " +
+                            parent.string() +
+                            " does not exist; create it first");
+  }
+  if (access(parent.c_str(), W_OK) != 0) {
+    return Status::PermissionDenied("--out " + out + ": cannot write in " +
+                                    parent.string());
+  }
+  return Status::OK();
+}
+
+// Temp file + rename, so a reader never sees half a file.
+Status WriteTextFile(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream f(tmp, std::ios::trunc);
+    if (!f) return Status::FromErrno(errno, "write " + tmp);
+    f << text;
+    f.flush();
+    if (!f) {
+      std::remove(tmp.c_str());
+      return Status::FromErrno(errno, "write " + tmp);
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    std::remove(tmp.c_str());
+    return Status::FromErrno(err, "rename " + tmp + " to " + path);
+  }
+  return Status::OK();
+}
+
+int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
+  InstallInterruptHandlers();
+  const TuneFlags& f = opts.flags;
+  tune::TuneRequest req;
+  req.engine = f.engine;
+  req.quick = f.quick;
+  req.available = AvailableEngines();
+  req.factory = NewEngine;
+
+  // Bad input first, in the order the flags are usually read; nothing has
+  // been written yet.
+  if (!tune::IsTunableEngine(f.engine)) {
+    return Fail(ctx, Status::InvalidArgument("--engine '" + f.engine +
+                                             "': the tuner supports " +
+                                             tune::TunableEngineList()));
+  }
+  if (f.workload.empty()) {
+    return Fail(ctx, Status::InvalidArgument(
+                         "--workload is required: " +
+                         tune::BuiltinWorkloadList() +
+                         ", or a profile file (.json)"));
+  }
+  auto workload = tune::ResolveWorkload(f.workload);
+  if (!workload.ok()) return Fail(ctx, workload.status());
+  req.workload = *workload;
+  auto budget = ParseSizeFlag("--memory-budget", f.memory_budget, "128MiB");
+  if (!budget.ok()) return Fail(ctx, budget.status());
+  req.memory_budget_bytes = *budget;
+  if (!f.data_size.empty()) {
+    auto d = ParseSizeFlag("--data-size", f.data_size, "10GiB");
+    if (!d.ok()) return Fail(ctx, d.status());
+    req.data_size_bytes = *d;
+  }
+  req.time_budget_ns =
+      f.quick ? tune::kQuickTimeBudgetNs : tune::kDefaultTimeBudgetNs;
+  if (!f.time_budget.empty()) {
+    auto t = ParseDurationFlag("--time-budget", f.time_budget, "10m");
+    if (!t.ok()) return Fail(ctx, t.status());
+    req.time_budget_ns = *t;
+  }
+  Status valid = tune::ValidateTuneRequest(req);
+  if (!valid.ok()) return Fail(ctx, valid);
+  if (!f.probe_result.empty()) {
+    auto report = ReadReportFile(f.probe_result);
+    if (!report.ok()) {
+      return Fail(ctx, report.status().WithContext("--probe-result " +
+                                                   f.probe_result));
+    }
+    if (report->probes.empty()) {
+      return Fail(ctx, Status::InvalidArgument(
+                           "--probe-result " + f.probe_result +
+                           ": the report holds no probe results; run "
+                           "`disktune probe --json FILE` first"));
+    }
+    req.facts = tune::FactsFromProbes(report->probes, report->environment,
+                                      "--probe-result " + f.probe_result);
+  }
+  if (!f.out.empty()) {
+    Status s = CheckOutDestination(f.out);
+    if (!s.ok()) return Fail(ctx, s);
+  }
+  Status js = CheckJsonDestination(opts.common);
+  if (!js.ok()) return Fail(ctx, js);
+
+  auto scratch = OpenScratch(opts.common);
+  if (!scratch.ok()) return Fail(ctx, scratch.status());
+  ScratchDir& dir = **scratch;
+  auto progress = MakeProgress(ctx, opts.common);
+  auto result = tune::RunTuner(req, dir, progress.get());
+  progress->Finish();
+  if (!result.ok()) return Fail(ctx, result.status());
+
+  std::string name = f.out.empty()
+                         ? result->workload.name + "-" + result->engine
+                         : fs::path(Stem(f.out)).filename().string();
+  if (!f.out.empty()) {
+    tune::Profile profile = tune::TuneResultToProfile(*result, name);
+    Status s = WriteJsonFile(f.out, tune::ProfileToJson(profile));
+    if (!s.ok()) return Fail(ctx, s);
+    std::string header = tune::EngineFormsHeader(*result, name + ".json");
+    for (const auto& [suffix, text] :
+         tune::EngineForms(result->engine, result->recommendation, header)) {
+      Status w = WriteTextFile(Stem(f.out) + suffix, text);
+      if (!w.ok()) return Fail(ctx, w);
+    }
+  }
+  if (!opts.common.json_path.empty()) {
+    Report report = NewReport("tune");
+    report.environment = result->environment
+                             ? *result->environment
+                             : CollectEnvironment(dir.path());
+    report.config["scratch_dir"] = dir.path();
+    report.config["tune"] = {
+        {"engine", req.engine},
+        {"workload", f.workload},
+        {"memory_budget_bytes", req.memory_budget_bytes},
+        {"time_budget_ns", req.time_budget_ns},
+        {"quick", req.quick}};
+    if (req.data_size_bytes) {
+      report.config["tune"]["data_size_bytes"] = *req.data_size_bytes;
+    }
+    if (!f.probe_result.empty()) {
+      report.config["tune"]["probe_result"] = f.probe_result;
+    }
+    report.probes = result->probes;
+    report.tune = tune::TuneResultToJson(*result);
+    Status s = EmitJson(ctx, opts.common, ReportToJson(report));
+    if (!s.ok()) return Fail(ctx, s);
+  }
+  if (std::ostream* human = HumanStream(ctx, opts.common)) {
+    for (const std::string& line : result->explanation) *human << line << "\n";
+    if (!f.out.empty()) {
+      *human << "Wrote " << f.out;
+      for (const auto& form : tune::EngineForms(result->engine,
+                                                result->recommendation, "")) {
+        *human << ", " << Stem(f.out) << form.first;
+      }
+      *human << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+void SetupTuneCommand(CLI::App& app, CommandContext& ctx) {
+  auto opts = std::make_shared<TuneCommandOptions>();
+  TuneFlags& f = opts->flags;
+  CLI::App* cmd = app.add_subcommand(
+      "tune",
+      "recommend LevelDB/RocksDB settings for a workload under a memory "
+      "budget: rules from the device facts, a measured search, an A/B "
+      "against the defaults");
+  AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
+  cmd->add_option("--engine", f.engine, "engine to tune: leveldb or rocksdb")
+      ->type_name("NAME")
+      ->default_str("leveldb");
+  cmd->add_option("--workload", f.workload,
+                  "built-in workload (" + tune::BuiltinWorkloadList() +
+                      ") or a profile file")
+      ->type_name("NAME|FILE");
+  cmd->add_option("--memory-budget", f.memory_budget,
+                  "memory for write buffers, block cache and index/filter "
+                  "blocks together (default 128MiB)")
+      ->type_name("SIZE");
+  cmd->add_option("--data-size", f.data_size,
+                  "data the database will hold (keys + values), e.g. 10GiB "
+                  "(default: the workload's num)")
+      ->type_name("SIZE");
+  cmd->add_option("--time-budget", f.time_budget,
+                  "time for probing, searching and verifying (default 10m; "
+                  "2m with --quick; at least 30s)")
+      ->type_name("DURATION");
+  cmd->add_option("--probe-result", f.probe_result,
+                  "device facts from `disktune probe --json FILE` instead of "
+                  "a quick probe")
+      ->type_name("FILE");
+  cmd->add_option("--out", f.out,
+                  "write the profile (and the engine's own forms beside it)")
+      ->type_name("FILE.json");
+  cmd->add_flag("--quick", f.quick, "a 2-minute time budget");
+  cmd->callback([opts, &ctx] { ctx.exit_code = RunTuneCommand(*opts, ctx); });
+}
+
+}  // namespace disktune::cli

@@ -1,0 +1,137 @@
+// The knobs the tuner decides, the engines' own defaults for them, and the
+// memory model that splits a budget between write buffers, the block cache
+// and the per-table index/filter blocks.
+//
+// A TuneConfig is fully specified (no "unset"): trials always pass every knob
+// explicitly, so a scenario set's own engine options can never leak into a
+// trial, and "the default" is the engine's documented default value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engines/engine.h"
+#include "src/core/status.h"
+
+namespace disktune::tune {
+
+inline constexpr uint64_t kKiB = 1024;
+inline constexpr uint64_t kMiB = 1024 * kKiB;
+inline constexpr uint64_t kGiB = 1024 * kMiB;
+
+// The engines the tuner supports (the LSM engines whose knobs it models).
+std::span<const std::string_view> TunableEngines();
+bool IsTunableEngine(std::string_view id);
+std::string TunableEngineList();  // "leveldb, rocksdb"
+
+enum class Knob {
+  kWriteBuffer,  // write_buffer_bytes; the block cache takes what is left
+  kBloom,
+  kCompression,
+  kBlockSize,
+  kMaxOpenFiles,
+  kMaxFileSize,
+  kBatch,  // entries per synced write batch (group commit)
+};
+std::span<const Knob> AllKnobs();
+// The JSON / EngineOptions name: "write_buffer_bytes", "bloom_bits_per_key",
+// ..., "entries_per_batch".
+const char* KnobName(Knob k);
+
+struct TuneConfig {
+  uint64_t cache_bytes = 0;
+  uint64_t write_buffer_bytes = 0;
+  int bloom_bits_per_key = 0;  // 0 = no filter
+  Compression compression = Compression::kSnappy;
+  uint64_t block_size_bytes = 4 * kKiB;
+  // nullopt = unlimited (RocksDB's default -1: every table stays open).
+  std::optional<int> max_open_files;
+  uint64_t max_file_bytes = 2 * kMiB;
+  uint64_t entries_per_batch = 1;
+  bool sync = false;
+
+  bool operator==(const TuneConfig&) const = default;
+};
+
+// True when a and b differ in knob k (the cache is derived, never a knob).
+bool KnobDiffers(const TuneConfig& a, const TuneConfig& b, Knob k);
+// Copies knob k from `from` into `to`.
+void CopyKnob(const TuneConfig& from, Knob k, TuneConfig* to);
+// The knob's value for people: "48 MiB", "10 bits", "none", "4 KiB", "1000".
+std::string KnobValueText(const TuneConfig& c, Knob k);
+// "bloom 10, snappy, wb 48 MiB, cache 28 MiB, block 4 KiB, ..." (for logs).
+std::string ConfigText(const TuneConfig& c);
+
+// The engine's own defaults (leveldb::Options(), rocksdb::Options()) and the
+// values it silently clamps knobs to, so the tuner never proposes a value
+// the engine would change behind its back.
+struct EngineModel {
+  std::string_view id;
+  std::string_view version;  // of the library this build links
+  TuneConfig defaults;
+  // Memtables held at once (LevelDB: the active one and one being flushed;
+  // RocksDB: max_write_buffer_number, default 2).
+  int write_buffers = 2;
+  uint64_t min_write_buffer_bytes = 64 * kKiB;
+  uint64_t max_write_buffer_bytes = 1 * kGiB;
+  uint64_t min_file_bytes = 1 * kMiB;
+  uint64_t max_file_bytes = 1 * kGiB;
+  int min_open_files = 74;  // LevelDB: 64 + 10 files it keeps for itself
+  int max_open_files = 50000;
+  uint64_t min_block_bytes = 1 * kKiB;
+  std::vector<Compression> compressions;  // what the tuner may choose
+};
+// REQUIRES: IsTunableEngine(id).
+const EngineModel& ModelFor(std::string_view id);
+
+// The part of the workload the memory model and the table-count rule need.
+struct DataShape {
+  uint64_t live_entries = 0;  // distinct keys held
+  uint64_t key_bytes = 16;
+  uint64_t value_bytes = 100;
+  double compression_ratio = 0.5;
+  // User bytes, keys + values, of the live entries.
+  uint64_t user_bytes() const {
+    return live_entries * (key_bytes + value_bytes);
+  }
+};
+
+// Estimated bytes of the table files for `shape` under `c`: the compressed
+// (or raw) entries plus per-entry overhead, times LevelDB's usual space
+// amplification of ~1.1 from obsolete versions.
+uint64_t EstimateDbBytes(const DataShape& shape, const TuneConfig& c);
+// Estimated number of table files.
+uint64_t EstimateTableCount(const DataShape& shape, const TuneConfig& c);
+// Memory held outside the block cache for the open tables: bloom filters
+// (bits/8 per key) and index blocks (one entry per block), both pinned by
+// the table cache in LevelDB and by default in RocksDB.
+uint64_t EstimateTableMemoryBytes(const DataShape& shape, const TuneConfig& c);
+
+// The budget split: write buffers first, table memory second, the block
+// cache gets the rest (capped at `cache_cap_bytes` when given: a cache above
+// the working set buys nothing). NotFound-style InvalidArgument when the
+// write buffers and table memory alone exceed the budget.
+struct MemorySplit {
+  uint64_t write_buffers_bytes = 0;  // write_buffers x write_buffer_bytes
+  uint64_t table_memory_bytes = 0;
+  uint64_t cache_bytes = 0;
+  uint64_t total_bytes() const {
+    return write_buffers_bytes + table_memory_bytes + cache_bytes;
+  }
+};
+Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
+                                const DataShape& shape, const TuneConfig& c,
+                                std::optional<uint64_t> cache_cap_bytes);
+
+// The smallest block cache worth configuring: below it the engine spends
+// more on cache bookkeeping than it saves.
+inline constexpr uint64_t kMinCacheBytes = 256 * kKiB;
+
+// The EngineOptions a trial (or `bench --profile`) passes to the adapter.
+EngineOptions ToEngineOptions(const TuneConfig& c);
+
+}  // namespace disktune::tune

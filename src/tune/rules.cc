@@ -1,0 +1,567 @@
+#include "src/tune/rules.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "src/core/units.h"
+
+namespace disktune::tune {
+namespace {
+
+using json = nlohmann::json;
+
+std::string Bytes(double b) { return FormatBytes(b); }
+std::string Micros(uint64_t ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.0f us", static_cast<double>(ns) / 1e3);
+  return buf;
+}
+std::string Percent(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.0f%%", f * 100);
+  return buf;
+}
+std::string MBps(double bps) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.0f MB/s", bps / 1e6);
+  return buf;
+}
+
+// Rounds up to a power of two (sizes an operator recognises: 16 MiB).
+uint64_t RoundUpPow2(uint64_t v) {
+  uint64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+// How far reads reach the device at full size: the data exceeds what the
+// page cache can hold next to the engine's own budget, or the workload
+// evicts it (UTXO pulses).
+bool ReadsHitDevice(const RuleInput& in) {
+  if (in.traits.cold_reads) return true;
+  uint64_t db = EstimateDbBytes(in.shape, in.engine->defaults);
+  uint64_t ram = in.facts.memory_bytes;
+  return ram > 0 && db + in.budget_bytes > ram;
+}
+
+// --------------------------------------------------------------- the rules
+
+void TableFileSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const EngineModel& m = *in.engine;
+  TuneConfig c = m.defaults;
+  uint64_t db = EstimateDbBytes(in.shape, c);
+  uint64_t tables = EstimateTableCount(in.shape, c);
+  // Open files the process may use for tables: the fd limit less what the
+  // engine and the service keep for themselves, and the engine's own cap.
+  uint64_t cap = std::min<uint64_t>(
+      static_cast<uint64_t>(m.max_open_files),
+      in.facts.fd_limit > 128 ? in.facts.fd_limit - 64 : 64);
+  r->fact = "estimated table data " + Bytes(static_cast<double>(db)) +
+            " = " + std::to_string(tables) + " tables of " +
+            Bytes(static_cast<double>(c.max_file_bytes)) +
+            "; open-file limit " + std::to_string(in.facts.fd_limit);
+  s->max_file_bytes = c.max_file_bytes;
+  if (tables <= cap * 8 / 10) {
+    r->decision = "keep the default table size: every table can stay open";
+  } else {
+    uint64_t want = RoundUpPow2(db / std::max<uint64_t>(cap * 8 / 10, 1) + 1);
+    s->max_file_bytes = std::clamp(want, m.min_file_bytes, m.max_file_bytes);
+    r->decision = "raise the table size to " +
+                  Bytes(static_cast<double>(s->max_file_bytes)) +
+                  " so the tables fit in " + std::to_string(cap) +
+                  " open files";
+  }
+  r->candidates = {s->max_file_bytes};
+}
+
+void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const EngineModel& m = *in.engine;
+  TuneConfig c = m.defaults;
+  c.max_file_bytes = s->max_file_bytes;
+  uint64_t tables = EstimateTableCount(in.shape, c);
+  uint64_t cap = std::min<uint64_t>(
+      static_cast<uint64_t>(m.max_open_files),
+      in.facts.fd_limit > 128 ? in.facts.fd_limit - 64 : 64);
+  r->fact = std::to_string(tables) + " tables expected (" +
+            Bytes(static_cast<double>(EstimateDbBytes(in.shape, c))) + " / " +
+            Bytes(static_cast<double>(c.max_file_bytes)) + "); default " +
+            KnobValueText(m.defaults, Knob::kMaxOpenFiles) +
+            "; open-file limit " + std::to_string(in.facts.fd_limit);
+  s->max_open_files = m.defaults.max_open_files;
+  if (!m.defaults.max_open_files) {
+    if (tables + 100 > in.facts.fd_limit) {
+      s->max_open_files = static_cast<int>(cap);
+      r->decision = "unlimited would exceed the open-file limit: cap at " +
+                    std::to_string(cap) + " (raise ulimit -n instead if you can)";
+    } else {
+      r->decision = "keep unlimited: every table stays open within the limit";
+    }
+  } else if (tables + tables / 10 <=
+             static_cast<uint64_t>(*m.defaults.max_open_files)) {
+    r->decision = "keep the default: it already covers every table";
+  } else {
+    // §7: below the table count every read may reopen a table (seed 3: read
+    // time fell 2-4x with max_open_files=11000 on 10 GB).
+    uint64_t want = (tables * 5 / 4 + 64 + 99) / 100 * 100;
+    s->max_open_files = static_cast<int>(std::min(want, cap));
+    r->decision = "raise to " + std::to_string(*s->max_open_files) +
+                  " (>= tables + 25%): below the table count every read can "
+                  "reopen a table (§7: 2-4x slower reads); the service needs "
+                  "ulimit -n >= " +
+                  std::to_string(*s->max_open_files + 64);
+  }
+  r->candidates = {s->max_open_files ? json(*s->max_open_files) : json(-1)};
+}
+
+void Bloom(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const WorkloadTraits& t = in.traits;
+  std::string latency = in.facts.rand_read_4k_p50_ns
+                            ? "4 KiB random read p50 " +
+                                  Micros(*in.facts.rand_read_4k_p50_ns)
+                            : "random read latency not measured";
+  r->fact = "point reads " + Percent(t.point_read_share) +
+            " of scored ops; " + latency + "; reads " +
+            (ReadsHitDevice(in) ? "reach the device at full size"
+                                : "fit in memory at full size");
+  if (t.point_read_share < 0.05) {
+    s->bloom_bits = {0};
+    r->decision =
+        "none: without point reads a filter only costs memory (bits/8 per "
+        "key) and CPU while writing";
+  } else if (ReadsHitDevice(in) && in.facts.rand_read_4k_p50_ns &&
+             *in.facts.rand_read_4k_p50_ns >= 50000) {
+    s->bloom_bits = {10, 0};
+    r->decision =
+        "10 bits/key first: each read of a table a key is not in costs a "
+        "device read, and 10 bits give ~1% false positives (§7); none is "
+        "measured too";
+  } else {
+    s->bloom_bits = {10, 0};
+    r->decision =
+        "measure 10 bits/key (~1% false positives, §7) against none: from "
+        "memory a filter saves block lookups, not device reads";
+  }
+  if (t.sequential_writes_only && t.point_read_share > 0) {
+    r->decision +=
+        "; keys are loaded in order, so tables do not overlap and filters "
+        "may give nothing (seed 3)";
+  }
+  for (int b : s->bloom_bits) r->candidates.push_back(b);
+}
+
+void WriteBuffer(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const EngineModel& m = *in.engine;
+  const uint64_t b = in.budget_bytes;
+  const uint64_t d = m.defaults.write_buffer_bytes;
+  // Shares of the budget per buffer (the engine holds write_buffers of
+  // them): 1/16, 1/8, 1/4 (RocksDB's OptimizeLevelStyleCompaction, §7) and
+  // 7/16 (close to the seed's 120 MB of 128 MB).
+  const uint64_t s16 = b / 16, s8 = b / 8, s4 = b / 4, s7 = b * 7 / 16;
+  const double w = in.traits.write_share;
+  std::vector<uint64_t> v;
+  if (w >= 0.5) {
+    v = {s7, s4, s8};
+    r->decision =
+        "large buffers first: fewer, larger level-0 files and less merging "
+        "(§7, seed: 2.16x random writes at 120 MB)";
+  } else if (w == 0) {
+    v = {d, s16};
+    r->decision =
+        "small buffers: no scored writes, so the memory goes to the block "
+        "cache";
+  } else {
+    v = {s4, s8, s16, d};
+    r->decision = "measure large and small buffers: writes and reads compete "
+                  "for the budget";
+  }
+  // A buffer above the whole data set holds everything in memory already.
+  uint64_t all = RoundUpPow2(in.shape.user_bytes() + in.shape.user_bytes() / 4);
+  std::vector<uint64_t> out;
+  for (uint64_t x : v) {
+    x = std::clamp(std::min(x, std::max(all, m.min_write_buffer_bytes)),
+                   m.min_write_buffer_bytes, m.max_write_buffer_bytes);
+    // Round to a MiB so the profile holds values an operator recognises.
+    if (x >= 4 * kMiB) x = x / kMiB * kMiB;
+    if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+  }
+  s->write_buffer_bytes = out;
+  r->fact = "scored writes " + Percent(w) + "; budget " +
+            Bytes(static_cast<double>(b)) + " for " +
+            std::to_string(m.write_buffers) + " write buffers + cache";
+  for (uint64_t x : out) r->candidates.push_back(x);
+}
+
+void Cache(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const WorkloadTraits& t = in.traits;
+  double reads = t.point_read_share + t.scan_share;
+  // The block cache holds uncompressed blocks: hot keys x (key + value +
+  // ~20 bytes of block and cache overhead).
+  double ws = static_cast<double>(in.shape.live_entries) * t.hot_fraction *
+              static_cast<double>(in.shape.key_bytes + in.shape.value_bytes +
+                                  20);
+  r->fact = "working set " + Bytes(ws) + " (" + Percent(t.hot_fraction) +
+            " of " + std::to_string(in.shape.live_entries) +
+            " keys); scored reads " + Percent(reads);
+  if (reads == 0) {
+    s->cache_cap_bytes = in.engine->defaults.cache_bytes;
+    r->decision =
+        "no scored reads: the cache only serves the engine's metadata; keep "
+        "the default " +
+        Bytes(static_cast<double>(in.engine->defaults.cache_bytes)) +
+        " and leave the rest of the budget unused";
+  } else if (ws * 1.25 < static_cast<double>(in.budget_bytes)) {
+    s->cache_cap_bytes =
+        RoundUpPow2(static_cast<uint64_t>(ws * 1.25) / kMiB + 1) * kMiB;
+    r->decision = "the working set fits: cache at most " +
+                  Bytes(static_cast<double>(*s->cache_cap_bytes)) +
+                  " (above it a cache buys nothing, §7)";
+  } else {
+    r->decision =
+        "the working set exceeds the budget: the cache takes everything the "
+        "write buffers and index/filter blocks leave (§7: a larger cache "
+        "helps random reads near the working set)";
+  }
+}
+
+void CompressionRule(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const EngineModel& m = *in.engine;
+  const DeviceFacts& f = in.facts;
+  double ratio = in.shape.compression_ratio;
+  auto has = [&](Compression c) {
+    return std::find(m.compressions.begin(), m.compressions.end(), c) !=
+           m.compressions.end();
+  };
+  std::string cpu = f.snappy_bytes_per_sec
+                        ? "snappy " + MBps(*f.snappy_bytes_per_sec) + "/core"
+                        : "snappy speed not measured";
+  std::string disk = f.seq_write_bytes_per_sec
+                         ? "disk writes " + MBps(*f.seq_write_bytes_per_sec)
+                         : "write bandwidth not measured";
+  char ratio_text[32];
+  std::snprintf(ratio_text, sizeof(ratio_text), "%.2f", ratio);
+  r->fact = std::string("values compress to ") + ratio_text + "; " + cpu +
+            "; " + disk;
+  std::vector<Compression> v;
+  if (ratio >= 0.9) {
+    v = {Compression::kNone};
+    r->decision = "none: the values do not compress, so compressing only "
+                  "costs CPU";
+  } else if (f.snappy_bytes_per_sec && f.seq_write_bytes_per_sec &&
+             *f.seq_write_bytes_per_sec >= *f.snappy_bytes_per_sec) {
+    v = {Compression::kNone, Compression::kSnappy, Compression::kLz4};
+    r->decision =
+        "the CPU, not the disk, limits writes: measure without compression "
+        "first (§7: compression trades CPU for bytes written)";
+  } else if (f.snappy_bytes_per_sec && f.seq_write_bytes_per_sec &&
+             *f.seq_write_bytes_per_sec * 4 < *f.snappy_bytes_per_sec) {
+    v = {Compression::kSnappy, Compression::kLz4, Compression::kZstd};
+    r->decision =
+        "the disk limits writes: keep compressing (§7: 2011 disks wrote "
+        "0.76-0.82x as fast without)";
+  } else {
+    v = {Compression::kSnappy, Compression::kNone, Compression::kLz4};
+    r->decision = "CPU and disk are close: measure snappy against none";
+  }
+  for (Compression c : v) {
+    if (has(c)) {
+      s->compressions.push_back(c);
+      r->candidates.push_back(CompressionName(c));
+    }
+  }
+  if (s->compressions.empty()) {
+    s->compressions = {m.defaults.compression};
+    r->candidates = {CompressionName(m.defaults.compression)};
+  }
+}
+
+void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const WorkloadTraits& t = in.traits;
+  const uint64_t d = in.engine->defaults.block_size_bytes;
+  r->fact = "point reads " + Percent(t.point_read_share) + ", scans " +
+            Percent(t.scan_share) + " of scored ops";
+  if (t.point_read_share + t.scan_share == 0) {
+    s->block_size_bytes = {d};
+    r->decision = "keep the default: block size only shapes reads";
+  } else if (t.scan_share >= 0.5) {
+    s->block_size_bytes = {16 * kKiB, 64 * kKiB, d};
+    r->decision =
+        "larger blocks first: scans read whole blocks, so fewer, larger "
+        "blocks mean fewer fetches and a smaller index";
+  } else if (ReadsHitDevice(in)) {
+    s->block_size_bytes = {d, 16 * kKiB};
+    r->decision =
+        "small blocks first: each point read from the device fetches one "
+        "block, and 4 KiB matches the device's read unit";
+  } else {
+    s->block_size_bytes = {d, 16 * kKiB};
+    r->decision = "measure 4 KiB against 16 KiB (smaller index, more bytes "
+                  "per lookup)";
+  }
+  for (uint64_t b : s->block_size_bytes) r->candidates.push_back(b);
+}
+
+void GroupCommit(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const Workload& w = in.workload;
+  const DeviceFacts& f = in.facts;
+  s->entries_per_batch = w.entries_per_batch;
+  std::string sync = f.fdatasync_p50_ns
+                         ? "fdatasync p50 " + Micros(*f.fdatasync_p50_ns) +
+                               " (" + f.fdatasync_point + ")"
+                         : "fdatasync not measured";
+  char target[64] = "no target rate";
+  if (w.target_writes_per_sec) {
+    std::snprintf(target, sizeof(target), "target %.0f writes/s",
+                  *w.target_writes_per_sec);
+  }
+  r->fact = std::string(w.durable_writes ? "durable writes" : "unsynced writes") +
+            "; " + sync + "; " + target + "; " + std::to_string(w.threads) +
+            " writer thread(s)";
+  if (!w.durable_writes) {
+    r->decision = "unchanged: writes are not synced, so each commit is cheap";
+  } else if (!w.target_writes_per_sec || !f.fdatasync_p50_ns) {
+    r->decision = "unchanged: needs a target rate (workload."
+                  "target_writes_per_sec) and a measured fdatasync";
+  } else {
+    // One writer commits at most 1 / fsync-latency times a second; LevelDB
+    // and RocksDB fold concurrent writers into one synced group.
+    double sync_s = static_cast<double>(*f.fdatasync_p50_ns) / 1e9;
+    double commits_per_sec = static_cast<double>(w.threads) / sync_s;
+    double need = *w.target_writes_per_sec * 1.25;  // 25% headroom
+    uint64_t batch = static_cast<uint64_t>(
+        std::ceil(need / commits_per_sec));
+    if (batch <= w.entries_per_batch) {
+      char buf[160];
+      std::snprintf(buf, sizeof(buf),
+                    "unchanged: %.0f synced commits/s already exceed the "
+                    "target with %llu entries each",
+                    commits_per_sec,
+                    static_cast<unsigned long long>(w.entries_per_batch));
+      r->decision = buf;
+    } else {
+      s->entries_per_batch = std::min<uint64_t>(batch, 1000000);
+      char buf[200];
+      std::snprintf(buf, sizeof(buf),
+                    "group commit: fsync caps a writer at %.0f commits/s, "
+                    "below the target; batches of %llu entries keep it with "
+                    "25%% headroom",
+                    commits_per_sec,
+                    static_cast<unsigned long long>(s->entries_per_batch));
+      r->decision = buf;
+    }
+  }
+  r->candidates = {s->entries_per_batch};
+}
+
+constexpr Rule kRules[] = {
+    {"table-file-size", "max_file_bytes",
+     "estimated table data and the open-file limit", TableFileSize},
+    {"open-files-vs-tables", "max_open_files",
+     "estimated table count (§7: below it reads reopen tables)", OpenFiles},
+    {"bloom-for-point-reads", "bloom_bits_per_key",
+     "point-read share, 4 KiB random read latency, data vs memory", Bloom},
+    {"write-buffer-for-writes", "write_buffer_bytes",
+     "write share of the workload and the memory budget (§7)", WriteBuffer},
+    {"cache-vs-working-set", "cache_bytes",
+     "working set of the reads against the budget (§7)", Cache},
+    {"compression-cpu-vs-disk", "compression",
+     "value compressibility, snappy speed per core, disk write bandwidth",
+     CompressionRule},
+    {"block-size-for-access", "block_size_bytes",
+     "point-read and scan shares, whether reads reach the device", BlockSize},
+    {"group-commit-for-durable-writes", "entries_per_batch",
+     "fdatasync latency and the target write rate", GroupCommit},
+};
+
+// The cache `c` gets under the budget; *fits is false when the write
+// buffers and index/filter blocks alone exceed it.
+uint64_t CacheFor(const RuleInput& in, const CandidateSpace& space,
+                  const TuneConfig& c, bool* fits) {
+  auto split = SplitBudget(*in.engine, in.budget_bytes, in.shape, c,
+                           space.cache_cap_bytes);
+  *fits = split.ok();
+  return split.ok() ? split->cache_bytes : 0;
+}
+
+}  // namespace
+
+std::span<const Rule> Rules() { return kRules; }
+
+DeviceFacts FactsFromProbes(const std::vector<ProbeResult>& probes,
+                            const Environment& env, std::string source) {
+  DeviceFacts f;
+  f.source = std::move(source);
+  f.memory_bytes = env.system.memory_bytes;
+  f.cpu_count = std::max(1, env.system.cpu_count);
+  if (env.device) f.rotational = env.device->rotational;
+  const ProbeResult* sync = nullptr;
+  int sync_rank = 1000;
+  for (const ProbeResult& p : probes) {
+    if (p.status != ProbeStatus::kOk) continue;
+    if (p.name == "rand_read.4k.qd1" && p.latency_ns) {
+      f.rand_read_4k_p50_ns = p.latency_ns->p50;
+      f.rand_read_4k_p99_ns = p.latency_ns->p99;
+    } else if (p.name == "seq_write.1m.qd1" && p.bytes_per_sec) {
+      f.seq_write_bytes_per_sec = p.bytes_per_sec;
+    } else if (p.probe == "fsync" && p.latency_ns &&
+               p.name.rfind("fsync.fdatasync.", 0) == 0) {
+      // A log append of one small record is what a synced commit does:
+      // prefer 4 KiB appends, then other appends, then overwrites.
+      int rank = p.name == "fsync.fdatasync.4096.append" ? 0
+                 : p.name.find(".append") != std::string::npos ? 1
+                                                               : 2;
+      if (rank < sync_rank) {
+        sync = &p;
+        sync_rank = rank;
+      }
+    }
+  }
+  if (sync != nullptr) {
+    f.fdatasync_point = sync->name;
+    f.fdatasync_p50_ns = sync->latency_ns->p50;
+    f.fdatasync_p99_ns = sync->latency_ns->p99;
+  }
+  return f;
+}
+
+json FactsToJson(const DeviceFacts& f) {
+  json j;
+  j["source"] = f.source;
+  if (f.rand_read_4k_p50_ns) j["rand_read_4k_p50_ns"] = *f.rand_read_4k_p50_ns;
+  if (f.rand_read_4k_p99_ns) j["rand_read_4k_p99_ns"] = *f.rand_read_4k_p99_ns;
+  if (f.seq_write_bytes_per_sec) {
+    j["seq_write_bytes_per_sec"] = *f.seq_write_bytes_per_sec;
+  }
+  if (!f.fdatasync_point.empty()) j["fdatasync_point"] = f.fdatasync_point;
+  if (f.fdatasync_p50_ns) j["fdatasync_p50_ns"] = *f.fdatasync_p50_ns;
+  if (f.fdatasync_p99_ns) j["fdatasync_p99_ns"] = *f.fdatasync_p99_ns;
+  if (f.rotational) j["rotational"] = *f.rotational;
+  j["memory_bytes"] = f.memory_bytes;
+  j["cpu_count"] = f.cpu_count;
+  if (f.snappy_bytes_per_sec) {
+    j["snappy_bytes_per_sec"] = *f.snappy_bytes_per_sec;
+  }
+  j["fd_limit"] = f.fd_limit;
+  return j;
+}
+
+CandidateSpace ApplyRules(const RuleInput& in) {
+  CandidateSpace space;
+  for (const Rule& rule : kRules) {
+    RuleRecord rec;
+    rec.rule = std::string(rule.name);
+    rec.knob = std::string(rule.knob);
+    rule.apply(in, &space, &rec);
+    space.records.push_back(std::move(rec));
+  }
+  return space;
+}
+
+TuneConfig BaselineConfig(const RuleInput& in, std::string* definition) {
+  const EngineModel& m = *in.engine;
+  TuneConfig c = m.defaults;
+  c.sync = in.workload.durable_writes;
+  c.entries_per_batch = in.workload.entries_per_batch;
+  auto split = SplitBudget(m, in.budget_bytes, in.shape, c, std::nullopt);
+  std::string what = std::string(m.id) + " " + std::string(m.version) +
+                     " defaults for every knob";
+  if (split.ok()) {
+    c.cache_bytes = split->cache_bytes;
+    what += ", except the block cache, which gets what the " +
+            Bytes(static_cast<double>(in.budget_bytes)) +
+            " budget leaves after the default write buffers (" +
+            std::to_string(m.write_buffers) + " x " +
+            Bytes(static_cast<double>(c.write_buffer_bytes)) +
+            ") and index blocks: " + Bytes(static_cast<double>(c.cache_bytes));
+  } else {
+    what += ", the default block cache (" +
+            Bytes(static_cast<double>(c.cache_bytes)) +
+            "): the default write buffers alone use the " +
+            Bytes(static_cast<double>(in.budget_bytes)) + " budget";
+  }
+  if (c.sync) what += "; every write synced, as the workload requires";
+  if (c.entries_per_batch > 1) {
+    what += "; the workload's own batches of " +
+            std::to_string(c.entries_per_batch);
+  }
+  if (definition != nullptr) *definition = what;
+  return c;
+}
+
+TuneConfig WithBudgetCache(const RuleInput& in, const CandidateSpace& space,
+                           TuneConfig c) {
+  bool fits = false;
+  uint64_t cache = CacheFor(in, space, c, &fits);
+  if (fits) c.cache_bytes = cache;
+  return c;
+}
+
+std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
+                                            const TuneConfig& baseline,
+                                            CandidateSpace* space) {
+  struct Ranked {
+    size_t rank;
+    TuneConfig c;
+  };
+  std::vector<Ranked> out;
+  size_t dropped = 0;
+  for (size_t a = 0; a < space->write_buffer_bytes.size(); a++) {
+    for (size_t b = 0; b < space->bloom_bits.size(); b++) {
+      for (size_t c = 0; c < space->compressions.size(); c++) {
+        for (size_t d = 0; d < space->block_size_bytes.size(); d++) {
+          TuneConfig t = baseline;
+          t.write_buffer_bytes = space->write_buffer_bytes[a];
+          t.bloom_bits_per_key = space->bloom_bits[b];
+          t.compression = space->compressions[c];
+          t.block_size_bytes = space->block_size_bytes[d];
+          t.max_open_files = space->max_open_files;
+          t.max_file_bytes = space->max_file_bytes;
+          t.entries_per_batch = space->entries_per_batch;
+          bool fits = false;
+          t.cache_bytes = CacheFor(in, *space, t, &fits);
+          if (!fits) {
+            dropped++;
+            continue;
+          }
+          if (t == baseline) continue;
+          bool dup = std::any_of(out.begin(), out.end(),
+                                 [&](const Ranked& r) { return r.c == t; });
+          if (!dup) out.push_back({a + b + c + d, t});
+        }
+      }
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Ranked& x, const Ranked& y) {
+    return x.rank < y.rank;
+  });
+  std::vector<TuneConfig> configs = {baseline};
+  for (const Ranked& r : out) configs.push_back(r.c);
+
+  RuleRecord rec;
+  rec.rule = "memory-budget";
+  rec.knob = "cache_bytes";
+  rec.fact = "budget " + Bytes(static_cast<double>(in.budget_bytes)) + " = " +
+             std::to_string(in.engine->write_buffers) +
+             " x write buffer + index/filter blocks of open tables + block "
+             "cache";
+  rec.decision = "the cache takes the rest; " + std::to_string(configs.size()) +
+                 " candidates including the baseline";
+  if (dropped > 0) {
+    rec.decision += "; " + std::to_string(dropped) +
+                    " combinations dropped for exceeding the budget";
+  }
+  space->records.push_back(std::move(rec));
+  return configs;
+}
+
+json RuleRecordToJson(const RuleRecord& r) {
+  json j;
+  j["rule"] = r.rule;
+  if (!r.knob.empty()) j["knob"] = r.knob;
+  j["fact"] = r.fact;
+  j["decision"] = r.decision;
+  if (!r.candidates.empty()) j["candidates"] = r.candidates;
+  return j;
+}
+
+}  // namespace disktune::tune

@@ -1,0 +1,114 @@
+// Rules: what the device facts and the workload say about each knob, before
+// anything is measured (REFERENCE.md §7). Each rule is a row {name, the fact
+// it uses, function}; it narrows a knob to the candidates worth measuring,
+// most promising first, and records the fact and its decision so the
+// profile can show why a value was (or was not) tried.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "probes/environment.h"
+#include "probes/probe_result.h"
+#include "src/tune/knobs.h"
+#include "src/tune/workload.h"
+
+namespace disktune::tune {
+
+// What the probes (and a CPU yardstick) measured; absent = not measured.
+struct DeviceFacts {
+  std::string source;  // "quick probe (this run)", "--probe-result FILE"
+  std::optional<uint64_t> rand_read_4k_p50_ns;
+  std::optional<uint64_t> rand_read_4k_p99_ns;
+  std::optional<double> seq_write_bytes_per_sec;
+  std::string fdatasync_point;  // the probe point the sync figures come from
+  std::optional<uint64_t> fdatasync_p50_ns;
+  std::optional<uint64_t> fdatasync_p99_ns;
+  std::optional<bool> rotational;
+  uint64_t memory_bytes = 0;
+  int cpu_count = 1;
+  // snappy compression speed of one core on the workload's values.
+  std::optional<double> snappy_bytes_per_sec;
+  uint64_t fd_limit = 1024;  // RLIMIT_NOFILE (soft) of this process
+};
+
+// Picks the figures the rules use out of a probe run: rand_read.4k.qd1,
+// seq_write.1m.qd1, the 4 KiB appending fdatasync point (or the closest
+// fdatasync point there is).
+DeviceFacts FactsFromProbes(const std::vector<ProbeResult>& probes,
+                            const Environment& env, std::string source);
+nlohmann::json FactsToJson(const DeviceFacts& f);
+
+struct RuleInput {
+  const EngineModel* engine = nullptr;
+  Workload workload;  // full size
+  WorkloadTraits traits;
+  DataShape shape;  // full size
+  uint64_t budget_bytes = 0;
+  DeviceFacts facts;
+};
+
+// One rule's decision, as the profile shows it.
+struct RuleRecord {
+  std::string rule;
+  std::string knob;
+  std::string fact;
+  std::string decision;
+  std::vector<nlohmann::json> candidates;
+};
+
+// The values left to measure for each knob (preferred first) and the knobs
+// rules fix outright.
+struct CandidateSpace {
+  std::vector<uint64_t> write_buffer_bytes;
+  std::vector<int> bloom_bits;
+  std::vector<Compression> compressions;
+  std::vector<uint64_t> block_size_bytes;
+  std::optional<int> max_open_files;
+  uint64_t max_file_bytes = 0;
+  uint64_t entries_per_batch = 1;
+  // A cache above the working set buys nothing.
+  std::optional<uint64_t> cache_cap_bytes;
+  std::vector<RuleRecord> records;
+};
+
+struct Rule {
+  std::string_view name;
+  std::string_view knob;
+  std::string_view fact;  // what it reads, for `disktune list` and docs
+  void (*apply)(const RuleInput& in, CandidateSpace* space, RuleRecord* rec);
+};
+// In the order they run (table size before open files, bloom before the
+// memory split).
+std::span<const Rule> Rules();
+
+CandidateSpace ApplyRules(const RuleInput& in);
+
+// "The engine's defaults at the same memory budget": every knob at the
+// engine's default, except the block cache, which gets what the budget
+// leaves after the default write buffers and index blocks (when that is
+// smaller than kMinCacheBytes, the engine's default cache). `definition`
+// gets the sentence the profile states.
+TuneConfig BaselineConfig(const RuleInput& in, std::string* definition);
+
+// Every combination of the space's values that fits the budget, with its
+// cache computed, ordered by preference (sum of ranks), the baseline first.
+// Adds a "memory-budget" record to `space`.
+std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
+                                            const TuneConfig& baseline,
+                                            CandidateSpace* space);
+
+// The cache a config gets under the budget (what EnumerateCandidates does
+// for one config), or the baseline's rule when `baseline_rule`.
+TuneConfig WithBudgetCache(const RuleInput& in, const CandidateSpace& space,
+                           TuneConfig c);
+
+nlohmann::json RuleRecordToJson(const RuleRecord& r);
+
+}  // namespace disktune::tune

@@ -1,0 +1,165 @@
+#include "src/tune/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace disktune::tune {
+namespace {
+
+// Rung sizes for n candidates: n, ceil(n/eta), ... down to <= eta (the last
+// rung picks the winner among those).
+std::vector<size_t> RungSizes(size_t n, int eta) {
+  std::vector<size_t> sizes = {n};
+  while (sizes.back() > static_cast<size_t>(eta)) {
+    size_t next = (sizes.back() + eta - 1) / eta;
+    sizes.push_back(next);
+  }
+  return sizes;
+}
+
+// Scales of the rungs: each eta times the previous, the last at `top`,
+// none below `min_scale`.
+std::vector<double> RungScales(size_t rungs, double top, double min_scale,
+                               int eta) {
+  std::vector<double> s(rungs);
+  for (size_t l = 0; l < rungs; l++) {
+    double v = top / std::pow(eta, static_cast<double>(rungs - 1 - l));
+    s[l] = std::max(min_scale, v);
+  }
+  return s;
+}
+
+double PlanCost(const std::vector<size_t>& sizes,
+                const std::vector<double>& scales, const CostModel& cost) {
+  double t = 0;
+  for (size_t l = 0; l < sizes.size(); l++) {
+    t += static_cast<double>(sizes[l]) * cost.Estimate(scales[l]);
+  }
+  return t;
+}
+
+// The largest top scale whose plan fits `budget_ns`, between min and max;
+// min when none fits.
+double FitTopScale(const std::vector<size_t>& sizes, const SearchBudget& b,
+                   const CostModel& cost, double budget_ns) {
+  double lo = b.min_scale, hi = b.max_scale;
+  auto fits = [&](double top) {
+    return PlanCost(sizes, RungScales(sizes.size(), top, b.min_scale, b.eta),
+                    cost) <= budget_ns;
+  };
+  if (fits(hi)) return hi;
+  for (int i = 0; i < 40; i++) {
+    double mid = (lo + hi) / 2;
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+}  // namespace
+
+void CostModel::Observe(double scale, uint64_t elapsed_ns) {
+  double variable = static_cast<double>(elapsed_ns) - fixed_ns_;
+  if (scale <= 0 || variable <= 0) return;
+  per_scale_ns_ = 0.5 * per_scale_ns_ + 0.5 * (variable / scale);
+}
+
+Result<SearchOutcome> SuccessiveHalving(
+    const std::vector<TuneConfig>& candidates, const SearchBudget& budget,
+    CostModel* cost, const TrialFn& trial,
+    const std::function<uint64_t()>& now_ns) {
+  SearchOutcome out;
+  const uint64_t start = now_ns();
+  const double budget_ns = static_cast<double>(budget.budget_ns);
+
+  // Fit the candidate count first: a first rung at the smallest scale must
+  // be affordable.
+  size_t n = candidates.size();
+  while (n > 1) {
+    std::vector<size_t> sizes = RungSizes(n, budget.eta);
+    double cost_min = PlanCost(
+        sizes, RungScales(sizes.size(), budget.min_scale, budget.min_scale,
+                          budget.eta),
+        *cost);
+    if (cost_min <= budget_ns) break;
+    n--;
+  }
+  if (n < candidates.size()) {
+    out.truncated = true;
+    out.notes.push_back(
+        "the time budget allowed " + std::to_string(n) + " of " +
+        std::to_string(candidates.size()) +
+        " candidates (the rules' least preferred were left out)");
+  }
+  out.candidates = static_cast<int>(n);
+  std::vector<size_t> alive(n);
+  std::iota(alive.begin(), alive.end(), 0);
+  if (n == 1) {
+    out.winner = 0;
+    out.elapsed_ns = now_ns() - start;
+    return out;
+  }
+
+  std::vector<size_t> sizes = RungSizes(n, budget.eta);
+  for (size_t l = 0; l < sizes.size(); l++) {
+    // Re-plan what is left with what the trials so far taught the model.
+    double spent = static_cast<double>(now_ns() - start);
+    double left = budget_ns - spent;
+    std::vector<size_t> rest(sizes.begin() + static_cast<long>(l), sizes.end());
+    rest[0] = alive.size();
+    double top = FitTopScale(rest, budget, *cost, left);
+    std::vector<double> scales =
+        RungScales(rest.size(), top, budget.min_scale, budget.eta);
+    if (l > 0 && PlanCost(rest, scales, *cost) > left * 1.25) {
+      out.truncated = true;
+      out.notes.push_back("time ran short: the search stopped after " +
+                          std::to_string(l) + " rung(s)");
+      break;
+    }
+    Rung rung;
+    rung.scale = scales[0];
+    for (size_t idx : alive) {
+      auto score = trial(candidates[idx], rung.scale);
+      out.trials++;
+      rung.candidates.push_back(idx);
+      if (!score.ok()) {
+        if (score.status().IsAborted()) return score.status();
+        rung.ops_per_sec.push_back(0);
+        rung.errors.push_back(score.status().message());
+        continue;
+      }
+      cost->Observe(rung.scale, score->elapsed_ns);
+      rung.ops_per_sec.push_back(score->ops_per_sec);
+      rung.errors.emplace_back();
+    }
+    // The best 1/eta go on (failed trials never do).
+    std::vector<size_t> order(rung.candidates.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return rung.ops_per_sec[a] > rung.ops_per_sec[b];
+    });
+    size_t keep = l + 1 < sizes.size() ? sizes[l + 1] : 1;
+    alive.clear();
+    for (size_t i = 0; i < order.size() && alive.size() < keep; i++) {
+      if (rung.ops_per_sec[order[i]] > 0) {
+        alive.push_back(rung.candidates[order[i]]);
+      }
+    }
+    out.rungs.push_back(std::move(rung));
+    if (alive.empty()) {
+      return Status::IOError("every candidate's trial failed; first error: " +
+                             out.rungs.back().errors.front());
+    }
+  }
+  // The winner: the best of the last rung that ran.
+  const Rung& last = out.rungs.back();
+  size_t best = 0;
+  for (size_t i = 1; i < last.candidates.size(); i++) {
+    if (last.ops_per_sec[i] > last.ops_per_sec[best]) best = i;
+  }
+  out.winner = last.candidates[best];
+  out.elapsed_ns = now_ns() - start;
+  return out;
+}
+
+}  // namespace disktune::tune

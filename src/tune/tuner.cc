@@ -1,0 +1,816 @@
+#include "src/tune/tuner.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "generated/version.h"
+#include "probes/probe.h"
+#include "probes/probe_runner.h"
+#include "src/core/clock.h"
+#include "src/core/signals.h"
+#include "src/core/sysinfo.h"
+#include "src/core/units.h"
+
+namespace disktune::tune {
+namespace {
+
+using json = nlohmann::json;
+
+// The smallest trial worth ranking candidates on: below it the fixed cost
+// of opening and destroying a database swamps what the knobs change.
+constexpr uint64_t kMinRankNum = 20000;
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
+  return buf;
+}
+
+std::string GainText(const Gain& g) {
+  return Fixed(g.median, 2) + "x [" + Fixed(g.ci95_low, 2) + "x, " +
+         Fixed(g.ci95_high, 2) + "x]";
+}
+
+std::string Thousands(uint64_t v) {
+  std::string digits = std::to_string(v);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); i++) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+uint64_t FdLimit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+    return 1 << 20;
+  }
+  return static_cast<uint64_t>(rl.rlim_cur);
+}
+
+// Everything a trial needs, shared by calibration, search and verification.
+class Trials {
+ public:
+  Trials(const TuneRequest& req, const Workload& w, const DataShape& shape,
+         const ScratchDir& scratch, ProgressSink* progress)
+      : req_(req),
+        w_(w),
+        shape_(shape),
+        model_(ModelFor(req.engine)),
+        root_(scratch.Join("tune")),
+        progress_(progress) {}
+
+  // The full-size config as the trial at `scale` runs it.
+  TuneConfig Scaled(const TuneConfig& full, double scale) const {
+    const EngineModel& m = model_;
+    auto scale_bytes = [&](uint64_t v, uint64_t lo, uint64_t hi) {
+      double x = std::round(static_cast<double>(v) * scale);
+      return std::clamp(static_cast<uint64_t>(x), lo, hi);
+    };
+    TuneConfig t = full;
+    t.cache_bytes = scale_bytes(full.cache_bytes, kMinCacheBytes, UINT64_MAX);
+    t.write_buffer_bytes = scale_bytes(
+        full.write_buffer_bytes, m.min_write_buffer_bytes,
+        m.max_write_buffer_bytes);
+    t.max_file_bytes =
+        scale_bytes(full.max_file_bytes, m.min_file_bytes, m.max_file_bytes);
+    if (full.max_open_files) {
+      // Keep open files : tables as at full size (the table-size floor can
+      // make the trial's tables relatively fewer).
+      DataShape small = shape_;
+      small.live_entries = std::max<uint64_t>(
+          1, static_cast<uint64_t>(static_cast<double>(shape_.live_entries) *
+                                   scale));
+      double ratio = static_cast<double>(EstimateTableCount(small, t)) /
+                     static_cast<double>(EstimateTableCount(shape_, full));
+      int mof = static_cast<int>(std::ceil(*full.max_open_files * ratio));
+      t.max_open_files = std::clamp(mof, m.min_open_files, m.max_open_files);
+    }
+    return t;
+  }
+
+  // Trial tables at `scale` (for the open-files rule's reproducibility).
+  uint64_t TablesAt(const TuneConfig& full, double scale) const {
+    DataShape small = shape_;
+    small.live_entries = std::max<uint64_t>(
+        1, static_cast<uint64_t>(static_cast<double>(shape_.live_entries) *
+                                 scale));
+    return EstimateTableCount(small, Scaled(full, scale));
+  }
+
+  Result<TrialScore> Run(const TuneConfig& full, double scale,
+                         const std::string& label) {
+    if (InterruptRequested()) return Status::Aborted("interrupted");
+    TuneConfig t = Scaled(full, scale);
+    bench::BenchRequest br;
+    br.engines = {req_.engine};
+    br.scenarios = w_.scenarios;
+    br.user = WorkloadOverrides(w_, scale);
+    br.user.cache_bytes = t.cache_bytes;
+    br.user.write_buffer_bytes = t.write_buffer_bytes;
+    br.user.bloom_bits_per_key = t.bloom_bits_per_key;
+    br.user.compression = t.compression;
+    br.user.block_size_bytes = t.block_size_bytes;
+    br.user.max_open_files = t.max_open_files;
+    br.user.max_file_bytes = t.max_file_bytes;
+    br.user.sync = t.sync;
+    br.user.entries_per_batch = static_cast<int64_t>(t.entries_per_batch);
+    br.db_root = root_;
+    br.available = req_.available;
+    br.factory = req_.factory;
+    if (progress_ != nullptr) {
+      progress_->Step(label, trials_, 0, 0);
+    }
+    uint64_t t0 = NowNanos();
+    auto results = bench::RunBench(br);
+    uint64_t elapsed = NowNanos() - t0;
+    trials_++;
+    std::error_code ec;
+    std::filesystem::remove_all(root_, ec);
+    if (InterruptRequested()) return Status::Aborted("interrupted");
+    if (!results.ok()) return results.status();
+    double ops = 0, ns = 0;
+    for (const bench::BenchResult& r : *results) {
+      if (r.status != bench::RunStatus::kOk) {
+        return Status::IOError(r.scenario + ": " + r.error);
+      }
+      bool scored = w_.measured.empty() ||
+                    std::find(w_.measured.begin(), w_.measured.end(),
+                              r.scenario) != w_.measured.end();
+      if (!scored) continue;
+      ops += static_cast<double>(r.metrics.ops);
+      ns += static_cast<double>(r.metrics.elapsed_ns);
+    }
+    if (ops <= 0 || ns <= 0) {
+      return Status::IOError("no scored operations ran");
+    }
+    TrialScore s;
+    s.ops_per_sec = ops / (ns / 1e9);
+    s.elapsed_ns = elapsed;
+    return s;
+  }
+
+  int trials() const { return trials_; }
+
+ private:
+  const TuneRequest& req_;
+  const Workload& w_;
+  const DataShape& shape_;
+  const EngineModel& model_;
+  std::string root_;
+  ProgressSink* progress_;
+  int trials_ = 0;
+};
+
+// A quick probe of only what the rules read: 4 KiB random reads at queue
+// depth 1, sequential writes, and 4 KiB appending fdatasync.
+Status ProbeDevice(const ScratchDir& scratch, ProgressSink* progress,
+                   TuneResult* out) {
+  ProbeConfig config = ProbeConfig::Defaults(true);
+  config.queue_depths = {1};
+  config.fsync_methods = {"fdatasync"};
+  config.fsync_sizes = {4096};
+  config.fsync_modes = {"append"};
+  config.buffered = true;  // measure something even where O_DIRECT is refused
+  auto probes = SelectProbes({"rand_read", "seq_write", "fsync"});
+  if (!probes.ok()) return probes.status();
+  Environment env = CollectEnvironment(scratch.path());
+  ProbeRunOutput run;
+  Status s = RunProbes(*probes, config, scratch, env, progress, &run);
+  if (s.IsAborted()) return s;
+  out->environment = env;
+  out->probes = std::move(run.results);
+  out->facts = FactsFromProbes(out->probes, env, "quick probe of " +
+                                                     scratch.path() +
+                                                     " (this run)");
+  if (!s.ok()) {
+    out->notes.push_back("the device probe stopped early (" + s.message() +
+                         "); rules use what it measured");
+  }
+  return Status::OK();
+}
+
+// snappy's compression speed on this CPU with the workload's values (the
+// CPU side of the compression rule).
+std::optional<double> MeasureSnappy(const TuneRequest& req,
+                                    const Workload& w,
+                                    const ScratchDir& scratch) {
+  bench::BenchRequest br;
+  br.engines = {req.engine};
+  br.scenarios = {"snappycomp"};
+  br.quick = true;  // 100 MiB: a few tenths of a second
+  br.user.compression_ratio = w.compression_ratio;
+  br.db_root = scratch.Join("tune-cpu");
+  br.available = req.available;
+  br.factory = req.factory;
+  auto r = bench::RunBench(br);
+  std::error_code ec;
+  std::filesystem::remove_all(br.db_root, ec);
+  if (!r.ok() || r->empty() || r->front().status != bench::RunStatus::kOk ||
+      !r->front().metrics.bytes_per_sec) {
+    return std::nullopt;
+  }
+  return r->front().metrics.bytes_per_sec;
+}
+
+const RuleRecord* FindRecord(const std::vector<RuleRecord>& rules,
+                             const std::string& knob) {
+  for (const RuleRecord& r : rules) {
+    if (r.knob == knob) return &r;
+  }
+  return nullptr;
+}
+
+json KnobValueJson(const TuneConfig& c, Knob k) {
+  switch (k) {
+    case Knob::kWriteBuffer:
+      return c.write_buffer_bytes;
+    case Knob::kBloom:
+      return c.bloom_bits_per_key;
+    case Knob::kCompression:
+      return CompressionName(c.compression);
+    case Knob::kBlockSize:
+      return c.block_size_bytes;
+    case Knob::kMaxOpenFiles:
+      return c.max_open_files ? *c.max_open_files : -1;
+    case Knob::kMaxFileSize:
+      return c.max_file_bytes;
+    case Knob::kBatch:
+      return c.entries_per_batch;
+  }
+  return nullptr;
+}
+
+// The engine options a profile states for a config: the budget's cache and
+// every knob that differs from the engine's default.
+EngineOptions ProfileOptions(const TuneConfig& c, const EngineModel& m) {
+  EngineOptions o;
+  o.cache_bytes = c.cache_bytes;
+  const TuneConfig& d = m.defaults;
+  if (c.write_buffer_bytes != d.write_buffer_bytes) {
+    o.write_buffer_bytes = c.write_buffer_bytes;
+  }
+  if (c.bloom_bits_per_key != d.bloom_bits_per_key) {
+    o.bloom_bits_per_key = c.bloom_bits_per_key;
+  }
+  if (c.compression != d.compression) o.compression = c.compression;
+  if (c.block_size_bytes != d.block_size_bytes) {
+    o.block_size_bytes = c.block_size_bytes;
+  }
+  if (c.max_open_files != d.max_open_files) o.max_open_files = c.max_open_files;
+  if (c.max_file_bytes != d.max_file_bytes) o.max_file_bytes = c.max_file_bytes;
+  o.sync = c.sync;
+  return o;
+}
+
+}  // namespace
+
+Status ValidateTuneRequest(const TuneRequest& r) {
+  if (!IsTunableEngine(r.engine)) {
+    return Status::InvalidArgument("--engine '" + r.engine +
+                                   "': the tuner supports " +
+                                   TunableEngineList());
+  }
+  bool built = std::any_of(r.available.begin(), r.available.end(),
+                           [&](const EngineInfo& e) { return e.id == r.engine; });
+  if (!built) {
+    return Status::InvalidArgument("--engine '" + r.engine +
+                                   "' is not built into this disktune");
+  }
+  if (r.memory_budget_bytes < kMinMemoryBudgetBytes) {
+    return Status::InvalidArgument(
+        "--memory-budget " +
+        FormatBytes(static_cast<double>(r.memory_budget_bytes)) +
+        " is below the minimum of 1 MiB");
+  }
+  uint64_t machine = r.machine_memory_bytes > 0 ? r.machine_memory_bytes
+                                                : ReadSystemInfo().memory_bytes;
+  if (machine > 0 && r.memory_budget_bytes > machine) {
+    return Status::InvalidArgument(
+        "--memory-budget " +
+        FormatBytes(static_cast<double>(r.memory_budget_bytes)) +
+        " is more than this machine's memory (" +
+        FormatBytes(static_cast<double>(machine)) + ")");
+  }
+  if (r.time_budget_ns < kMinTimeBudgetNs) {
+    return Status::InvalidArgument(
+        "--time-budget " + FormatDuration(static_cast<double>(r.time_budget_ns)) +
+        " is too short to verify anything; the minimum is " +
+        std::to_string(kMinTimeBudgetNs / kSecondNs) + "s");
+  }
+  DT_RETURN_IF_ERROR(ValidateWorkload(r.workload));
+  if (r.data_size_bytes && *r.data_size_bytes < 64 * kKiB) {
+    return Status::InvalidArgument("--data-size must be at least 64KiB");
+  }
+  return Status::OK();
+}
+
+Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
+                            ProgressSink* progress) {
+  NullProgress null_progress;
+  if (progress == nullptr) progress = &null_progress;
+  DT_RETURN_IF_ERROR(ValidateTuneRequest(req));
+  const uint64_t start = NowNanos();
+  const uint64_t deadline = start + req.time_budget_ns;
+  auto remaining = [&]() -> double {
+    uint64_t now = NowNanos();
+    return now >= deadline ? 0.0 : static_cast<double>(deadline - now);
+  };
+
+  TuneResult res;
+  res.engine = req.engine;
+  res.memory_budget_bytes = req.memory_budget_bytes;
+  res.time_budget_ns = req.time_budget_ns;
+  res.quick = req.quick;
+  res.workload = req.workload;
+  Workload& w = res.workload;
+  if (req.data_size_bytes) {
+    DT_RETURN_IF_ERROR(ApplyDataSize(*req.data_size_bytes, req.engine, &w));
+  }
+  auto shape = ShapeOf(w, req.engine);
+  if (!shape.ok()) return shape.status();
+  res.shape = *shape;
+  res.traits = TraitsOf(w);
+  const EngineModel& model = ModelFor(req.engine);
+
+  // 1. Facts.
+  if (req.facts) {
+    res.facts = *req.facts;
+  } else {
+    progress->Info("tune: probing the device under " + scratch.path());
+    DT_RETURN_IF_ERROR(ProbeDevice(scratch, progress, &res));
+  }
+  SystemInfo sys = ReadSystemInfo();
+  res.facts.memory_bytes = sys.memory_bytes;
+  res.facts.cpu_count = std::max(1, sys.cpu_count);
+  res.facts.fd_limit = FdLimit();
+  res.facts.snappy_bytes_per_sec = MeasureSnappy(req, w, scratch);
+  if (InterruptRequested()) return Status::Aborted("interrupted");
+
+  // 2. Rules.
+  RuleInput in;
+  in.engine = &model;
+  in.workload = w;
+  in.traits = res.traits;
+  in.shape = res.shape;
+  in.budget_bytes = req.memory_budget_bytes;
+  in.facts = res.facts;
+  CandidateSpace space = ApplyRules(in);
+  res.baseline = BaselineConfig(in, &res.baseline_definition);
+  res.candidates = EnumerateCandidates(in, res.baseline, &space);
+  res.rules = space.records;
+
+  // The largest trial must fit the scratch filesystem (twice: compactions
+  // write new tables before deleting old ones).
+  uint64_t full_db = EstimateDbBytes(res.shape, model.defaults);
+  DT_RETURN_IF_ERROR(scratch.RequireFreeSpace(
+      2 * full_db + 64 * kMiB, "the trial databases (--data-size " +
+                                   FormatBytes(static_cast<double>(
+                                       res.shape.user_bytes())) +
+                                   ")"));
+
+  Trials trials(req, w, res.shape, scratch, progress);
+  const double s_min = EffectiveScale(w, 0);
+  const double s_rank = EffectiveScale(
+      w, std::max(s_min, static_cast<double>(kMinRankNum) /
+                             static_cast<double>(w.num)));
+
+  // 3a. Calibration: the baseline at two small scales gives the cost of a
+  // trial as fixed + per-scale time.
+  progress->Info("tune: " + std::to_string(res.candidates.size()) +
+                 " candidates after the rules; calibrating trial cost");
+  auto c1 = trials.Run(res.baseline, s_rank, "calibrate");
+  if (!c1.ok()) return c1.status().WithContext("baseline trial");
+  CostModel cost(0.2 * static_cast<double>(c1->elapsed_ns),
+                 0.8 * static_cast<double>(c1->elapsed_ns) / s_rank);
+  double s_cal2 = EffectiveScale(w, std::min(1.0, 4 * s_rank));
+  if (s_cal2 > s_rank && remaining() > 10 * cost.Estimate(s_cal2)) {
+    auto c2 = trials.Run(res.baseline, s_cal2, "calibrate");
+    if (!c2.ok()) return c2.status().WithContext("baseline trial");
+    double slope = (static_cast<double>(c2->elapsed_ns) -
+                    static_cast<double>(c1->elapsed_ns)) /
+                   (s_cal2 - s_rank);
+    double fixed = static_cast<double>(c1->elapsed_ns) - slope * s_rank;
+    if (slope > 0 && fixed > 0) cost = CostModel(fixed, slope);
+  }
+
+  // 3b. Plan: keep ~45% of what is left for the knob check and the A/B at
+  // the verification scale s_v; the search gets the rest, with trials no
+  // larger than s_v.
+  size_t varying = 0;
+  for (Knob k : AllKnobs()) {
+    bool any = std::any_of(
+        res.candidates.begin(), res.candidates.end(),
+        [&](const TuneConfig& c) { return KnobDiffers(c, res.baseline, k); });
+    varying += any ? 1 : 0;
+  }
+  auto verify_runs = [](size_t changed, int rk, int rab) {
+    return static_cast<double>((changed >= 2 ? (1 + changed) * rk : 0) +
+                               2 * rab);
+  };
+  auto fit_scale = [&](double runs, double budget_ns) {
+    double lo = s_min, hi = 1.0;
+    if (runs * cost.Estimate(hi) <= budget_ns) return hi;
+    for (int i = 0; i < 40; i++) {
+      double mid = (lo + hi) / 2;
+      (runs * cost.Estimate(mid) <= budget_ns ? lo : hi) = mid;
+    }
+    return lo;
+  };
+  double left = remaining();
+  double s_v = EffectiveScale(
+      w, fit_scale(verify_runs(varying, kMinRepeats, kMinRepeats), 0.45 * left));
+  double verify_cost =
+      verify_runs(varying, kMinRepeats, kMinRepeats) * cost.Estimate(s_v);
+
+  SearchBudget sb;
+  sb.budget_ns = static_cast<uint64_t>(std::max(0.0, 0.95 * left - verify_cost));
+  sb.max_scale = s_v;
+  sb.min_scale = std::min(s_rank, s_v);
+  int trial_no = 0;
+  TrialFn trial_fn = [&](const TuneConfig& c, double scale) {
+    trial_no++;
+    return trials.Run(c, EffectiveScale(w, scale),
+                      "search trial " + std::to_string(trial_no) + ": " +
+                          ConfigText(c));
+  };
+  progress->Info("tune: successive halving over " +
+                 std::to_string(res.candidates.size()) + " candidates, " +
+                 FormatDuration(static_cast<double>(sb.budget_ns)) +
+                 " for the search");
+  auto search = SuccessiveHalving(res.candidates, sb, &cost, trial_fn,
+                                  [] { return NowNanos(); });
+  if (!search.ok()) return search.status();
+  res.search = *search;
+  res.winner = res.candidates[res.search.winner];
+  for (const std::string& n : res.search.notes) res.notes.push_back(n);
+
+  // 4. Knob check at the verification scale.
+  std::vector<Knob> changed;
+  for (Knob k : AllKnobs()) {
+    if (KnobDiffers(res.winner, res.baseline, k)) changed.push_back(k);
+  }
+  // Re-fit s_v to what is actually left.
+  double need = verify_runs(changed.size(), kMinRepeats, kMinRepeats);
+  s_v = EffectiveScale(w, std::min(s_v, fit_scale(need, 0.95 * remaining())));
+  auto revert = [&](TuneConfig c, Knob k) {
+    CopyKnob(res.baseline, k, &c);
+    return WithBudgetCache(in, space, c);
+  };
+  std::vector<bool> keep(changed.size(), true);
+  std::vector<std::optional<Gain>> knob_gain(changed.size());
+  if (changed.size() >= 2) {
+    std::vector<TuneConfig> configs = {res.winner};
+    for (Knob k : changed) configs.push_back(revert(res.winner, k));
+    std::vector<std::vector<double>> scores(configs.size());
+    for (int round = 0; round < kMinRepeats; round++) {
+      for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
+        std::string label = "knob check " + std::to_string(round + 1) + "/" +
+                            std::to_string(kMinRepeats) + ": " +
+                            (i == 0 ? std::string("winner")
+                                    : std::string("without ") +
+                                          KnobName(changed[i - 1]));
+        auto s = trials.Run(configs[i], s_v, label);
+        if (!s.ok()) return s.status().WithContext("knob check");
+        scores[i].push_back(s->ops_per_sec);
+      }
+    }
+    std::vector<Gain> gains = BlockedGains(scores);
+    for (size_t i = 0; i < changed.size(); i++) {
+      knob_gain[i] = gains[i];
+      keep[i] = gains[i].significant();
+    }
+  }
+  // Capacity rules whose condition the scaled trial cannot reproduce (its
+  // few tables all fit in the default open files) are kept on the rule.
+  std::vector<bool> by_rule(changed.size(), false);
+  for (size_t i = 0; i < changed.size(); i++) {
+    Knob k = changed[i];
+    if (keep[i] || (k != Knob::kMaxOpenFiles && k != Knob::kMaxFileSize)) {
+      continue;
+    }
+    TuneConfig b = trials.Scaled(res.baseline, s_v);
+    uint64_t tables = trials.TablesAt(res.baseline, s_v);
+    bool reproducible =
+        b.max_open_files && tables > static_cast<uint64_t>(*b.max_open_files);
+    if (!reproducible) {
+      keep[i] = true;
+      by_rule[i] = true;
+    }
+  }
+  TuneConfig candidate = res.baseline;
+  for (size_t i = 0; i < changed.size(); i++) {
+    if (keep[i]) CopyKnob(res.winner, changed[i], &candidate);
+  }
+  candidate = WithBudgetCache(in, space, candidate);
+  bool joint = false;
+  if (candidate == WithBudgetCache(in, space, res.baseline) &&
+      !changed.empty()) {
+    // No knob won alone: test whether they win together.
+    candidate = res.winner;
+    joint = true;
+  }
+  // The baseline keeps its own cache rule (the budget less the defaults).
+  bool nothing = changed.empty();
+
+  // 5. A/B.
+  Verification v;
+  if (!nothing) {
+    int repeats = kMinRepeats;
+    double per_pair =
+        cost.Estimate(s_v) * 2;  // one baseline and one candidate run
+    while (repeats < kMaxRepeats && per_pair * (repeats + 1) < remaining()) {
+      repeats++;
+    }
+    v.compared = joint ? "search winner (no knob won on its own)"
+                       : "recommendation";
+    v.scale = s_v;
+    v.num = static_cast<uint64_t>(*WorkloadOverrides(w, s_v).num);
+    v.memory_budget_bytes = static_cast<uint64_t>(
+        static_cast<double>(req.memory_budget_bytes) * s_v);
+    const TuneConfig* pair[2] = {&res.baseline, &candidate};
+    for (int round = 0; round < repeats; round++) {
+      for (size_t i : RoundOrder(2, static_cast<size_t>(round))) {
+        std::string label = "A/B " + std::to_string(round + 1) + "/" +
+                            std::to_string(repeats) + ": " +
+                            (i == 0 ? "baseline" : "recommendation");
+        auto s = trials.Run(*pair[i], s_v, label);
+        if (!s.ok()) return s.status().WithContext("verification");
+        (i == 0 ? v.baseline_ops_per_sec : v.candidate_ops_per_sec)
+            .push_back(s->ops_per_sec);
+      }
+    }
+    v.gain = PairedGain(v.candidate_ops_per_sec, v.baseline_ops_per_sec);
+    res.significant = v.gain.significant();
+  }
+
+  // The outcome per knob.
+  res.recommendation = res.significant ? candidate : res.baseline;
+  for (Knob k : AllKnobs()) {
+    KnobEvidence e;
+    e.knob = k;
+    const RuleRecord* rec = FindRecord(res.rules, KnobName(k));
+    std::string rule = rec ? rec->decision : "";
+    auto it = std::find(changed.begin(), changed.end(), k);
+    if (it == changed.end()) {
+      e.status = "default";
+      bool tried = rec != nullptr && rec->candidates.size() > 1;
+      e.reason = tried ? "the search kept the default; rule: " + rule
+                       : rule;
+    } else {
+      size_t i = static_cast<size_t>(it - changed.begin());
+      e.gain = changed.size() == 1 ? std::optional<Gain>(v.gain) : knob_gain[i];
+      if (!res.significant) {
+        e.status = "no_gain";
+        e.reason = "the A/B showed no significant gain over the defaults, "
+                   "so the default stays";
+      } else if (by_rule[i]) {
+        e.status = "rule";
+        e.reason = "kept on the rule: the scaled trial has too few tables to "
+                   "show the effect; " +
+                   rule;
+      } else if (joint) {
+        e.status = "won_jointly";
+        e.reason = "no measurable effect alone; won together with the other "
+                   "changed knobs in the A/B; " +
+                   rule;
+      } else if (keep[i]) {
+        e.status = "won";
+        e.reason = rule;
+      } else {
+        e.status = "no_gain";
+        e.reason = "reverting it did not measurably cost throughput, so the "
+                   "default stays";
+      }
+    }
+    res.knobs.push_back(e);
+  }
+  res.workload.entries_per_batch = res.recommendation.entries_per_batch;
+  if (auto split = SplitBudget(model, req.memory_budget_bytes, res.shape,
+                               res.recommendation, std::nullopt);
+      split.ok()) {
+    res.memory = *split;
+    res.memory.cache_bytes = res.recommendation.cache_bytes;
+  }
+
+  // Verdict and the lines for the terminal.
+  if (nothing) {
+    res.verdict = "the engine's defaults won the search: nothing measured "
+                  "beat them, so nothing changes";
+  } else if (res.significant) {
+    res.verdict = GainText(v.gain) + " the baseline's throughput (median, "
+                  "95% interval), " +
+                  std::to_string(v.gain.repeats) +
+                  " interleaved repeats each";
+  } else {
+    res.verdict = "no significant gain over the defaults (" +
+                  GainText(v.gain) +
+                  "; the interval reaches 1): keep the defaults";
+  }
+  if (w.target_writes_per_sec && !v.candidate_ops_per_sec.empty()) {
+    std::vector<double> xs = res.significant ? v.candidate_ops_per_sec
+                                             : v.baseline_ops_per_sec;
+    std::sort(xs.begin(), xs.end());
+    v.target_met = xs[xs.size() / 2] >= *w.target_writes_per_sec;
+    res.verdict += *v.target_met ? "; the target write rate is met"
+                                 : "; the target write rate is NOT met";
+  }
+  if (!nothing) res.verification = v;
+
+  auto& ex = res.explanation;
+  ex.push_back(req.engine + " for " + w.name + ": " +
+               FormatBytes(static_cast<double>(req.memory_budget_bytes)) +
+               " budget, " + Thousands(w.num) + " keys (" +
+               FormatBytes(static_cast<double>(res.shape.user_bytes())) +
+               " of data)" +
+               (res.verification
+                    ? ", verified on a " + Fixed(s_v, 3) + " scale copy"
+                    : ""));
+  for (const KnobEvidence& e : res.knobs) {
+    char line[512];
+    std::string value = KnobValueText(res.recommendation, e.knob);
+    std::string def = KnobValueText(model.defaults, e.knob);
+    std::string status = e.status;
+    if (e.gain) status += " " + GainText(*e.gain);
+    std::snprintf(line, sizeof(line), "  %-20s %-14s (default %s)  %s",
+                  KnobName(e.knob), value.c_str(), def.c_str(),
+                  status.c_str());
+    ex.push_back(line);
+    if (!e.reason.empty()) ex.push_back("      " + e.reason);
+  }
+  ex.push_back("  block cache          " +
+               FormatBytes(static_cast<double>(res.recommendation.cache_bytes)) +
+               " (what the budget leaves after " +
+               FormatBytes(static_cast<double>(res.memory.write_buffers_bytes)) +
+               " of write buffers and " +
+               FormatBytes(static_cast<double>(res.memory.table_memory_bytes)) +
+               " of index/filter blocks)");
+  ex.push_back("Baseline: " + res.baseline_definition);
+  ex.push_back("Verdict: " + res.verdict);
+  res.elapsed_ns = NowNanos() - start;
+  return res;
+}
+
+json TuneResultToJson(const TuneResult& r) {
+  const EngineModel& m = ModelFor(r.engine);
+  json j;
+  j["tool_version"] = DISKTUNE_VERSION;
+  j["created_at"] = UtcTimestamp();
+  j["engine"] = r.engine;
+  j["workload"] = r.workload.name;
+  j["memory_budget_bytes"] = r.memory_budget_bytes;
+  j["data_size_bytes"] = r.shape.user_bytes();
+  j["time_budget_ns"] = r.time_budget_ns;
+  j["elapsed_ns"] = r.elapsed_ns;
+  j["quick"] = r.quick;
+  j["verdict"] = r.verdict;
+
+  json rec;
+  rec["engine_options"] =
+      ProfileEngineOptionsToJson(ProfileOptions(r.recommendation, m));
+  if (r.recommendation.entries_per_batch != 1) {
+    rec["entries_per_batch"] = r.recommendation.entries_per_batch;
+  }
+  json changed = json::array();
+  for (Knob k : AllKnobs()) {
+    if (KnobDiffers(r.recommendation, r.baseline, k)) changed.push_back(KnobName(k));
+  }
+  rec["changed"] = changed;
+  rec["memory"] = {{"write_buffers_bytes", r.memory.write_buffers_bytes},
+                   {"table_memory_bytes", r.memory.table_memory_bytes},
+                   {"cache_bytes", r.memory.cache_bytes},
+                   {"total_bytes", r.memory.total_bytes()}};
+  rec["explanation"] = r.explanation;
+  j["recommendation"] = rec;
+
+  json ev;
+  ev["baseline"] = {
+      {"definition", r.baseline_definition},
+      {"engine_options",
+       ProfileEngineOptionsToJson(ProfileOptions(r.baseline, m))}};
+  if (r.baseline.entries_per_batch != 1) {
+    ev["baseline"]["entries_per_batch"] = r.baseline.entries_per_batch;
+  }
+  ev["device_facts"] = FactsToJson(r.facts);
+  const Workload& w = r.workload;
+  json wl = {{"scenarios", w.scenarios},
+             {"num", w.num},
+             {"live_entries", r.shape.live_entries},
+             {"key_bytes", r.shape.key_bytes},
+             {"value_bytes", r.shape.value_bytes},
+             {"user_data_bytes", r.shape.user_bytes()},
+             {"write_share", r.traits.write_share},
+             {"point_read_share", r.traits.point_read_share},
+             {"scan_share", r.traits.scan_share},
+             {"hot_fraction", r.traits.hot_fraction},
+             {"cold_reads", r.traits.cold_reads},
+             {"durable_writes", w.durable_writes}};
+  if (!w.measured.empty()) wl["measured"] = w.measured;
+  if (w.target_writes_per_sec) {
+    wl["target_writes_per_sec"] = *w.target_writes_per_sec;
+  }
+  ev["workload"] = wl;
+  json rules = json::array();
+  for (const RuleRecord& rr : r.rules) rules.push_back(RuleRecordToJson(rr));
+  ev["rules"] = rules;
+
+  json search;
+  search["method"] = "successive_halving";
+  search["eta"] = 3;
+  search["candidates"] = r.search.candidates;
+  search["trials"] = r.search.trials;
+  search["elapsed_ns"] = r.search.elapsed_ns;
+  search["truncated"] = r.search.truncated;
+  json rungs = json::array();
+  for (const Rung& g : r.search.rungs) {
+    size_t best = 0;
+    for (size_t i = 1; i < g.candidates.size(); i++) {
+      if (g.ops_per_sec[i] > g.ops_per_sec[best]) best = i;
+    }
+    json rj = {{"scale", std::round(g.scale * 1e4) / 1e4},
+               {"num", static_cast<uint64_t>(*WorkloadOverrides(w, g.scale).num)},
+               {"candidates", g.candidates.size()}};
+    if (!g.candidates.empty()) {
+      rj["best_ops_per_sec"] = std::round(g.ops_per_sec[best]);
+      rj["best"] = ConfigText(r.candidates[g.candidates[best]]);
+    }
+    rungs.push_back(rj);
+  }
+  search["rungs"] = rungs;
+  search["winner"] = ConfigText(r.winner);
+  search["winner_engine_options"] =
+      ProfileEngineOptionsToJson(ProfileOptions(r.winner, m));
+  ev["search"] = search;
+
+  json knobs = json::array();
+  for (const KnobEvidence& e : r.knobs) {
+    json kj = {{"knob", KnobName(e.knob)},
+               {"default", KnobValueJson(m.defaults, e.knob)},
+               {"searched", KnobValueJson(r.winner, e.knob)},
+               {"recommended", KnobValueJson(r.recommendation, e.knob)},
+               {"status", e.status}};
+    if (!e.reason.empty()) kj["reason"] = e.reason;
+    if (e.gain) kj["gain"] = GainToJson(*e.gain);
+    knobs.push_back(kj);
+  }
+  ev["knobs"] = knobs;
+
+  if (r.verification) {
+    const Verification& v = *r.verification;
+    json vj;
+    vj["compared"] = v.compared;
+    vj["scale"] = std::round(v.scale * 1e4) / 1e4;
+    vj["num"] = v.num;
+    vj["memory_budget_bytes"] = v.memory_budget_bytes;
+    vj["order"] = "interleaved, alternating first (B A, A B, ...)";
+    vj["repeats"] = v.gain.repeats;
+    auto rounded = [](const std::vector<double>& xs) {
+      json a = json::array();
+      for (double x : xs) a.push_back(std::round(x));
+      return a;
+    };
+    vj["baseline_ops_per_sec"] = rounded(v.baseline_ops_per_sec);
+    vj["candidate_ops_per_sec"] = rounded(v.candidate_ops_per_sec);
+    json g = GainToJson(v.gain);
+    vj["median_gain"] = g["median"];
+    vj["ci95_low"] = g["ci95_low"];
+    vj["ci95_high"] = g["ci95_high"];
+    vj["significant"] = v.gain.significant();
+    if (w.target_writes_per_sec) {
+      vj["target_writes_per_sec"] = *w.target_writes_per_sec;
+    }
+    if (v.target_met) vj["target_met"] = *v.target_met;
+    ev["verification"] = vj;
+  }
+  ev["notes"] = r.notes;
+  j["evidence"] = ev;
+  return j;
+}
+
+Profile TuneResultToProfile(const TuneResult& r, const std::string& name) {
+  Profile p;
+  p.name = name;
+  p.description = "disktune tune: " + r.engine + " for workload '" +
+                  r.workload.name + "' at a " +
+                  FormatBytes(static_cast<double>(r.memory_budget_bytes)) +
+                  " memory budget";
+  p.engine = r.engine;
+  p.engine_options = ProfileOptions(r.recommendation, ModelFor(r.engine));
+  p.workload = r.workload;
+  p.tune = TuneResultToJson(r);
+  return p;
+}
+
+std::string EngineFormsHeader(const TuneResult& r, const std::string& name) {
+  return "disktune " + std::string(DISKTUNE_VERSION) + " tune: " + r.engine +
+         " for workload '" + r.workload.name + "', " +
+         FormatBytes(static_cast<double>(r.memory_budget_bytes)) +
+         " memory budget (profile " + name + ")\n" + "Verdict: " + r.verdict;
+}
+
+}  // namespace disktune::tune

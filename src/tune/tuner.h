@@ -1,0 +1,147 @@
+// The tuner: recommend engine settings for a workload under a memory budget,
+// with the evidence.
+//
+//   1. Facts: a quick probe of the device under the scratch directory (or
+//      the figures of an earlier probe), and snappy's speed on this CPU.
+//   2. Rules (rules.h) narrow each knob to the values worth measuring.
+//   3. Search (search.h): successive halving over the combinations, with
+//      short trials on a scaled copy of the workload.
+//   4. Knob check: each knob the winner changed is reverted on its own, in
+//      interleaved rounds; a knob whose revert does not measurably hurt is
+//      not recommended.
+//   5. A/B: the recommendation against the baseline ("the engine's defaults
+//      at the same memory budget", rules.h BaselineConfig), >= 3 interleaved
+//      repeats each, median gain with a 95% interval. When the interval
+//      reaches 1, the verdict is "no significant gain" and the defaults stay.
+//
+// The scaled copy: every trial runs the workload with its key space and op
+// counts multiplied by a scale s <= 1, and the memory knobs (cache, write
+// buffers, table size) multiplied by s too, so the ratios that decide an
+// LSM's behaviour (data : cache, data : write buffer, tables : open files)
+// are those of the full-size workload. Engine floors (LevelDB's 64 KiB
+// write buffer, 1 MiB tables) bound how small a faithful copy can be.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "probes/environment.h"
+#include "probes/probe_result.h"
+#include "src/bench/runner.h"
+#include "src/core/progress.h"
+#include "src/core/scratch_dir.h"
+#include "src/core/status.h"
+#include "src/tune/knobs.h"
+#include "src/tune/profile.h"
+#include "src/tune/rules.h"
+#include "src/tune/search.h"
+#include "src/tune/verify.h"
+#include "src/tune/workload.h"
+
+namespace disktune::tune {
+
+inline constexpr uint64_t kMinMemoryBudgetBytes = 1 * kMiB;
+inline constexpr uint64_t kSecondNs = 1000000000ull;
+// Below this nothing can be verified: calibration, a minimal search and the
+// knob check and A/B (2 x 3 runs at least) of the smallest trials.
+inline constexpr uint64_t kMinTimeBudgetNs = 30 * kSecondNs;
+inline constexpr uint64_t kDefaultTimeBudgetNs = 600 * kSecondNs;
+// `disktune run --quick` gives the tuner two minutes.
+inline constexpr uint64_t kQuickTimeBudgetNs = 120 * kSecondNs;
+inline constexpr int kMinRepeats = 3;
+inline constexpr int kMaxRepeats = 5;
+
+struct TuneRequest {
+  std::string engine = "leveldb";
+  Workload workload;  // resolved (ResolveWorkload)
+  uint64_t memory_budget_bytes = 128 * kMiB;
+  // The loaded data (keys + values) at full size; unset = the workload's num.
+  std::optional<uint64_t> data_size_bytes;
+  uint64_t time_budget_ns = kDefaultTimeBudgetNs;
+  bool quick = false;
+  // From an earlier probe (--probe-result, or `run`'s own probes). Unset:
+  // the tuner probes the scratch directory's device first (~10 s).
+  std::optional<DeviceFacts> facts;
+  // AvailableEngines() and NewEngine in production.
+  std::vector<EngineInfo> available;
+  bench::EngineFactory factory;
+  // The machine's memory (the budget may not exceed it); 0 = read it.
+  uint64_t machine_memory_bytes = 0;
+};
+
+// Bad input, checked before anything runs: InvalidArgument with one clear
+// sentence (the minimum or maximum named).
+Status ValidateTuneRequest(const TuneRequest& request);
+
+// One knob's outcome.
+struct KnobEvidence {
+  Knob knob;
+  std::string status;  // default, won, won_jointly, no_gain, rule
+  std::optional<Gain> gain;
+  std::string reason;
+};
+
+struct Verification {
+  std::string compared;  // "recommendation", "search winner"
+  double scale = 0;
+  uint64_t num = 0;
+  uint64_t memory_budget_bytes = 0;  // scaled
+  std::vector<double> baseline_ops_per_sec;
+  std::vector<double> candidate_ops_per_sec;
+  Gain gain;
+  std::optional<bool> target_met;
+};
+
+struct TuneResult {
+  std::string engine;
+  Workload workload;  // full size, with the recommended batch
+  WorkloadTraits traits;
+  DataShape shape;
+  uint64_t memory_budget_bytes = 0;
+  uint64_t time_budget_ns = 0;
+  bool quick = false;
+  DeviceFacts facts;
+  // When the tuner probed: the results and the environment, for a report.
+  std::vector<ProbeResult> probes;
+  std::optional<Environment> environment;
+  std::vector<RuleRecord> rules;
+  TuneConfig baseline;
+  std::string baseline_definition;
+  std::vector<TuneConfig> candidates;
+  SearchOutcome search;
+  TuneConfig winner;          // the search's best
+  TuneConfig recommendation;  // what survived the knob check and the A/B
+  MemorySplit memory;         // of the recommendation
+  std::vector<KnobEvidence> knobs;
+  std::optional<Verification> verification;
+  bool significant = false;
+  std::string verdict;
+  std::vector<std::string> explanation;  // the lines the terminal shows
+  std::vector<std::string> notes;
+  uint64_t elapsed_ns = 0;
+};
+
+// Runs the whole tuning in `scratch` (trial databases and probe files live
+// there and are removed as it goes). Aborted on SIGINT/SIGTERM.
+Result<TuneResult> RunTuner(const TuneRequest& request,
+                            const ScratchDir& scratch, ProgressSink* progress);
+
+// The object a report carries under "tune" and a profile under "tune":
+// engine, workload, budget and verdict, the recommendation, the evidence.
+nlohmann::json TuneResultToJson(const TuneResult& r);
+
+// The profile `disktune tune --out` writes: the workload (full size, the
+// recommended batch), the recommended engine options (the budget's cache
+// and every knob that won; absent knobs keep the engine's defaults) and
+// the evidence.
+Profile TuneResultToProfile(const TuneResult& r, const std::string& name);
+
+// The header comment of the engine forms.
+std::string EngineFormsHeader(const TuneResult& r, const std::string& name);
+
+}  // namespace disktune::tune
