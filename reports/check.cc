@@ -172,7 +172,7 @@ Status UnitFits(const Requirement& req, const std::string& metric,
 std::string MeasuredText(const RequirementResult& r) {
   if (!r.figure) return "-";
   if (r.figure->is_bool) return r.figure->value != 0 ? "true" : "false";
-  return FormatQuantity(r.figure->value, r.figure->dimension);
+  return FormatFigure(r.figure->value, r.figure->dimension, r.figure->metric);
 }
 
 }  // namespace

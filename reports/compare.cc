@@ -279,17 +279,16 @@ void CompareBenches(const Report& a, const Report& b, const CompareOptions& o,
 }
 
 std::string ValueText(double v, const std::optional<Interval>& spread,
-                      Dimension d) {
-  std::string s = FormatQuantity(v, d);
+                      Dimension d, const std::string& metric) {
+  std::string s = FormatFigure(v, d, metric);
   if (spread) {
-    // The rate unit once, after the interval, keeps the column narrow.
-    std::string lo = FormatQuantity(spread->low, d);
-    std::string hi = FormatQuantity(spread->high, d);
+    // The unit once, after the interval, keeps the column narrow.
     if (d == Dimension::kRate) {
       s = Thousands(v) + " [" + Thousands(spread->low) + ".." +
           Thousands(spread->high) + "] ops/s";
     } else {
-      s += " [" + lo + ".." + hi + "]";
+      s += " [" + FormatQuantity(spread->low, d) + ".." +
+           FormatQuantity(spread->high, d) + "]";
     }
   }
   return s;
@@ -352,36 +351,41 @@ std::string RenderCompareText(const Comparison& c) {
     out += "A and B differ in:\n";
     for (const auto& d : c.environment_differences) out += "  " + d + "\n";
   }
-  size_t wi = 6, wa = 1, wb = 1;
-  std::vector<std::array<std::string, 2>> values;
-  for (const auto& r : c.rows) {
-    values.push_back({ValueText(r.a, r.a_spread, r.dimension),
-                      ValueText(r.b, r.b_spread, r.dimension)});
-    wi = std::max(wi, r.item.size());
-    wa = std::max(wa, values.back()[0].size());
-    wb = std::max(wb, values.back()[1].size());
-  }
-  char line[1024];
-  if (!c.rows.empty()) {
-    std::snprintf(line, sizeof(line), "\n%-*s %-11s  %*s  %*s  %8s  %s\n",
-                  static_cast<int>(wi), "result", "metric",
-                  static_cast<int>(wa), "A", static_cast<int>(wb), "B",
-                  "change", "verdict");
-    out += line;
-  }
+  // One table per kind, each as wide as its own cells: bench figures carry
+  // their spread and would widen the probe table for nothing.
   int counts[5] = {0, 0, 0, 0, 0};
-  for (size_t i = 0; i < c.rows.size(); i++) {
-    const CompareRow& r = c.rows[i];
-    counts[static_cast<int>(r.verdict)]++;
-    std::string change = r.change_pct ? SignedPercent(*r.change_pct) : "-";
-    std::string verdict = VerdictText(r);
-    if (!r.note.empty()) verdict += " (" + r.note + ")";
-    std::snprintf(line, sizeof(line), "%-*s %-11s  %*s  %*s  %8s  %s\n",
-                  static_cast<int>(wi), r.item.c_str(), r.metric.c_str(),
-                  static_cast<int>(wa), values[i][0].c_str(),
-                  static_cast<int>(wb), values[i][1].c_str(), change.c_str(),
-                  verdict.c_str());
+  char line[1024];
+  for (const char* kind : {"probe", "bench"}) {
+    size_t wi = 6, wa = 1, wb = 1;
+    std::vector<const CompareRow*> rows;
+    std::vector<std::array<std::string, 2>> values;
+    for (const auto& r : c.rows) {
+      if (r.kind != kind) continue;
+      rows.push_back(&r);
+      values.push_back({ValueText(r.a, r.a_spread, r.dimension, r.metric),
+                        ValueText(r.b, r.b_spread, r.dimension, r.metric)});
+      wi = std::max(wi, r.item.size());
+      wa = std::max(wa, values.back()[0].size());
+      wb = std::max(wb, values.back()[1].size());
+    }
+    if (rows.empty()) continue;
+    std::snprintf(line, sizeof(line), "\n%-*s %-11s  %*s  %*s  %8s  %s\n",
+                  static_cast<int>(wi), kind, "metric", static_cast<int>(wa),
+                  "A", static_cast<int>(wb), "B", "change", "verdict");
     out += line;
+    for (size_t i = 0; i < rows.size(); i++) {
+      const CompareRow& r = *rows[i];
+      counts[static_cast<int>(r.verdict)]++;
+      std::string change = r.change_pct ? SignedPercent(*r.change_pct) : "-";
+      std::string verdict = VerdictText(r);
+      if (!r.note.empty()) verdict += " (" + r.note + ")";
+      std::snprintf(line, sizeof(line), "%-*s %-11s  %*s  %*s  %8s  %s\n",
+                    static_cast<int>(wi), r.item.c_str(), r.metric.c_str(),
+                    static_cast<int>(wa), values[i][0].c_str(),
+                    static_cast<int>(wb), values[i][1].c_str(), change.c_str(),
+                    verdict.c_str());
+      out += line;
+    }
   }
   auto list = [&](const char* title, const std::vector<std::string>& v) {
     if (v.empty()) return;

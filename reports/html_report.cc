@@ -44,7 +44,8 @@ table.kv th { width: 220px; }
 .verdict { border-left: 4px solid #0072B2; padding: 4px 12px; margin: 10px 0; background: #f5f9fc; }
 .verdict.warn { border-color: #D55E00; background: #fdf5f0; }
 .warnings li { color: #8a3b00; }
-pre { background: #f4f4f4; padding: 8px; font-size: 12px; overflow-x: auto; }
+pre { background: #f4f4f4; padding: 8px; font-size: 12px; white-space: pre-wrap;
+      overflow-wrap: anywhere; margin: 0; }
 footer { color: #777; font-size: 12px; margin-top: 40px; }
 )css";
 
@@ -118,6 +119,7 @@ std::string JsonHtml(const json& v, std::string_view key, int depth) {
     if (v.empty()) return "";
     std::string out = "<table class=\"kv\">\n";
     for (auto it = v.begin(); it != v.end(); ++it) {
+      if (it->is_structured() && it->empty()) continue;
       out += "<tr>" + Th(it.key()) + "<td>" +
              JsonHtml(it.value(), it.key(), depth + 1) + "</td></tr>\n";
     }
@@ -131,6 +133,30 @@ std::string JsonHtml(const json& v, std::string_view key, int depth) {
     bool all_scalars = std::all_of(v.begin(), v.end(), [](const json& e) {
       return !e.is_object() && !e.is_array();
     });
+    // Lines laid out for a terminal (the tuner's explanation) as they are.
+    bool preformatted =
+        all_scalars &&
+        std::all_of(v.begin(), v.end(),
+                    [](const json& e) { return e.is_string(); }) &&
+        std::any_of(v.begin(), v.end(), [](const json& e) {
+          const std::string& s = e.get_ref<const std::string&>();
+          return !s.empty() && s[0] == ' ';
+        });
+    if (preformatted) {
+      std::string out = "<pre>";
+      for (const auto& e : v) out += H(e.get<std::string>()) + "\n";
+      return out + "</pre>";
+    }
+    // Sentences (an explanation, notes) one per line; short values inline.
+    bool sentences =
+        all_scalars && std::any_of(v.begin(), v.end(), [](const json& e) {
+          return e.is_string() && e.get<std::string>().size() > 40;
+        });
+    if (sentences) {
+      std::string out = "<ul>";
+      for (const auto& e : v) out += "<li>" + H(JsonScalarText(e)) + "</li>";
+      return out + "</ul>";
+    }
     if (all_scalars) {
       std::string out;
       for (const auto& e : v)
@@ -144,7 +170,11 @@ std::string JsonHtml(const json& v, std::string_view key, int depth) {
   }
   std::string text = HumanValue(key, v);
   std::string raw = JsonScalarText(v);
-  if (v.is_number() && text != raw) text += " (" + raw + ")";
+  // The exact figure beside a unit-formatted one ("64 MiB (67108864)"), for
+  // integers, which are what a configuration file takes.
+  if ((v.is_number_integer() || v.is_number_unsigned()) && text != raw) {
+    text += " (" + raw + ")";
+  }
   return H(text);
 }
 

@@ -105,7 +105,8 @@ void JsonMd(const json& v, const std::string& key, int depth,
   std::string pad(static_cast<size_t>(depth) * 2, ' ');
   if (v.is_object()) {
     for (auto it = v.begin(); it != v.end(); ++it) {
-      if (it->is_structured() && !it->empty()) {
+      if (it->is_structured() && it->empty()) continue;  // nothing to say
+      if (it->is_structured()) {
         os << pad << "- **" << Md(it.key()) << "**\n";
         JsonMd(*it, it.key(), depth + 1, os);
       } else {
@@ -116,6 +117,23 @@ void JsonMd(const json& v, const std::string& key, int depth,
     return;
   }
   if (v.is_array()) {
+    // Lines laid out for a terminal (the tuner's explanation): a code block
+    // inside the list item keeps their columns.
+    bool preformatted =
+        std::all_of(v.begin(), v.end(),
+                    [](const json& e) { return e.is_string(); }) &&
+        std::any_of(v.begin(), v.end(), [](const json& e) {
+          const std::string& s = e.get_ref<const std::string&>();
+          return !s.empty() && s[0] == ' ';
+        });
+    if (preformatted) {
+      // In a list item the block needs a blank line before it.
+      if (depth > 0) os << "\n";
+      os << pad << "```\n";
+      for (const auto& e : v) os << pad << e.get<std::string>() << "\n";
+      os << pad << "```\n" << (depth > 0 ? "\n" : "");
+      return;
+    }
     for (const auto& e : v) {
       if (e.is_object()) {
         std::string line;
@@ -157,6 +175,7 @@ void Recommendation(const Report& r, std::ostringstream& os) {
       rest.erase(k);
     }
     for (auto it = rest.begin(); it != rest.end(); ++it) {
+      if (it->empty()) continue;
       os << "**" << Md(it.key()) << "**\n\n";
       JsonMd(*it, it.key(), 0, os);
       os << "\n";

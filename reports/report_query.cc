@@ -269,6 +269,11 @@ std::string FormatQuantity(double v, Dimension d) {
   return "";
 }
 
+std::string FormatFigure(double value, Dimension d, std::string_view metric) {
+  if (metric == "iops") return Thousands(value) + " IOPS";
+  return FormatQuantity(value, d);
+}
+
 const std::vector<std::string>& KnownProbeMetrics() {
   static const std::vector<std::string> k = {
       "iops",       "ops_per_sec", "bytes_per_sec", "samples", "bytes",

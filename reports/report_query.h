@@ -51,6 +51,8 @@ const char* DimensionName(Dimension d);
 Dimension DimensionOfMetric(std::string_view metric);
 // "279.6 us", "4,643 ops/s", "65.7 MB/s", "2.0 KiB", "1.398".
 std::string FormatQuantity(double value, Dimension d);
+// FormatQuantity, but "64,168 IOPS" for an iops figure.
+std::string FormatFigure(double value, Dimension d, std::string_view metric);
 
 struct Figure {
   double value = 0;  // in the canonical unit of `dimension`

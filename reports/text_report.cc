@@ -216,12 +216,33 @@ void Benches(const Report& r, std::ostringstream& os) {
 
 // What the tuner wrote, whatever its shape: nested objects indent, arrays of
 // objects become one line per element.
+// Lines laid out for a terminal (indented columns, as the tuner's
+// explanation): printed as they are.
+bool IsPreformatted(const nlohmann::json& v) {
+  return v.is_array() &&
+         std::all_of(v.begin(), v.end(),
+                     [](const nlohmann::json& e) { return e.is_string(); }) &&
+         std::any_of(v.begin(), v.end(), [](const nlohmann::json& e) {
+           const std::string& s = e.get_ref<const std::string&>();
+           return !s.empty() && s[0] == ' ';
+         });
+}
+
+// An array of sentences (an explanation, notes): one per line.
+bool IsSentences(const nlohmann::json& v) {
+  return v.is_array() &&
+         std::any_of(v.begin(), v.end(), [](const nlohmann::json& e) {
+           return e.is_string() && e.get<std::string>().size() > 40;
+         });
+}
+
 void JsonText(const nlohmann::json& v, const std::string& key, int indent,
               std::ostringstream& os) {
   std::string pad(static_cast<size_t>(indent), ' ');
   if (v.is_object()) {
     for (auto it = v.begin(); it != v.end(); ++it) {
-      if (it->is_object() ||
+      if (it->is_structured() && it->empty()) continue;  // nothing to say
+      if (it->is_object() || IsSentences(*it) ||
           (it->is_array() && !it->empty() && (*it)[0].is_object())) {
         os << pad << it.key() << ":\n";
         JsonText(*it, it.key(), indent + 2, os);
@@ -244,9 +265,22 @@ void JsonText(const nlohmann::json& v, const std::string& key, int indent,
       }
       return;
     }
+    if (IsPreformatted(v)) {
+      for (const auto& e : v) os << pad << e.get<std::string>() << "\n";
+      return;
+    }
+    if (IsSentences(v)) {
+      for (const auto& e : v) {
+        os << pad << "- " << (e.is_structured() ? e.dump() : HumanValue(key, e))
+           << "\n";
+      }
+      return;
+    }
     std::string line;
-    for (const auto& e : v)
-      line += (line.empty() ? "" : ", ") + HumanValue(key, e);
+    for (const auto& e : v) {
+      line += (line.empty() ? "" : ", ") +
+              (e.is_structured() ? e.dump() : HumanValue(key, e));
+    }
     os << pad << line << "\n";
     return;
   }

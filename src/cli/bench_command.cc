@@ -218,10 +218,9 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   auto results = bench::RunBench(req);
   if (!results.ok()) return Fail(ctx, results.status());
   if (InterruptRequested()) report.completion = "interrupted";
+  report.benches = *results;
 
-  nlohmann::json j = ReportToJson(report);
-  j["benches"] = *results;
-  Status out = EmitJson(ctx, opts.common, j);
+  Status out = EmitJson(ctx, opts.common, ReportToJson(report));
   if (!out.ok()) return Fail(ctx, out);
   if (InterruptRequested()) return Fail(ctx, Status::Aborted("interrupted"));
   // Failed or partial scenarios make the command fail; skipped ones (no

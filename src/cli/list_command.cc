@@ -1,6 +1,11 @@
 // `disktune list`: what this build can do — probes, engines, scenarios, profiles.
+#include <algorithm>
+#include <filesystem>
+
 #include "engines/engine.h"
 #include "probes/probe.h"
+#include "src/bench/scenario.h"
+#include "src/bench/scenario_sets.h"
 #include "src/cli/command.h"
 
 namespace disktune::cli {
@@ -9,6 +14,26 @@ namespace {
 struct ListOptions {
   CommonOptions common;
 };
+
+// Checked-in profiles: ./profiles (a checkout) and the source tree's profiles/.
+std::vector<std::string> ProfilePaths() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> paths;
+  for (const char* dir : {"profiles", DISKTUNE_PROFILES_DIR}) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      if (e.path().extension() != ".json") continue;
+      std::string abs = fs::weakly_canonical(e.path(), ec).string();
+      if (std::find(paths.begin(), paths.end(), abs) == paths.end()) paths.push_back(abs);
+    }
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+void Row(std::ostream& os, std::string_view id, std::string_view text) {
+  os << "  " << id << std::string(id.size() < 20 ? 20 - id.size() : 1, ' ') << text << "\n";
+}
 
 int RunListCommand(const ListOptions& o, CommandContext& ctx) {
   nlohmann::json j;
@@ -22,20 +47,32 @@ int RunListCommand(const ListOptions& o, CommandContext& ctx) {
                             {"description", e.description},
                             {"in_memory_mode", e.has_in_memory_mode}});
   }
+  j["scenarios"] = nlohmann::json::array();
+  for (const auto& sc : bench::Scenarios()) {
+    j["scenarios"].push_back(
+        {{"id", sc.name}, {"description", sc.help}, {"origin", sc.origin}});
+  }
+  j["scenario_sets"] = nlohmann::json::array();
+  for (const auto& set : bench::ScenarioSets()) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& st : set.steps) steps.push_back(st.scenario);
+    j["scenario_sets"].push_back({{"id", set.name}, {"description", set.help}, {"steps", steps}});
+  }
+  j["profiles"] = ProfilePaths();
   Status s = EmitJson(ctx, o.common, j);
   if (!s.ok()) return Fail(ctx, s);
   std::ostream* human = HumanStream(ctx, o.common);
   if (!human) return 0;
   *human << "probes:\n";
-  for (const auto& p : AllProbes()) {
-    *human << "  " << std::string(p->id()) << std::string(14 - std::min<size_t>(13, p->id().size()), ' ')
-           << p->description() << "\n";
-  }
+  for (const auto& p : AllProbes()) Row(*human, p->id(), p->description());
   *human << "engines:\n";
-  for (const auto& e : AvailableEngines()) {
-    *human << "  " << std::string(e.id) << std::string(14 - std::min<size_t>(13, e.id.size()), ' ')
-           << e.description << "\n";
-  }
+  for (const auto& e : AvailableEngines()) Row(*human, e.id, e.description);
+  *human << "scenarios:\n";
+  for (const auto& sc : bench::Scenarios()) Row(*human, sc.name, sc.help);
+  *human << "scenario sets:\n";
+  for (const auto& set : bench::ScenarioSets()) Row(*human, set.name, set.help);
+  *human << "profiles:\n";
+  for (const auto& path : ProfilePaths()) *human << "  " << path << "\n";
   return 0;
 }
 

@@ -139,8 +139,8 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   if (!f.probe_result.empty()) {
     auto report = ReadReportFile(f.probe_result);
     if (!report.ok()) {
-      return Fail(ctx, report.status().WithContext("--probe-result " +
-                                                   f.probe_result));
+      // ReadReportFile names the file already.
+      return Fail(ctx, report.status().WithContext("--probe-result"));
     }
     if (report->probes.empty()) {
       return Fail(ctx, Status::InvalidArgument(

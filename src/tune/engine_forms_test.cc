@@ -1,1 +1,120 @@
+// The engine forms: the RocksDB OPTIONS file parses as key=value sections
+// and RocksDB itself loads it with the chosen values; the LevelDB snippet
+// and JSON carry the chosen values.
+#include "src/tune/engine_forms.h"
+
 #include <gtest/gtest.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/env.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/utilities/options_util.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace disktune::tune {
+namespace {
+
+TuneConfig Chosen() {
+  TuneConfig c;
+  c.cache_bytes = 24 * kMiB;
+  c.write_buffer_bytes = 48 * kMiB;
+  c.bloom_bits_per_key = 10;
+  c.compression = Compression::kLz4;
+  c.block_size_bytes = 16 * kKiB;
+  c.max_open_files = 6000;
+  c.max_file_bytes = 16 * kMiB;
+  c.entries_per_batch = 13;
+  c.sync = true;
+  return c;
+}
+
+TEST(EngineFormsTest, RocksDbIniParsesAsSections) {
+  std::string ini = RocksDbOptionsIni(Chosen(), "line one\nline two");
+  auto s = ParseIni(ini);
+  ASSERT_TRUE(s.ok()) << s.status().ToString() << "\n" << ini;
+  ASSERT_TRUE(s->count("DBOptions"));
+  ASSERT_TRUE(s->count("CFOptions \"default\""));
+  ASSERT_TRUE(s->count("TableOptions/BlockBasedTable \"default\""));
+  EXPECT_EQ(s->at("DBOptions").at("max_open_files"), "6000");
+  const auto& cf = s->at("CFOptions \"default\"");
+  EXPECT_EQ(cf.at("write_buffer_size"), std::to_string(48 * kMiB));
+  EXPECT_EQ(cf.at("compression"), "kLZ4Compression");
+  EXPECT_EQ(cf.at("target_file_size_base"), std::to_string(16 * kMiB));
+  const auto& t = s->at("TableOptions/BlockBasedTable \"default\"");
+  EXPECT_EQ(t.at("block_size"), "16384");
+  EXPECT_EQ(t.at("filter_policy"), "bloomfilter:10:false");
+  EXPECT_EQ(t.at("block_cache"), std::to_string(24 * kMiB));
+  EXPECT_NE(ini.find("# line two"), std::string::npos);
+  EXPECT_NE(ini.find("13 entries per WriteBatch"), std::string::npos);
+
+  EXPECT_FALSE(ParseIni("key=value before a section").ok());
+  EXPECT_FALSE(ParseIni("[unterminated\n").ok());
+}
+
+TEST(EngineFormsTest, RocksDbLoadsTheOptionsFile) {
+  std::string path = std::filesystem::temp_directory_path() /
+                     ("engine_forms_test_" + std::to_string(getpid()) + ".ini");
+  {
+    std::ofstream f(path);
+    f << RocksDbOptionsIni(Chosen(), "test");
+  }
+  rocksdb::DBOptions db;
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  rocksdb::ConfigOptions config;
+  config.env = rocksdb::Env::Default();
+  rocksdb::Status s = rocksdb::LoadOptionsFromFile(config, path, &db, &cfs);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(db.max_open_files, 6000);
+  ASSERT_EQ(cfs.size(), 1u);
+  const rocksdb::ColumnFamilyOptions& cf = cfs[0].options;
+  EXPECT_EQ(cf.write_buffer_size, 48 * kMiB);
+  EXPECT_EQ(cf.compression, rocksdb::kLZ4Compression);
+  EXPECT_EQ(cf.target_file_size_base, 16 * kMiB);
+  auto* table = cf.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->block_size, 16 * kKiB);
+  ASSERT_NE(table->filter_policy, nullptr);
+  ASSERT_NE(table->block_cache, nullptr);
+  EXPECT_EQ(table->block_cache->GetCapacity(), 24 * kMiB);
+}
+
+TEST(EngineFormsTest, LevelDbSnippetHasTheChosenValues) {
+  TuneConfig c = Chosen();
+  c.compression = Compression::kNone;
+  std::string cc = LevelDbSnippet(c, "header");
+  for (const std::string& want :
+       {std::string("options.write_buffer_size = 50331648;"),
+        std::string("leveldb::NewLRUCache(25165824)"),
+        std::string("leveldb::NewBloomFilterPolicy(10)"),
+        std::string("options.compression = leveldb::kNoCompression;"),
+        std::string("options.block_size = 16384;"),
+        std::string("options.max_open_files = 6000;"),
+        std::string("options.max_file_size = 16777216;"),
+        std::string("write_options.sync = true"),
+        std::string("13 entries in each leveldb::WriteBatch"),
+        std::string("// header")}) {
+    EXPECT_NE(cc.find(want), std::string::npos) << want << "\n" << cc;
+  }
+  nlohmann::json j = LevelDbOptionsJson(c, "header");
+  EXPECT_EQ(j["options"]["write_buffer_size"], 48 * kMiB);
+  EXPECT_EQ(j["options"]["block_cache_capacity"], 24 * kMiB);
+  EXPECT_EQ(j["options"]["filter_policy_bloom_bits_per_key"], 10);
+  EXPECT_EQ(j["options"]["compression"], "kNoCompression");
+  EXPECT_EQ(j["options"]["max_open_files"], 6000);
+  EXPECT_EQ(j["write_options"]["sync"], true);
+  EXPECT_EQ(j["entries_per_batch"], 13);
+
+  auto forms = EngineForms("leveldb", c, "h");
+  ASSERT_EQ(forms.size(), 2u);
+  EXPECT_EQ(forms[0].first, ".leveldb.cc");
+  EXPECT_EQ(forms[1].first, ".leveldb.json");
+  EXPECT_EQ(EngineForms("rocksdb", c, "h").front().first, ".rocksdb.ini");
+}
+
+}  // namespace
+}  // namespace disktune::tune

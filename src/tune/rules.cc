@@ -98,8 +98,15 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
       r->decision = "keep unlimited: every table stays open within the limit";
     }
   } else if (tables + tables / 10 <=
-             static_cast<uint64_t>(*m.defaults.max_open_files)) {
+                 static_cast<uint64_t>(*m.defaults.max_open_files) &&
+             static_cast<uint64_t>(*m.defaults.max_open_files) <= cap) {
     r->decision = "keep the default: it already covers every table";
+  } else if (tables + tables / 10 <=
+             static_cast<uint64_t>(*m.defaults.max_open_files)) {
+    s->max_open_files = static_cast<int>(cap);
+    r->decision = "lower to " + std::to_string(cap) +
+                  ": the default would run into the open-file limit (the "
+                  "engine also needs descriptors for its log and manifest)";
   } else {
     // §7: below the table count every read may reopen a table (seed 3: read
     // time fell 2-4x with max_open_files=11000 on 10 GB).
@@ -222,6 +229,8 @@ void Cache(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
         "write buffers and index/filter blocks leave (§7: a larger cache "
         "helps random reads near the working set)";
   }
+  r->candidates = {s->cache_cap_bytes ? json(*s->cache_cap_bytes)
+                                      : json("the rest of the budget")};
 }
 
 void CompressionRule(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {

@@ -1,1 +1,261 @@
+// The rules on crafted device facts: each knob's candidates follow from the
+// fact the rule names, and every candidate fits the memory budget.
+#include "src/tune/rules.h"
+
 #include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace disktune::tune {
+namespace {
+
+// A device and machine: 24 GiB of memory, a 2 GB/s disk, snappy at 500 MB/s.
+DeviceFacts Facts() {
+  DeviceFacts f;
+  f.source = "test";
+  f.rand_read_4k_p50_ns = 80000;
+  f.seq_write_bytes_per_sec = 2e9;
+  f.fdatasync_point = "fsync.fdatasync.4096.append";
+  f.fdatasync_p50_ns = 250000;
+  f.memory_bytes = 24 * kGiB;
+  f.cpu_count = 2;
+  f.snappy_bytes_per_sec = 5e8;
+  f.fd_limit = 65536;
+  return f;
+}
+
+RuleInput Input(const std::string& workload, uint64_t num,
+                uint64_t budget = 128 * kMiB) {
+  RuleInput in;
+  in.engine = &ModelFor("leveldb");
+  auto w = ResolveWorkload(workload);
+  EXPECT_TRUE(w.ok()) << w.status().ToString();
+  in.workload = *w;
+  in.workload.num = num;
+  in.traits = TraitsOf(in.workload);
+  auto shape = ShapeOf(in.workload, "leveldb");
+  EXPECT_TRUE(shape.ok()) << shape.status().ToString();
+  in.shape = *shape;
+  in.budget_bytes = budget;
+  in.facts = Facts();
+  return in;
+}
+
+const RuleRecord* Record(const CandidateSpace& s, const std::string& rule) {
+  for (const RuleRecord& r : s.records) {
+    if (r.rule == rule) return &r;
+  }
+  return nullptr;
+}
+
+TEST(RulesTest, EveryRuleNamesItsFactAndDecides) {
+  CandidateSpace s = ApplyRules(Input("mixed", 100000));
+  EXPECT_EQ(s.records.size(), Rules().size());
+  for (const RuleRecord& r : s.records) {
+    EXPECT_FALSE(r.fact.empty()) << r.rule;
+    EXPECT_FALSE(r.decision.empty()) << r.rule;
+    EXPECT_FALSE(r.candidates.empty()) << r.rule;
+  }
+}
+
+TEST(RulesTest, SlowRandomReadsOnDataBeyondMemoryTurnBloomOn) {
+  // 1G keys x 116 B of random fill = ~53 GB of tables on a 24 GiB
+  // machine: reads reach the device, whose 4 KiB reads take 8 ms (a
+  // rotating disk).
+  RuleInput in = Input("read-heavy", 1000000000);
+  in.facts.rand_read_4k_p50_ns = 8000000;
+  CandidateSpace s = ApplyRules(in);
+  ASSERT_FALSE(s.bloom_bits.empty());
+  EXPECT_EQ(s.bloom_bits.front(), 10);
+  const RuleRecord* r = Record(s, "bloom-for-point-reads");
+  ASSERT_NE(r, nullptr);
+  EXPECT_NE(r->fact.find("8000 us"), std::string::npos) << r->fact;
+  EXPECT_NE(r->fact.find("reach the device"), std::string::npos) << r->fact;
+}
+
+TEST(RulesTest, NoPointReadsNoBloom) {
+  CandidateSpace s = ApplyRules(Input("write-heavy", 1000000));
+  EXPECT_EQ(s.bloom_bits, std::vector<int>{0});
+  // Block size only shapes reads: the default stays.
+  EXPECT_EQ(s.block_size_bytes, std::vector<uint64_t>{4 * kKiB});
+  // Writes scored: large write buffers first.
+  ASSERT_FALSE(s.write_buffer_bytes.empty());
+  EXPECT_GT(s.write_buffer_bytes.front(), 4 * kMiB);
+}
+
+TEST(RulesTest, CacheSizedToTheWorkingSet) {
+  // 200,000 keys x (16 + 100 + 20) B = ~26 MiB of working set in 128 MiB.
+  RuleInput in = Input("read-heavy", 200000);
+  CandidateSpace s = ApplyRules(in);
+  ASSERT_TRUE(s.cache_cap_bytes.has_value());
+  double ws = static_cast<double>(in.shape.live_entries) * (16 + 100 + 20);
+  EXPECT_GE(static_cast<double>(*s.cache_cap_bytes), ws);
+  EXPECT_LE(static_cast<double>(*s.cache_cap_bytes), 4 * ws);
+  TuneConfig base = BaselineConfig(in, nullptr);
+  for (const TuneConfig& c : EnumerateCandidates(in, base, &s)) {
+    if (c == base) continue;
+    EXPECT_GE(static_cast<double>(c.cache_bytes), ws) << ConfigText(c);
+    EXPECT_LE(c.cache_bytes, *s.cache_cap_bytes) << ConfigText(c);
+  }
+
+  // A working set beyond the budget: the cache takes all that is left.
+  CandidateSpace big = ApplyRules(Input("read-heavy", 5000000));
+  EXPECT_FALSE(big.cache_cap_bytes.has_value());
+}
+
+TEST(RulesTest, OpenFilesCoverTheTableCount) {
+  // 10 GiB of data in 2 MiB tables: ~4,000 tables, above LevelDB's 1000.
+  RuleInput in = Input("read-heavy", 10 * kGiB / 116);
+  CandidateSpace s = ApplyRules(in);
+  ASSERT_TRUE(s.max_open_files.has_value());
+  TuneConfig c = in.engine->defaults;
+  c.max_file_bytes = s.max_file_bytes;
+  EXPECT_GE(static_cast<uint64_t>(*s.max_open_files),
+            EstimateTableCount(in.shape, c));
+  EXPECT_GT(*s.max_open_files, 1000);
+
+  // Small data: the default already covers every table.
+  CandidateSpace small = ApplyRules(Input("read-heavy", 100000));
+  EXPECT_EQ(small.max_open_files, std::optional<int>(1000));
+}
+
+TEST(RulesTest, FewFileDescriptorsRaiseTheTableSize) {
+  RuleInput in = Input("read-heavy", 10 * kGiB / 116);
+  in.facts.fd_limit = 1024;
+  CandidateSpace s = ApplyRules(in);
+  EXPECT_GT(s.max_file_bytes, 2 * kMiB);
+  TuneConfig c = in.engine->defaults;
+  c.max_file_bytes = s.max_file_bytes;
+  ASSERT_TRUE(s.max_open_files.has_value());
+  EXPECT_LE(*s.max_open_files, 1024 - 64);
+  EXPECT_LE(EstimateTableCount(in.shape, c),
+            static_cast<uint64_t>(*s.max_open_files));
+}
+
+TEST(RulesTest, SlowFsyncWithDurableWritesBatches) {
+  // fdatasync at 2 ms: one writer commits 500 times a second; 5,000 durable
+  // writes/s need batches of ceil(5000 * 1.25 / 500) = 13.
+  RuleInput in = Input("sync-writes", 1000000);
+  ASSERT_TRUE(in.workload.durable_writes);
+  in.facts.fdatasync_p50_ns = 2000000;
+  CandidateSpace s = ApplyRules(in);
+  EXPECT_EQ(s.entries_per_batch, 13u);
+  const RuleRecord* r = Record(s, "group-commit-for-durable-writes");
+  ASSERT_NE(r, nullptr);
+  EXPECT_NE(r->fact.find("2000 us"), std::string::npos) << r->fact;
+
+  // A fast fsync keeps one entry per commit.
+  in.facts.fdatasync_p50_ns = 50000;
+  EXPECT_EQ(ApplyRules(in).entries_per_batch, 1u);
+  // Unsynced writes are never batched by the tuner.
+  RuleInput plain = Input("write-heavy", 100000);
+  plain.facts.fdatasync_p50_ns = 2000000;
+  EXPECT_EQ(ApplyRules(plain).entries_per_batch, 1u);
+}
+
+TEST(RulesTest, CompressionFollowsTheBottleneck) {
+  RuleInput in = Input("write-heavy", 1000000);
+  // Disk faster than snappy: the CPU is the bottleneck, none first.
+  EXPECT_EQ(ApplyRules(in).compressions.front(), Compression::kNone);
+  // A slow disk: keep compressing.
+  in.facts.seq_write_bytes_per_sec = 50e6;
+  EXPECT_EQ(ApplyRules(in).compressions,
+            std::vector<Compression>{Compression::kSnappy});
+  // Incompressible values: none only.
+  in.workload.compression_ratio = 1.0;
+  in.shape.compression_ratio = 1.0;
+  EXPECT_EQ(ApplyRules(in).compressions,
+            std::vector<Compression>{Compression::kNone});
+}
+
+TEST(RulesTest, ScansPreferLargerBlocks) {
+  CandidateSpace s = ApplyRules(Input("ycsb-e", 100000));
+  ASSERT_FALSE(s.block_size_bytes.empty());
+  EXPECT_GT(s.block_size_bytes.front(), 4 * kKiB);
+}
+
+TEST(RulesTest, BaselineIsTheDefaultsWithTheBudgetsCache) {
+  RuleInput in = Input("write-heavy", 100000);
+  std::string def;
+  TuneConfig b = BaselineConfig(in, &def);
+  const TuneConfig& d = in.engine->defaults;
+  EXPECT_EQ(b.write_buffer_bytes, d.write_buffer_bytes);
+  EXPECT_EQ(b.bloom_bits_per_key, d.bloom_bits_per_key);
+  EXPECT_EQ(b.compression, d.compression);
+  EXPECT_EQ(b.max_open_files, d.max_open_files);
+  // 128 MiB - 2 x 4 MiB - index blocks.
+  EXPECT_LT(b.cache_bytes, 120 * kMiB);
+  EXPECT_GT(b.cache_bytes, 119 * kMiB);
+  EXPECT_NE(def.find("defaults"), std::string::npos) << def;
+}
+
+TEST(RulesTest, EveryCandidateFitsTheBudget) {
+  for (const char* w : {"write-heavy", "read-heavy", "mixed", "ycsb-a"}) {
+    for (uint64_t budget : {4 * kMiB, 32 * kMiB, 128 * kMiB}) {
+      RuleInput in = Input(w, 1000000, budget);
+      CandidateSpace s = ApplyRules(in);
+      TuneConfig base = BaselineConfig(in, nullptr);
+      auto all = EnumerateCandidates(in, base, &s);
+      ASSERT_FALSE(all.empty());
+      EXPECT_EQ(all.front(), base);
+      for (size_t i = 1; i < all.size(); i++) {
+        const TuneConfig& c = all[i];
+        uint64_t used = 2 * c.write_buffer_bytes +
+                        EstimateTableMemoryBytes(in.shape, c) + c.cache_bytes;
+        EXPECT_LE(used, budget) << w << " " << ConfigText(c);
+      }
+    }
+  }
+}
+
+TEST(RulesTest, FactsComeFromTheNamedProbePoints) {
+  std::vector<ProbeResult> probes(4);
+  probes[0].probe = "rand_read";
+  probes[0].name = "rand_read.4k.qd1";
+  probes[0].latency_ns = LatencySummary{};
+  probes[0].latency_ns->p50 = 90000;
+  probes[0].latency_ns->p99 = 200000;
+  probes[1].probe = "seq_write";
+  probes[1].name = "seq_write.1m.qd1";
+  probes[1].bytes_per_sec = 3e8;
+  probes[2].probe = "fsync";
+  probes[2].name = "fsync.fdatasync.16384.overwrite";
+  probes[2].latency_ns = LatencySummary{};
+  probes[2].latency_ns->p50 = 999;
+  probes[3].probe = "fsync";
+  probes[3].name = "fsync.fdatasync.4096.append";
+  probes[3].latency_ns = LatencySummary{};
+  probes[3].latency_ns->p50 = 300000;
+  Environment env;
+  env.system.memory_bytes = 8 * kGiB;
+  DeviceFacts f = FactsFromProbes(probes, env, "test");
+  EXPECT_EQ(f.rand_read_4k_p50_ns, 90000u);
+  EXPECT_EQ(f.seq_write_bytes_per_sec, 3e8);
+  EXPECT_EQ(f.fdatasync_point, "fsync.fdatasync.4096.append");
+  EXPECT_EQ(f.fdatasync_p50_ns, 300000u);
+  EXPECT_EQ(f.memory_bytes, 8 * kGiB);
+}
+
+TEST(KnobsTest, MemoryModel) {
+  DataShape shape;
+  shape.live_entries = 1000000;
+  TuneConfig c = ModelFor("leveldb").defaults;
+  // (16 + 8 + 3 + 50) x 1.1 bytes per entry.
+  EXPECT_NEAR(static_cast<double>(EstimateDbBytes(shape, c)), 84.7e6, 1e6);
+  c.bloom_bits_per_key = 10;
+  uint64_t with_filter = EstimateTableMemoryBytes(shape, c);
+  c.bloom_bits_per_key = 0;
+  // 10 bits per key of 1.1M keys.
+  EXPECT_NEAR(static_cast<double>(with_filter - EstimateTableMemoryBytes(shape, c)),
+              1.1e6 * 10 / 8, 1e3);
+  auto split = SplitBudget(ModelFor("leveldb"), 16 * kMiB, shape, c, std::nullopt);
+  ASSERT_TRUE(split.ok());
+  EXPECT_EQ(split->total_bytes(), 16 * kMiB);
+  c.write_buffer_bytes = 8 * kMiB;
+  EXPECT_FALSE(SplitBudget(ModelFor("leveldb"), 16 * kMiB, shape, c,
+                           std::nullopt)
+                   .ok());
+}
+
+}  // namespace
+}  // namespace disktune::tune

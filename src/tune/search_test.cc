@@ -1,1 +1,166 @@
+// Successive halving with a fake trial (known scores, known cost), and the
+// verification statistics on synthetic measurements.
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "src/core/rng.h"
+#include "src/tune/search.h"
+#include "src/tune/verify.h"
+
+namespace disktune::tune {
+namespace {
+
+// Candidates told apart by their write buffer; the score is a known
+// function of it, plus noise that shrinks as the trial grows.
+std::vector<TuneConfig> Candidates(int n) {
+  std::vector<TuneConfig> v;
+  for (int i = 0; i < n; i++) {
+    TuneConfig c;
+    c.write_buffer_bytes = static_cast<uint64_t>(i + 1) * kMiB;
+    v.push_back(c);
+  }
+  return v;
+}
+
+struct FakeTrials {
+  uint64_t clock_ns = 0;
+  double fixed_ns = 1e8;       // 0.1 s per trial
+  double per_scale_ns = 1e10;  // 10 s for the full workload
+  int best = 7;                // index of the truly best candidate
+  Rng rng{42};
+  std::map<double, int> runs_at_scale;
+
+  TrialFn Fn() {
+    return [this](const TuneConfig& c, double scale) -> Result<TrialScore> {
+      int i = static_cast<int>(c.write_buffer_bytes / kMiB) - 1;
+      double truth = 1000.0 - 20.0 * std::abs(i - best);
+      double noise =
+          (static_cast<double>(rng.Uniform(1000)) / 1000.0 - 0.5) * 20 *
+          std::sqrt(0.01 / scale);
+      uint64_t t = static_cast<uint64_t>(fixed_ns + per_scale_ns * scale);
+      clock_ns += t;
+      runs_at_scale[scale]++;
+      return TrialScore{truth + noise, t};
+    };
+  }
+  std::function<uint64_t()> Now() {
+    return [this] { return clock_ns; };
+  }
+};
+
+TEST(SearchTest, FindsTheBestWithinTheBudget) {
+  FakeTrials fake;
+  SearchBudget b;
+  b.budget_ns = 60ull * 1000000000;  // 60 s
+  b.min_scale = 0.01;
+  b.max_scale = 0.5;
+  CostModel cost(1e8, 1e10);
+  auto out = SuccessiveHalving(Candidates(27), b, &cost, fake.Fn(), fake.Now());
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(out->winner, 7u);
+  EXPECT_FALSE(out->truncated);
+  // 27 -> 9 -> 3 candidates, each rung 3x the scale of the one before.
+  ASSERT_EQ(out->rungs.size(), 3u);
+  EXPECT_EQ(out->rungs[0].candidates.size(), 27u);
+  EXPECT_EQ(out->rungs[1].candidates.size(), 9u);
+  EXPECT_EQ(out->rungs[2].candidates.size(), 3u);
+  EXPECT_NEAR(out->rungs[1].scale / out->rungs[0].scale, 3.0, 1e-6);
+  EXPECT_LE(static_cast<double>(fake.clock_ns), 1.25 * b.budget_ns);
+  EXPECT_EQ(out->trials, 39);
+}
+
+TEST(SearchTest, ATightBudgetDropsTheLeastPreferred) {
+  FakeTrials fake;
+  fake.best = 0;
+  SearchBudget b;
+  b.budget_ns = 2ull * 1000000000;  // room for ~10 of the smallest trials
+  b.min_scale = 0.01;
+  b.max_scale = 0.5;
+  CostModel cost(1e8, 1e10);
+  auto out = SuccessiveHalving(Candidates(27), b, &cost, fake.Fn(), fake.Now());
+  ASSERT_TRUE(out.ok());
+  EXPECT_TRUE(out->truncated);
+  EXPECT_LT(out->candidates, 27);
+  EXPECT_FALSE(out->notes.empty());
+  EXPECT_EQ(out->winner, 0u);
+}
+
+TEST(SearchTest, FailedTrialsNeverWinAndInterruptsStop) {
+  int calls = 0;
+  TrialFn fail_odd = [&](const TuneConfig& c, double) -> Result<TrialScore> {
+    calls++;
+    if ((c.write_buffer_bytes / kMiB) % 2 == 0) {
+      return Status::IOError("engine error");
+    }
+    return TrialScore{static_cast<double>(c.write_buffer_bytes), 1000};
+  };
+  uint64_t now = 0;
+  SearchBudget b;
+  b.budget_ns = 1ull << 40;
+  CostModel cost(1000, 1000);
+  auto out = SuccessiveHalving(Candidates(6), b, &cost, fail_odd,
+                               [&] { return now += 1000; });
+  ASSERT_TRUE(out.ok());
+  // Candidate 6 MiB (index 5) would score best but fails; 5 MiB wins.
+  EXPECT_EQ(out->winner, 4u);
+
+  TrialFn abort = [](const TuneConfig&, double) -> Result<TrialScore> {
+    return Status::Aborted("interrupted");
+  };
+  auto stopped = SuccessiveHalving(Candidates(6), b, &cost, abort,
+                                   [&] { return now += 1000; });
+  EXPECT_TRUE(stopped.status().IsAborted());
+}
+
+TEST(VerifyTest, PairedGainOfAClearWin) {
+  Gain g = PairedGain({150, 160, 155}, {100, 104, 99});
+  EXPECT_EQ(g.repeats, 3);
+  EXPECT_NEAR(g.median, 1.538, 0.01);
+  EXPECT_GT(g.ci95_low, 1.4);
+  EXPECT_LT(g.ci95_high, 1.7);
+  EXPECT_TRUE(g.significant());
+}
+
+TEST(VerifyTest, NoiseIsNotAGain) {
+  Gain g = PairedGain({100, 120, 90}, {110, 95, 105});
+  EXPECT_LT(g.ci95_low, 1.0);
+  EXPECT_GT(g.ci95_high, 1.0);
+  EXPECT_FALSE(g.significant());
+}
+
+TEST(VerifyTest, BlockedGainsSeparateKnobsAndTakeOutDrift) {
+  // Round 2 runs everything 20% slower (drift); config 0 (all knobs) beats
+  // config 1 (without knob A) by 1.5x and equals config 2 (without knob B).
+  std::vector<std::vector<double>> s = {{150, 180, 151, 149},
+                                        {100, 121, 99, 101},
+                                        {151, 179, 150, 150}};
+  for (auto& row : s) row[1] *= 0.8 / 1.2;
+  std::vector<Gain> g = BlockedGains(s);
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_TRUE(g[0].significant());
+  EXPECT_NEAR(g[0].median, 1.5, 0.05);
+  EXPECT_FALSE(g[1].significant());
+  EXPECT_NEAR(g[1].median, 1.0, 0.02);
+}
+
+TEST(VerifyTest, RoundsAreALatinSquare) {
+  for (size_t n : {2u, 3u, 5u}) {
+    std::vector<std::vector<int>> position(n, std::vector<int>(n, 0));
+    for (size_t r = 0; r < n; r++) {
+      std::vector<size_t> o = RoundOrder(n, r);
+      ASSERT_EQ(o.size(), n);
+      for (size_t p = 0; p < n; p++) position[o[p]][p]++;
+    }
+    for (size_t c = 0; c < n; c++) {
+      for (size_t p = 0; p < n; p++) EXPECT_EQ(position[c][p], 1);
+    }
+  }
+  // Two configs alternate: A B, B A, A B.
+  EXPECT_EQ(RoundOrder(2, 0), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(RoundOrder(2, 1), (std::vector<size_t>{1, 0}));
+}
+
+}  // namespace
+}  // namespace disktune::tune

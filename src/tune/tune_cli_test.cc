@@ -1,1 +1,186 @@
+// `disktune tune` as an operator runs it: every bad input gives one clear
+// line, a non-zero exit and nothing written; a small real tune on LevelDB
+// writes a profile (and the engine forms) that `disktune bench --profile`
+// runs.
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/report.h"
+#include "src/tune/profile.h"
+#include "tests/binary_runner.h"
+
+namespace disktune::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// Every file under `dir`, relative, sorted.
+std::vector<std::string> Tree(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
+    out.push_back(fs::relative(e.path(), dir).string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class TuneCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = fs::current_path().string() + "/tune_cli_test_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    work_ = tmpl;
+    fs::create_directories(work_ + "/profiles");
+    // A probe result as `disktune probe --json` writes it, with the points
+    // the rules read.
+    Report r = NewReport("probe");
+    r.environment.system.memory_bytes = 8ull << 30;
+    ProbeResult rand;
+    rand.probe = "rand_read";
+    rand.name = "rand_read.4k.qd1";
+    rand.latency_ns = LatencySummary{};
+    rand.latency_ns->p50 = 80000;
+    rand.latency_ns->p99 = 150000;
+    ProbeResult sync;
+    sync.probe = "fsync";
+    sync.name = "fsync.fdatasync.4096.append";
+    sync.latency_ns = LatencySummary{};
+    sync.latency_ns->p50 = 250000;
+    r.probes = {rand, sync};
+    probe_json_ = ReportToJson(r);
+    probe_ = work_ + "/probe.json";
+    std::ofstream(probe_) << probe_json_.dump(2);
+  }
+  void TearDown() override { fs::remove_all(work_); }
+
+  std::vector<std::string> Args(std::vector<std::string> extra) {
+    std::vector<std::string> a = {"tune", "--dir", work_ + "/scratch",
+                                  "--out", work_ + "/profiles/t.json"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  }
+  void ExpectOneLineError(const std::vector<std::string>& args,
+                          const std::string& needle) {
+    auto before = Tree(work_);
+    RunOutput r = RunDisktune(args, work_);
+    EXPECT_NE(r.exit_code, 0) << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(Tree(work_), before) << "left something behind";
+  }
+  std::string WriteFile(const std::string& name, const std::string& text) {
+    std::string path = work_ + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  std::string work_;
+  std::string probe_;
+  json probe_json_;
+};
+
+TEST_F(TuneCliTest, BadInputIsOneLineAndWritesNothing) {
+  const std::vector<std::string> ok = {"--workload", "write-heavy",
+                                       "--probe-result", probe_};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = ok;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return Args(a);
+  };
+  ExpectOneLineError(with({"--memory-budget", "512KiB"}),
+                     "below the minimum of 1 MiB");
+  ExpectOneLineError(with({"--memory-budget", "64TiB"}),
+                     "more than this machine's memory");
+  ExpectOneLineError(with({"--memory-budget", "128"}), "--memory-budget");
+  ExpectOneLineError(with({"--time-budget", "5s"}),
+                     "too short to verify anything; the minimum is 30s");
+  ExpectOneLineError(with({"--engine", "sqlite3"}),
+                     "the tuner supports leveldb, rocksdb");
+  ExpectOneLineError(with({"--engine", "nosuch"}),
+                     "the tuner supports leveldb, rocksdb");
+  ExpectOneLineError(Args({"--workload", "write-haevy"}),
+                     "unknown; built-in: write-heavy");
+  ExpectOneLineError(Args({}), "--workload is required");
+  ExpectOneLineError({"tune", "--workload", "write-heavy", "--probe-result",
+                      probe_, "--dir", work_ + "/scratch", "--out",
+                      work_ + "/nodir/t.json"},
+                     "does not exist");
+}
+
+TEST_F(TuneCliTest, BadProfilesAndProbeResults) {
+  std::string unknown = WriteFile(
+      "unknown.json",
+      R"({"profile_version": 1, "workload": {"scenarios": ["fillrandom"], "nmu": 5}})");
+  ExpectOneLineError(Args({"--workload", unknown}),
+                     "workload: unknown key 'nmu'");
+  std::string wrong_type = WriteFile(
+      "type.json",
+      R"({"profile_version": 1, "workload": {"scenarios": ["fillrandom"], "num": "many"}})");
+  ExpectOneLineError(Args({"--workload", wrong_type}), "workload.num");
+  std::string version = WriteFile(
+      "version.json",
+      R"({"profile_version": 7, "workload": {"scenarios": ["fillrandom"]}})");
+  ExpectOneLineError(Args({"--workload", version}),
+                     "profile_version 7 is not supported");
+
+  json other = probe_json_;
+  other["schema_version"] = "2.0";
+  std::string v2 = WriteFile("probe-v2.json", other.dump());
+  ExpectOneLineError(
+      Args({"--workload", "write-heavy", "--probe-result", v2}),
+      "schema_version 2.0 is not supported");
+  ExpectOneLineError(
+      Args({"--workload", "write-heavy", "--probe-result", work_ + "/none.json"}),
+      "none.json");
+}
+
+// A real tune, kept small: 3 MiB of data, the minimum time budget, the
+// crafted probe result (no probing).
+TEST_F(TuneCliTest, TunesLevelDbAndBenchLoadsTheProfile) {
+  std::string out = work_ + "/profiles/small.json";
+  RunOutput r = RunDisktune(
+      {"tune", "--engine", "leveldb", "--workload", "read-heavy",
+       "--data-size", "3MiB", "--memory-budget", "16MiB", "--time-budget",
+       "30s", "--probe-result", probe_, "--dir", work_ + "/scratch", "--out",
+       out, "--json", work_ + "/report.json", "-q"},
+      work_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(fs::exists(out));
+  EXPECT_TRUE(fs::exists(work_ + "/profiles/small.leveldb.cc"));
+  EXPECT_TRUE(fs::exists(work_ + "/profiles/small.leveldb.json"));
+  EXPECT_FALSE(fs::exists(work_ + "/scratch")) << "scratch left behind";
+
+  auto p = tune::ReadProfile(out);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_TRUE(p->tune.has_value());
+  const json& t = *p->tune;
+  EXPECT_EQ(t["engine"], "leveldb");
+  EXPECT_EQ(t["memory_budget_bytes"], 16 << 20);
+  EXPECT_FALSE(t["verdict"].get<std::string>().empty());
+  EXPECT_EQ(t["evidence"]["knobs"].size(), 7u);
+  EXPECT_FALSE(t["evidence"]["rules"].empty());
+  EXPECT_GE(t["evidence"]["search"]["trials"].get<int>(), 1);
+  if (t["evidence"].contains("verification")) {
+    EXPECT_GE(t["evidence"]["verification"]["repeats"].get<int>(), 3);
+  }
+  auto report = ReadReportFile(work_ + "/report.json");
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->tune["verdict"], t["verdict"]);
+
+  RunOutput b = RunDisktune({"bench", "--profile", out, "--num", "5000",
+                             "--dir", work_ + "/bench", "-q"},
+                            work_);
+  EXPECT_EQ(b.exit_code, 0) << b.err;
+}
+
+}  // namespace
+}  // namespace disktune::testing

@@ -399,7 +399,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     if (slope > 0 && fixed > 0) cost = CostModel(fixed, slope);
   }
 
-  // 3b. Plan: keep ~45% of what is left for the knob check and the A/B at
+  // 3b. Plan: keep half of what is left for the knob check and the A/B at
   // the verification scale s_v; the search gets the rest, with trials no
   // larger than s_v.
   size_t varying = 0;
@@ -422,11 +422,12 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     }
     return lo;
   };
+  // Plan for 4 knob-check rounds and 6 A/B pairs (noise on a shared
+  // machine needs repeats more than size).
   double left = remaining();
-  double s_v = EffectiveScale(
-      w, fit_scale(verify_runs(varying, kMinRepeats, kMinRepeats), 0.45 * left));
-  double verify_cost =
-      verify_runs(varying, kMinRepeats, kMinRepeats) * cost.Estimate(s_v);
+  const double planned_runs = verify_runs(varying, 4, 6);
+  double s_v = EffectiveScale(w, fit_scale(planned_runs, 0.5 * left));
+  double verify_cost = planned_runs * cost.Estimate(s_v);
 
   SearchBudget sb;
   sb.budget_ns = static_cast<uint64_t>(std::max(0.0, 0.95 * left - verify_cost));
@@ -455,9 +456,17 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   for (Knob k : AllKnobs()) {
     if (KnobDiffers(res.winner, res.baseline, k)) changed.push_back(k);
   }
-  // Re-fit s_v to what is actually left.
+  // Re-fit s_v to what is actually left, then spend the rest on repeats:
+  // ~40% on the knob check, the rest on the A/B.
   double need = verify_runs(changed.size(), kMinRepeats, kMinRepeats);
   s_v = EffectiveScale(w, std::min(s_v, fit_scale(need, 0.95 * remaining())));
+  const double run_ns = cost.Estimate(s_v);
+  int knob_rounds = kMinRepeats;
+  if (changed.size() >= 2) {
+    double share = 0.4 * remaining() / (run_ns * (1 + changed.size()));
+    knob_rounds = std::clamp(static_cast<int>(share), kMinRepeats,
+                             kMaxKnobCheckRounds);
+  }
   auto revert = [&](TuneConfig c, Knob k) {
     CopyKnob(res.baseline, k, &c);
     return WithBudgetCache(in, space, c);
@@ -468,10 +477,10 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     std::vector<TuneConfig> configs = {res.winner};
     for (Knob k : changed) configs.push_back(revert(res.winner, k));
     std::vector<std::vector<double>> scores(configs.size());
-    for (int round = 0; round < kMinRepeats; round++) {
+    for (int round = 0; round < knob_rounds; round++) {
       for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
         std::string label = "knob check " + std::to_string(round + 1) + "/" +
-                            std::to_string(kMinRepeats) + ": " +
+                            std::to_string(knob_rounds) + ": " +
                             (i == 0 ? std::string("winner")
                                     : std::string("without ") +
                                           KnobName(changed[i - 1]));
@@ -521,12 +530,11 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   // 5. A/B.
   Verification v;
   if (!nothing) {
-    int repeats = kMinRepeats;
-    double per_pair =
-        cost.Estimate(s_v) * 2;  // one baseline and one candidate run
-    while (repeats < kMaxRepeats && per_pair * (repeats + 1) < remaining()) {
-      repeats++;
-    }
+    // The number of repeats is fixed before the first run (from the time
+    // left, not from the results), so stopping cannot favour a verdict.
+    int repeats = std::clamp(
+        static_cast<int>(0.95 * remaining() / (2 * cost.Estimate(s_v))),
+        kMinRepeats, kMaxAbRepeats);
     v.compared = joint ? "search winner (no knob won on its own)"
                        : "recommendation";
     v.scale = s_v;

@@ -54,7 +54,10 @@ inline constexpr uint64_t kDefaultTimeBudgetNs = 600 * kSecondNs;
 // `disktune run --quick` gives the tuner two minutes.
 inline constexpr uint64_t kQuickTimeBudgetNs = 120 * kSecondNs;
 inline constexpr int kMinRepeats = 3;
-inline constexpr int kMaxRepeats = 5;
+// Spare time buys repeats (narrower intervals), up to these: the knob check
+// compares many configs at once and pools their noise, the A/B only two.
+inline constexpr int kMaxKnobCheckRounds = 5;
+inline constexpr int kMaxAbRepeats = 10;
 
 struct TuneRequest {
   std::string engine = "leveldb";
