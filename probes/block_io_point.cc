@@ -67,6 +67,12 @@ Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point, ProbeResult* ou
   job.duration_ns = cfg.duration_ns;
   // Each point gets its own stream so adding a point does not shift the others.
   job.seed = cfg.seed ^ std::hash<std::string>{}(name);
+  if (point.write) {
+    // One pass over the test file at most, plus half a pass of warm-up.
+    job.max_bytes = cfg.file_size_bytes;
+    job.max_warmup_bytes = cfg.file_size_bytes / 2;
+    r.params.extra["max_bytes"] = job.max_bytes;
+  }
   Result<UringJobResult> jr = RunUringJob(job);
   if (point.write && jr.ok()) fdatasync(*fd);
   close(*fd);

@@ -19,6 +19,7 @@ Result<FlushCounters> ParseDiskStat(const std::string& text) {
   }
   FlushCounters c;
   c.writes = f[4];
+  c.sectors_written = f[6];
   c.flushes = f[15];
   c.flush_ms = f[16];
   return c;

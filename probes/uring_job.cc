@@ -108,9 +108,12 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
   uint64_t measure_start = start + job.warmup_ns;
   uint64_t end = measure_start + job.duration_ns;
   uint64_t last_counted = measure_start;
+  uint64_t submitted_bytes = 0;  // in the current phase (warm-up, then measured)
+  bool warming = job.warmup_ns > 0;
   int inflight = 0;
   for (int i = 0; i < job.queue_depth; i++) {
     DT_RETURN_IF_ERROR(prep(i, start));
+    submitted_bytes += job.block_size;
     inflight++;
   }
 
@@ -132,7 +135,19 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
     uint64_t now = NowNanos();
     unsigned head;
     unsigned seen = 0;
-    bool stop_now = stopping || now >= end || InterruptRequested();
+    if (warming && (now >= measure_start ||
+                    (job.max_warmup_bytes && submitted_bytes >= job.max_warmup_bytes))) {
+      // A byte cap can end the warm-up early; the measured window starts now.
+      warming = false;
+      if (now < measure_start) {
+        measure_start = now;
+        end = now + job.duration_ns;
+        last_counted = now;
+      }
+      submitted_bytes = 0;
+    }
+    bool stop_now = stopping || now >= end || InterruptRequested() ||
+                    (!warming && job.max_bytes && submitted_bytes >= job.max_bytes);
     io_uring_for_each_cqe(&ring, head, cqe) {
       seen++;
       int idx = static_cast<int>(io_uring_cqe_get_data64(cqe));
@@ -160,6 +175,7 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
       if (!stop_now) {
         // Re-armed in place; submitted by the next io_uring_enter.
         DT_RETURN_IF_ERROR(prep(idx, now));
+        submitted_bytes += job.block_size;
         inflight++;
       }
     }

@@ -26,6 +26,11 @@ struct UringJob {
   uint64_t duration_ns = 0;
   uint64_t seed = 1;
   uint64_t alignment = 4096;  // buffer alignment for O_DIRECT
+  // Byte caps (0 = none): the warm-up ends early after max_warmup_bytes, the
+  // measured window after max_bytes. They bound what a write probe puts on a
+  // fast device, where a time limit alone would write gigabytes.
+  uint64_t max_warmup_bytes = 0;
+  uint64_t max_bytes = 0;
 };
 
 struct UringJobResult {

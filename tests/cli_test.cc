@@ -220,7 +220,9 @@ TEST_F(CliTest, SigtermExits143AndCleansUp) {
 
 TEST_F(CliTest, RunWritesResultIntoOut) {
   RunOutput r = RunDisktune(
-      With({"run", "--quick", "--out", "out", "--probes", "seq_read"}, kShort), work_);
+      With({"run", "--quick", "--out", "out", "--probes", "seq_read", "--skip", "bench,tune"},
+           kShort),
+      work_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(work_ + "/out/result.json"));
   EXPECT_TRUE(fs::exists(work_ + "/out/report.txt"));
@@ -229,6 +231,46 @@ TEST_F(CliTest, RunWritesResultIntoOut) {
   // A second run into the same --out refuses to overwrite.
   ExpectOneLineError(With({"run", "--out", "out", "--probes", "seq_read"}, kShort), 2,
                      "already holds a result.json");
+  ExpectOneLineError({"run", "--skip", "lunch"}, 2, "--skip: unknown step 'lunch'");
+  ExpectOneLineError({"run", "--workload", "nope"}, 2, "--workload");
+  ExpectOneLineError({"run", "--engine", "nope"}, 2, "unknown engine 'nope'");
+  ExpectOneLineError({"run", "--memory-budget", "512KiB"}, 2, "1 MiB");
+}
+
+// The main job end to end, shortened: probes, the baseline scenarios on
+// LevelDB, the tuner with its smallest time budget; every output file.
+TEST_F(CliTest, RunEndToEnd) {
+  RunOutput r = RunDisktune(With({"run", "--quick", "--out", "out", "--probes",
+                                  "seq_read,rand_read,fsync", "--fsync-methods", "fdatasync",
+                                  "--fsync-sizes", "2300", "--time-budget", "30s",
+                                  "--workload", "write-heavy"},
+                                 kShort),
+                            work_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f : {"result.json", "report.html", "report.txt",
+                        "profile-write-heavy-leveldb.json"}) {
+    EXPECT_TRUE(fs::exists(work_ + "/out/" + f)) << f;
+  }
+  std::ifstream in(work_ + "/out/result.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  nlohmann::json j = nlohmann::json::parse(ss.str());
+  std::ifstream sin(SourceDir() + "/reports/schema/report.v1.schema.json");
+  std::stringstream sss;
+  sss << sin.rdbuf();
+  auto errors = ValidateAgainstSchema(nlohmann::json::parse(sss.str()), j);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  EXPECT_FALSE(j["benches"].empty());
+  EXPECT_EQ(j["benches"][0]["engine"], "leveldb");
+  EXPECT_TRUE(j["tune"].is_object());
+  EXPECT_TRUE(j["analyses"]["bytes_written"].contains("process_bytes"));
+  EXPECT_GT(j["bytes_written"].get<uint64_t>(), 0u);
+  // The profile it wrote loads back into bench.
+  RunOutput b = RunDisktune({"bench", "--profile", "out/profile-write-heavy-leveldb.json",
+                             "--scenario", "fillseq", "--num", "2000", "--quiet"},
+                            work_);
+  EXPECT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(ListDir(work_), std::vector<std::string>{"out"});
 }
 
 TEST_F(CliTest, JsonToAMissingDirectoryFailsBeforeMeasuring) {

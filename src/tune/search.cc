@@ -59,9 +59,34 @@ double FitTopScale(const std::vector<size_t>& sizes, const SearchBudget& b,
 }  // namespace
 
 void CostModel::Observe(double scale, uint64_t elapsed_ns) {
-  double variable = static_cast<double>(elapsed_ns) - fixed_ns_;
-  if (scale <= 0 || variable <= 0) return;
-  per_scale_ns_ = 0.5 * per_scale_ns_ + 0.5 * (variable / scale);
+  if (scale <= 0) return;
+  points_.emplace_back(scale, static_cast<double>(elapsed_ns));
+  double n = static_cast<double>(points_.size());
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& [x, y] : points_) {
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  double den = n * sxx - sx * sx;
+  if (points_.size() >= 2 && den > 1e-12 * n * sxx) {
+    double b = (n * sxy - sx * sy) / den;
+    double a = (sy - b * sx) / n;
+    if (b > 0 && a >= 0) {
+      fixed_ns_ = a;
+      per_scale_ns_ = b;
+      return;
+    }
+  }
+  // One scale only, or a fit that makes no physical sense: keep the fixed
+  // part and rescale the variable part to the mean observation.
+  double variable = 0;
+  for (const auto& [x, y] : points_) {
+    variable += std::max(0.0, y - fixed_ns_) / x;
+  }
+  variable /= n;
+  if (variable > 0) per_scale_ns_ = variable;
 }
 
 Result<SearchOutcome> SuccessiveHalving(

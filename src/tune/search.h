@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -30,8 +31,9 @@ struct TrialScore {
 using TrialFn =
     std::function<Result<TrialScore>(const TuneConfig& config, double scale)>;
 
-// Trial time as a function of scale: fixed + per_scale x scale, refined
-// from every trial run.
+// Trial time as a function of scale: fixed + per_scale x scale, fitted by
+// least squares to every trial run so far (the first guess until two
+// different scales have been seen).
 class CostModel {
  public:
   CostModel(double fixed_ns, double per_scale_ns)
@@ -39,8 +41,6 @@ class CostModel {
   double Estimate(double scale) const {
     return fixed_ns_ + per_scale_ns_ * scale;
   }
-  // Folds in one observation (an exponentially weighted update of the
-  // per-scale term).
   void Observe(double scale, uint64_t elapsed_ns);
   double fixed_ns() const { return fixed_ns_; }
   double per_scale_ns() const { return per_scale_ns_; }
@@ -48,6 +48,7 @@ class CostModel {
  private:
   double fixed_ns_;
   double per_scale_ns_;
+  std::vector<std::pair<double, double>> points_;  // (scale, ns)
 };
 
 struct SearchBudget {

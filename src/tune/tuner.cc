@@ -388,16 +388,17 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   if (!c1.ok()) return c1.status().WithContext("baseline trial");
   CostModel cost(0.2 * static_cast<double>(c1->elapsed_ns),
                  0.8 * static_cast<double>(c1->elapsed_ns) / s_rank);
+  cost.Observe(s_rank, c1->elapsed_ns);
   double s_cal2 = EffectiveScale(w, std::min(1.0, 4 * s_rank));
   if (s_cal2 > s_rank && remaining() > 10 * cost.Estimate(s_cal2)) {
     auto c2 = trials.Run(res.baseline, s_cal2, "calibrate");
     if (!c2.ok()) return c2.status().WithContext("baseline trial");
-    double slope = (static_cast<double>(c2->elapsed_ns) -
-                    static_cast<double>(c1->elapsed_ns)) /
-                   (s_cal2 - s_rank);
-    double fixed = static_cast<double>(c1->elapsed_ns) - slope * s_rank;
-    if (slope > 0 && fixed > 0) cost = CostModel(fixed, slope);
+    cost.Observe(s_cal2, c2->elapsed_ns);
   }
+  progress->Info("tune: a trial costs ~" +
+                 FormatDuration(cost.fixed_ns()) + " + " +
+                 FormatDuration(cost.per_scale_ns()) +
+                 " x scale (scale 1 = the full workload)");
 
   // 3b. Plan: keep half of what is left for the knob check and the A/B at
   // the verification scale s_v; the search gets the rest, with trials no
@@ -443,12 +444,15 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   progress->Info("tune: successive halving over " +
                  std::to_string(res.candidates.size()) + " candidates, " +
                  FormatDuration(static_cast<double>(sb.budget_ns)) +
-                 " for the search");
+                 " for the search, trials up to scale " + Fixed(s_v, 3));
   auto search = SuccessiveHalving(res.candidates, sb, &cost, trial_fn,
                                   [] { return NowNanos(); });
   if (!search.ok()) return search.status();
   res.search = *search;
   res.winner = res.candidates[res.search.winner];
+  progress->Info("tune: search winner after " +
+                 std::to_string(res.search.trials) +
+                 " trials: " + ConfigText(res.winner));
   for (const std::string& n : res.search.notes) res.notes.push_back(n);
 
   // 4. Knob check at the verification scale.
@@ -457,13 +461,14 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     if (KnobDiffers(res.winner, res.baseline, k)) changed.push_back(k);
   }
   // Re-fit s_v to what is actually left, then spend the rest on repeats:
-  // ~40% on the knob check, the rest on the A/B.
+  // ~55% on the knob check (each knob must win on its own, which takes
+  // more rounds than the A/B's one large effect), the rest on the A/B.
   double need = verify_runs(changed.size(), kMinRepeats, kMinRepeats);
   s_v = EffectiveScale(w, std::min(s_v, fit_scale(need, 0.95 * remaining())));
   const double run_ns = cost.Estimate(s_v);
   int knob_rounds = kMinRepeats;
   if (changed.size() >= 2) {
-    double share = 0.4 * remaining() / (run_ns * (1 + changed.size()));
+    double share = 0.55 * remaining() / (run_ns * (1 + changed.size()));
     knob_rounds = std::clamp(static_cast<int>(share), kMinRepeats,
                              kMaxKnobCheckRounds);
   }
@@ -486,6 +491,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
                                           KnobName(changed[i - 1]));
         auto s = trials.Run(configs[i], s_v, label);
         if (!s.ok()) return s.status().WithContext("knob check");
+        cost.Observe(s_v, s->elapsed_ns);
         scores[i].push_back(s->ops_per_sec);
       }
     }
@@ -537,6 +543,9 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
         kMinRepeats, kMaxAbRepeats);
     v.compared = joint ? "search winner (no knob won on its own)"
                        : "recommendation";
+    progress->Info("tune: A/B against the baseline at scale " +
+                   Fixed(s_v, 3) + ", " + std::to_string(repeats) +
+                   " interleaved repeats each");
     v.scale = s_v;
     v.num = static_cast<uint64_t>(*WorkloadOverrides(w, s_v).num);
     v.memory_budget_bytes = static_cast<uint64_t>(

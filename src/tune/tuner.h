@@ -56,8 +56,8 @@ inline constexpr uint64_t kQuickTimeBudgetNs = 120 * kSecondNs;
 inline constexpr int kMinRepeats = 3;
 // Spare time buys repeats (narrower intervals), up to these: the knob check
 // compares many configs at once and pools their noise, the A/B only two.
-inline constexpr int kMaxKnobCheckRounds = 5;
-inline constexpr int kMaxAbRepeats = 10;
+inline constexpr int kMaxKnobCheckRounds = 8;
+inline constexpr int kMaxAbRepeats = 8;
 
 struct TuneRequest {
   std::string engine = "leveldb";
