@@ -117,15 +117,19 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
     inflight++;
   }
 
-  // One io_uring_enter per round trip: it submits the I/Os prepared since the
-  // last call and waits for at least one completion. No timeout (arming a
-  // timer per call costs IOPS): SIGINT/SIGTERM handlers are installed without
-  // SA_RESTART, so the wait returns -EINTR and the loop notices.
+  // Submit at once, then wait only when no completion is already there (as
+  // fio does). Combining both in one io_uring_enter measured slower here: the
+  // task then always sleeps inside the call, and a completion pays a full
+  // wake-up (loop device on tmpfs, QD1: p50 34 us combined vs 13 us split).
+  // No timeout on the wait (arming a timer per call costs IOPS): the
+  // SIGINT/SIGTERM handlers are installed without SA_RESTART, so the wait
+  // returns -EINTR and the loop notices.
   bool stopping = false;
   Status error;
   while (inflight > 0) {
     io_uring_cqe* cqe = nullptr;
-    rc = io_uring_submit_and_wait(&ring, 1);
+    rc = io_uring_submit(&ring);
+    if (rc >= 0 && io_uring_peek_cqe(&ring, &cqe) != 0) rc = io_uring_wait_cqe(&ring, &cqe);
     if (rc == -EINTR) {
       if (InterruptRequested()) stopping = true;
       continue;

@@ -175,7 +175,19 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   if (!f.profile.empty()) {
     auto profile = tune::ReadProfileForBench(f.profile);
     if (!profile.ok()) return Fail(ctx, profile.status());
-    MergeProfile(profile->overrides, &req.user);
+    bench::Overrides from_profile = profile->overrides;
+    if (f.quick) {
+      // --quick shrinks a profile's counts as it shrinks the defaults.
+      for (std::optional<int64_t>* n :
+           {&from_profile.num, &from_profile.reads, &from_profile.writes}) {
+        if (*n) {
+          **n = std::max<int64_t>(
+              1, static_cast<int64_t>(static_cast<double>(**n) *
+                                      bench::kQuickScale));
+        }
+      }
+    }
+    MergeProfile(from_profile, &req.user);
     if (f.scenarios.empty()) req.scenarios = profile->scenarios;
     if (profile->engine && f.engines == "leveldb")
       req.engines = {*profile->engine};

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/report.h"
+#include "reports/schema_validator.h"
 #include "src/tune/profile.h"
 #include "tests/binary_runner.h"
 
@@ -175,6 +176,13 @@ TEST_F(TuneCliTest, TunesLevelDbAndBenchLoadsTheProfile) {
   auto report = ReadReportFile(work_ + "/report.json");
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   EXPECT_EQ(report->tune["verdict"], t["verdict"]);
+  std::ifstream schema_file(std::string(DISKTUNE_TEST_SOURCE_DIR) +
+                            "/reports/schema/report.v1.schema.json");
+  json schema = json::parse(schema_file, nullptr, false);
+  ASSERT_FALSE(schema.is_discarded());
+  std::ifstream report_file(work_ + "/report.json");
+  json doc = json::parse(report_file, nullptr, false);
+  EXPECT_EQ(ValidateAgainstSchema(schema, doc), std::vector<std::string>{});
 
   RunOutput b = RunDisktune({"bench", "--profile", out, "--num", "5000",
                              "--dir", work_ + "/bench", "-q"},

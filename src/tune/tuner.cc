@@ -483,6 +483,13 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     for (Knob k : changed) configs.push_back(revert(res.winner, k));
     std::vector<std::vector<double>> scores(configs.size());
     for (int round = 0; round < knob_rounds; round++) {
+      // Past the minimum, a round starts only if it ends before the
+      // deadline (a rule on time, not on results, so it cannot bias them).
+      if (round >= kMinRepeats &&
+          cost.Estimate(s_v) * static_cast<double>(configs.size()) >
+              remaining() - 2 * kMinRepeats * cost.Estimate(s_v)) {
+        break;
+      }
       for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
         std::string label = "knob check " + std::to_string(round + 1) + "/" +
                             std::to_string(knob_rounds) + ": " +
@@ -552,12 +559,14 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
         static_cast<double>(req.memory_budget_bytes) * s_v);
     const TuneConfig* pair[2] = {&res.baseline, &candidate};
     for (int round = 0; round < repeats; round++) {
+      if (round >= kMinRepeats && 2 * cost.Estimate(s_v) > remaining()) break;
       for (size_t i : RoundOrder(2, static_cast<size_t>(round))) {
         std::string label = "A/B " + std::to_string(round + 1) + "/" +
                             std::to_string(repeats) + ": " +
                             (i == 0 ? "baseline" : "recommendation");
         auto s = trials.Run(*pair[i], s_v, label);
         if (!s.ok()) return s.status().WithContext("verification");
+        cost.Observe(s_v, s->elapsed_ns);
         (i == 0 ? v.baseline_ops_per_sec : v.candidate_ops_per_sec)
             .push_back(s->ops_per_sec);
       }
