@@ -10,9 +10,11 @@
 namespace disktune {
 
 std::string BlockPointName(const BlockPoint& p) {
-  std::string bs = p.block_size >= (1u << 20) ? std::to_string(p.block_size >> 20) + "m"
-                                              : std::to_string(p.block_size >> 10) + "k";
-  return std::string(p.probe) + "." + bs + ".qd" + std::to_string(p.queue_depth);
+  std::string bs = p.block_size >= (1u << 20)
+                       ? std::to_string(p.block_size >> 20) + "m"
+                       : std::to_string(p.block_size >> 10) + "k";
+  return std::string(p.probe) + "." + bs + ".qd" +
+         std::to_string(p.queue_depth);
 }
 
 uint64_t BlockPointNanos(const ProbeConfig& config) {
@@ -20,7 +22,8 @@ uint64_t BlockPointNanos(const ProbeConfig& config) {
   return config.with_fio ? 2 * one + 300000000 : one;
 }
 
-Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point, ProbeResult* out) {
+Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point,
+                     ProbeResult* out) {
   const ProbeConfig& cfg = *ctx.config;
   std::string name = BlockPointName(point);
   ProbeResult r;
@@ -36,10 +39,11 @@ Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point, ProbeResult* ou
   r.params.extra["seed"] = cfg.seed;
 
   if (!ctx.direct_supported && !cfg.buffered) {
-    *out = ProbeResult::Skipped(point.probe, name,
-                                ctx.direct_refusal +
-                                    "; use a --dir on a disk, or pass --buffered to measure "
-                                    "through the page cache");
+    *out = ProbeResult::Skipped(
+        point.probe, name,
+        ctx.direct_refusal +
+            "; use a --dir on a disk, or pass --buffered to measure "
+            "through the page cache");
     out->params = r.params;
     return Status::OK();
   }
@@ -84,9 +88,10 @@ Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point, ProbeResult* ou
   }
   double secs = jr->elapsed_ns / 1e9;
   if (jr->ops == 0 || secs <= 0) {
-    *out = ProbeResult::Failed(point.probe, name,
-                               "no I/O completed inside the measured window; use a longer "
-                               "--duration");
+    *out = ProbeResult::Failed(
+        point.probe, name,
+        "no I/O completed inside the measured window; use a longer "
+        "--duration");
     out->params = r.params;
     return Status::OK();
   }

@@ -22,7 +22,8 @@ std::string BlockPointName(const BlockPoint& p);
 
 // Never fails as a whole: a point that cannot run comes back skipped/failed.
 // Returns Aborted when interrupted (and `*out` holds nothing useful).
-Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point, ProbeResult* out);
+Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point,
+                     ProbeResult* out);
 
 // Per-point time under a config: warm-up + duration (+ the same again for fio).
 uint64_t BlockPointNanos(const ProbeConfig& config);

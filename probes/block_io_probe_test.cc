@@ -19,7 +19,8 @@ class BlockIoProbeTest : public ::testing::Test {
   void SetUp() override {
     // The current directory is under the build tree, on the real disk
     // (TempDir() may be a tmpfs, where O_DIRECT is refused).
-    std::string tmpl = std::filesystem::current_path().string() + "/blockio_test_XXXXXX";
+    std::string tmpl =
+        std::filesystem::current_path().string() + "/blockio_test_XXXXXX";
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
     root_ = tmpl;
     auto s = ScratchDir::Open(root_ + "/scratch");
@@ -28,7 +29,9 @@ class BlockIoProbeTest : public ::testing::Test {
     std::string why;
     auto direct = ProbeDirectIo(scratch_->path(), &why);
     ASSERT_TRUE(direct.ok());
-    if (!*direct) GTEST_SKIP() << "the build directory's filesystem refuses O_DIRECT: " << why;
+    if (!*direct)
+      GTEST_SKIP() << "the build directory's filesystem refuses O_DIRECT: "
+                   << why;
   }
   void TearDown() override {
     scratch_.reset();
@@ -117,7 +120,8 @@ TEST_F(BlockIoProbeTest, WritesReportBandwidth) {
 TEST(ProbeRegistryTest, UnknownProbeListsValidOnes) {
   auto r = SelectProbes({"seq_read", "nope"});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("unknown probe 'nope'"), std::string::npos);
+  EXPECT_NE(r.status().message().find("unknown probe 'nope'"),
+            std::string::npos);
   EXPECT_NE(r.status().message().find("rand_read"), std::string::npos);
 }
 

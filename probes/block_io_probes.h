@@ -14,15 +14,19 @@ std::vector<BlockPoint> SeqReadPoints(const ProbeConfig& config);
 std::vector<BlockPoint> RandReadPoints(const ProbeConfig& config);
 std::vector<BlockPoint> SeqWritePoints(const ProbeConfig& config);
 std::vector<BlockPoint> RandWritePoints(const ProbeConfig& config);
-void AnalyzeRandRead(const std::vector<ProbeResult>& results, nlohmann::json* analyses);
+void AnalyzeRandRead(const std::vector<ProbeResult>& results,
+                     nlohmann::json* analyses);
 
 class BlockIoProbe : public Probe {
  public:
   using PointsFn = std::vector<BlockPoint> (*)(const ProbeConfig&);
   using AnalyzeFn = void (*)(const std::vector<ProbeResult>&, nlohmann::json*);
-  BlockIoProbe(std::string_view id, std::string_view description, PointsFn points,
-               AnalyzeFn analyze = nullptr)
-      : id_(id), description_(description), points_(points), analyze_(analyze) {}
+  BlockIoProbe(std::string_view id, std::string_view description,
+               PointsFn points, AnalyzeFn analyze = nullptr)
+      : id_(id),
+        description_(description),
+        points_(points),
+        analyze_(analyze) {}
 
   std::string_view id() const override { return id_; }
   std::string_view description() const override { return description_; }
@@ -32,8 +36,10 @@ class BlockIoProbe : public Probe {
   uint64_t EstimatedNanos(const ProbeConfig& config) const override {
     return PointCount(config) * BlockPointNanos(config);
   }
-  Status Run(ProbeContext& ctx, std::vector<ProbeResult>* results) const override;
-  void Analyze(const std::vector<ProbeResult>& results, nlohmann::json* analyses) const override {
+  Status Run(ProbeContext& ctx,
+             std::vector<ProbeResult>* results) const override;
+  void Analyze(const std::vector<ProbeResult>& results,
+               nlohmann::json* analyses) const override {
     if (analyze_) analyze_(results, analyses);
   }
 

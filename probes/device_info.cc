@@ -33,7 +33,8 @@ std::optional<uint64_t> SysfsNumber(const std::string& path) {
   }
 }
 
-// Mount-info fields: "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue".
+// Mount-info fields: "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3
+// /dev/root rw,errors=continue".
 struct MountEntry {
   std::string mount_point, options, fstype, source, super_options;
   std::string dev;  // "major:minor"
@@ -73,7 +74,8 @@ std::optional<MountEntry> FindMount(const std::string& dir) {
     e.source = Unescape(e.source);
     const std::string& m = e.mount_point;
     bool under = real == m || m == "/" ||
-                 (real.rfind(m, 0) == 0 && real.size() > m.size() && real[m.size()] == '/');
+                 (real.rfind(m, 0) == 0 && real.size() > m.size() &&
+                  real[m.size()] == '/');
     // The last matching entry of the longest mount point is the one in effect.
     if (under && (!best || m.size() >= best->mount_point.size())) best = e;
   }
@@ -114,7 +116,8 @@ DeviceInfo ReadDiskAttributes(const std::string& disk) {
   std::string q = "/sys/block/" + disk + "/queue/";
   d.model = Sysfs("/sys/block/" + disk + "/device/model");
   d.vendor = Sysfs("/sys/block/" + disk + "/device/vendor");
-  if (auto sectors = SysfsNumber("/sys/block/" + disk + "/size")) d.size_bytes = *sectors * 512;
+  if (auto sectors = SysfsNumber("/sys/block/" + disk + "/size"))
+    d.size_bytes = *sectors * 512;
   if (auto r = SysfsNumber(q + "rotational")) d.rotational = *r != 0;
   std::string sched = Sysfs(q + "scheduler");
   auto open = sched.find('['), close = sched.find(']');
@@ -131,15 +134,17 @@ DeviceInfo ReadDiskAttributes(const std::string& disk) {
 
 Result<DeviceInfo> ResolveDevice(const std::string& dir) {
   struct stat st {};
-  if (stat(dir.c_str(), &st) != 0) return Status::FromErrno(errno, "stat " + dir);
+  if (stat(dir.c_str(), &st) != 0)
+    return Status::FromErrno(errno, "stat " + dir);
   dev_t dev = st.st_dev;
   std::string sys = SysfsForDev(dev);
   if (sys.empty()) {
-    // btrfs and some others report an anonymous device; the mount source names the real one.
+    // btrfs and some others report an anonymous device; the mount source names
+    // the real one.
     auto m = FindMount(dir);
     struct stat src {};
-    if (m && m->source.rfind("/dev/", 0) == 0 && stat(m->source.c_str(), &src) == 0 &&
-        S_ISBLK(src.st_mode)) {
+    if (m && m->source.rfind("/dev/", 0) == 0 &&
+        stat(m->source.c_str(), &src) == 0 && S_ISBLK(src.st_mode)) {
       sys = SysfsForDev(src.st_rdev);
     }
   }

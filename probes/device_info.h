@@ -22,8 +22,8 @@ struct FilesystemInfo {
 };
 
 struct DeviceInfo {
-  // Each hop from the filesystem's device to the disk: "vda1 (partition of vda)",
-  // "dm-0 (device-mapper vg-root)", "loop0 (backing file /x/img)".
+  // Each hop from the filesystem's device to the disk: "vda1 (partition of
+  // vda)", "dm-0 (device-mapper vg-root)", "loop0 (backing file /x/img)".
   std::vector<std::string> chain;
   std::string disk;  // kernel name of the whole disk at the end, e.g. "vda"
   std::string model;
@@ -34,7 +34,7 @@ struct DeviceInfo {
   std::optional<uint64_t> logical_block_size;
   std::optional<uint64_t> physical_block_size;
   std::optional<uint64_t> nr_requests;  // the block layer's queue depth
-  std::string write_cache;              // kernel's view: "write back" / "write through"
+  std::string write_cache;  // kernel's view: "write back" / "write through"
   std::optional<bool> fua;
 };
 

@@ -95,7 +95,8 @@ void from_json(const nlohmann::json& j, Environment& e) {
   if (auto it = j.find("device"); it != j.end()) {
     DeviceInfo d;
     d.disk = it->value("disk", "");
-    if (it->contains("chain")) d.chain = (*it)["chain"].get<std::vector<std::string>>();
+    if (it->contains("chain"))
+      d.chain = (*it)["chain"].get<std::vector<std::string>>();
     d.model = it->value("model", "");
     d.vendor = it->value("vendor", "");
     GetOpt(*it, "size_bytes", d.size_bytes);

@@ -3,10 +3,9 @@
 // can be told apart (and compared only when comparable).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "probes/device_info.h"
 #include "src/core/sysinfo.h"

@@ -39,7 +39,8 @@ std::vector<std::string> FioCommand(const FioJob& job) {
 Result<FioComparison> ParseFioJson(const std::string& text, bool write) {
   // fio may print notes before the JSON object.
   size_t brace = text.find('{');
-  if (brace == std::string::npos) return Status::Corruption("fio printed no JSON");
+  if (brace == std::string::npos)
+    return Status::Corruption("fio printed no JSON");
   nlohmann::json j = nlohmann::json::parse(text.substr(brace), nullptr, false);
   if (j.is_discarded() || !j.contains("jobs") || j["jobs"].empty()) {
     return Status::Corruption("fio JSON has no jobs");
@@ -48,9 +49,10 @@ Result<FioComparison> ParseFioJson(const std::string& text, bool write) {
   FioComparison f;
   f.iops = side.value("iops", 0.0);
   f.bytes_per_sec = static_cast<double>(side.value("bw_bytes", uint64_t{0}));
-  const char* key = side.contains("lat_ns") && side["lat_ns"].contains("percentile")
-                        ? "lat_ns"
-                        : "clat_ns";
+  const char* key =
+      side.contains("lat_ns") && side["lat_ns"].contains("percentile")
+          ? "lat_ns"
+          : "clat_ns";
   if (side.contains(key)) {
     const nlohmann::json& c = side[key];
     LatencySummary s;
@@ -93,7 +95,8 @@ Result<FioComparison> RunFio(const FioJob& job) {
   if (r->exit_code != 0) {
     f.status = "failed";
     std::string msg = r->err.empty() ? r->out : r->err;
-    f.reason = "fio exited " + std::to_string(r->exit_code) + ": " + msg.substr(0, 300);
+    f.reason = "fio exited " + std::to_string(r->exit_code) + ": " +
+               msg.substr(0, 300);
     return f;
   }
   Result<FioComparison> parsed = ParseFioJson(r->out, job.write);
@@ -108,7 +111,8 @@ Result<FioComparison> RunFio(const FioJob& job) {
 
 void AddFioRatios(const ProbeResult& native, FioComparison* fio) {
   if (fio->status != "ok") return;
-  auto ratio = [](std::optional<double> a, std::optional<double> b) -> std::optional<double> {
+  auto ratio = [](std::optional<double> a,
+                  std::optional<double> b) -> std::optional<double> {
     if (!a || !b || *b <= 0) return std::nullopt;
     return *a / *b;
   };

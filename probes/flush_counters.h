@@ -20,9 +20,9 @@
 namespace disktune {
 
 struct FlushCounters {
-  uint64_t flushes = 0;   // field 16: flush requests completed
-  uint64_t flush_ms = 0;  // field 17: time spent on them
-  uint64_t writes = 0;    // field 5: write requests completed
+  uint64_t flushes = 0;          // field 16: flush requests completed
+  uint64_t flush_ms = 0;         // field 17: time spent on them
+  uint64_t writes = 0;           // field 5: write requests completed
   uint64_t sectors_written = 0;  // field 7: 512-byte sectors written
 };
 

@@ -14,7 +14,8 @@ ProbeConfig ProbeConfig::Defaults(bool quick) {
   c.file_size_bytes = quick ? (256ull << 20) : (1ull << 30);
   c.duration_ns = quick ? 1000000000ull : 5000000000ull;
   c.warmup_ns = quick ? 250000000ull : 1000000000ull;
-  c.seed = 20110727;  // fixed by default so two runs are comparable; --seed changes it
+  c.seed = 20110727;  // fixed by default so two runs are comparable; --seed
+                      // changes it
   c.queue_depths = {1, 2, 4, 8, 16, 32, 64, 128};
   return c;
 }
@@ -36,8 +37,11 @@ void to_json(nlohmann::json& j, const ProbeConfig& c) {
   if (!c.fsync_modes.empty()) j["fsync_modes"] = c.fsync_modes;
 }
 
-void ProbeContext::StartPoint(const std::string& name, int index_in_probe, uint64_t point_ns) {
-  if (progress) progress->Step(name, point_base + index_in_probe, point_total, remaining_ns);
+void ProbeContext::StartPoint(const std::string& name, int index_in_probe,
+                              uint64_t point_ns) {
+  if (progress)
+    progress->Step(name, point_base + index_in_probe, point_total,
+                   remaining_ns);
   remaining_ns = remaining_ns > point_ns ? remaining_ns - point_ns : 0;
 }
 
@@ -45,7 +49,8 @@ uint64_t Probe::EstimatedNanos(const ProbeConfig& config) const {
   return PointCount(config) * (config.warmup_ns + config.duration_ns);
 }
 
-Status BlockIoProbe::Run(ProbeContext& ctx, std::vector<ProbeResult>* results) const {
+Status BlockIoProbe::Run(ProbeContext& ctx,
+                         std::vector<ProbeResult>* results) const {
   std::vector<BlockPoint> points = points_(*ctx.config);
   for (size_t i = 0; i < points.size(); i++) {
     ctx.StartPoint(BlockPointName(points[i]), static_cast<int>(i),
@@ -63,13 +68,17 @@ const std::vector<std::unique_ptr<Probe>>& AllProbes() {
     v->push_back(std::make_unique<BlockIoProbe>(
         "seq_read", "sequential direct reads, 4 KiB and 1 MiB at queue depth 1",
         SeqReadPoints));
+    v->push_back(
+        std::make_unique<BlockIoProbe>("rand_read",
+                                       "4 KiB random direct reads at queue "
+                                       "depth 1..128, and the saturation point",
+                                       RandReadPoints, AnalyzeRandRead));
     v->push_back(std::make_unique<BlockIoProbe>(
-        "rand_read", "4 KiB random direct reads at queue depth 1..128, and the saturation point",
-        RandReadPoints, AnalyzeRandRead));
+        "seq_write", "sequential direct writes, 1 MiB at queue depth 1 and 32",
+        SeqWritePoints));
     v->push_back(std::make_unique<BlockIoProbe>(
-        "seq_write", "sequential direct writes, 1 MiB at queue depth 1 and 32", SeqWritePoints));
-    v->push_back(std::make_unique<BlockIoProbe>(
-        "rand_write", "4 KiB random direct writes at queue depth 1 and 32", RandWritePoints));
+        "rand_write", "4 KiB random direct writes at queue depth 1 and 32",
+        RandWritePoints));
     v->push_back(std::make_unique<FsyncProbe>());
     return v;
   }();
@@ -82,7 +91,8 @@ std::vector<std::string> DefaultProbeIds() {
   return ids;
 }
 
-Result<std::vector<const Probe*>> SelectProbes(const std::vector<std::string>& ids) {
+Result<std::vector<const Probe*>> SelectProbes(
+    const std::vector<std::string>& ids) {
   std::vector<const Probe*> out;
   for (const auto& id : ids) {
     const Probe* found = nullptr;
@@ -91,8 +101,10 @@ Result<std::vector<const Probe*>> SelectProbes(const std::vector<std::string>& i
     }
     if (!found) {
       std::string valid;
-      for (const auto& p : AllProbes()) valid += (valid.empty() ? "" : ", ") + std::string(p->id());
-      return Status::InvalidArgument("unknown probe '" + id + "'; valid: " + valid);
+      for (const auto& p : AllProbes())
+        valid += (valid.empty() ? "" : ", ") + std::string(p->id());
+      return Status::InvalidArgument("unknown probe '" + id +
+                                     "'; valid: " + valid);
     }
     out.push_back(found);
   }

@@ -7,11 +7,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "probes/device_info.h"
 #include "probes/probe_result.h"
@@ -33,7 +32,8 @@ struct ProbeConfig {
   uint64_t seed = 0;
   std::vector<int> queue_depths;  // for rand_read
   bool write_cache_ab = false;    // durability: switch the write cache (root)
-  bool kernel_switch = false;     // durability: allow the kernel-view switch on real disks
+  bool kernel_switch =
+      false;  // durability: allow the kernel-view switch on real disks
   std::vector<std::string> fs_matrix;  // durability: filesystems to compare
   // durability: narrow the fsync family (empty = all); see fsync_probe.h.
   std::vector<std::string> fsync_methods;
@@ -62,7 +62,8 @@ struct ProbeContext {
   uint64_t remaining_ns = 0;
 
   // Reports that a point starts; keeps remaining_ns up to date.
-  void StartPoint(const std::string& name, int index_in_probe, uint64_t point_ns);
+  void StartPoint(const std::string& name, int index_in_probe,
+                  uint64_t point_ns);
 };
 
 class Probe {
@@ -77,7 +78,8 @@ class Probe {
   virtual uint64_t EstimatedNanos(const ProbeConfig& config) const;
   // Runs every point. Never throws; a point that cannot run is skipped/failed
   // in its result. Returns Aborted (with the results so far) on SIGINT/SIGTERM.
-  virtual Status Run(ProbeContext& ctx, std::vector<ProbeResult>* results) const = 0;
+  virtual Status Run(ProbeContext& ctx,
+                     std::vector<ProbeResult>* results) const = 0;
   // Derived findings over this probe's results, added under report "analyses"
   // (e.g. the saturation queue depth). Default: none.
   virtual void Analyze(const std::vector<ProbeResult>& /*results*/,
@@ -94,6 +96,7 @@ const std::vector<std::unique_ptr<Probe>>& AllProbes();
 // The ids of the probes `disktune probe` runs when none are named.
 std::vector<std::string> DefaultProbeIds();
 // InvalidArgument listing the valid ids when one is unknown.
-Result<std::vector<const Probe*>> SelectProbes(const std::vector<std::string>& ids);
+Result<std::vector<const Probe*>> SelectProbes(
+    const std::vector<std::string>& ids);
 
 }  // namespace disktune

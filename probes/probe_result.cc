@@ -27,14 +27,18 @@ void GetStr(const nlohmann::json& j, const char* key, std::string& v) {
 
 const char* ProbeStatusName(ProbeStatus s) {
   switch (s) {
-    case ProbeStatus::kOk: return "ok";
-    case ProbeStatus::kSkipped: return "skipped";
-    case ProbeStatus::kFailed: return "failed";
+    case ProbeStatus::kOk:
+      return "ok";
+    case ProbeStatus::kSkipped:
+      return "skipped";
+    case ProbeStatus::kFailed:
+      return "failed";
   }
   return "failed";
 }
 
-ProbeResult ProbeResult::Skipped(std::string probe, std::string name, std::string reason) {
+ProbeResult ProbeResult::Skipped(std::string probe, std::string name,
+                                 std::string reason) {
   ProbeResult r;
   r.probe = std::move(probe);
   r.name = std::move(name);
@@ -43,7 +47,8 @@ ProbeResult ProbeResult::Skipped(std::string probe, std::string name, std::strin
   return r;
 }
 
-ProbeResult ProbeResult::Failed(std::string probe, std::string name, std::string error) {
+ProbeResult ProbeResult::Failed(std::string probe, std::string name,
+                                std::string error) {
   ProbeResult r;
   r.probe = std::move(probe);
   r.name = std::move(name);
@@ -53,9 +58,10 @@ ProbeResult ProbeResult::Failed(std::string probe, std::string name, std::string
 }
 
 void to_json(nlohmann::json& j, const LatencySummary& s) {
-  j = nlohmann::json{{"mean", s.mean}, {"stddev", s.stddev}, {"min", s.min},
-                     {"p50", s.p50},   {"p90", s.p90},       {"p99", s.p99},
-                     {"p999", s.p999}, {"max", s.max},       {"samples", s.samples}};
+  j = nlohmann::json{
+      {"mean", s.mean}, {"stddev", s.stddev}, {"min", s.min},
+      {"p50", s.p50},   {"p90", s.p90},       {"p99", s.p99},
+      {"p999", s.p999}, {"max", s.max},       {"samples", s.samples}};
 }
 
 void from_json(const nlohmann::json& j, LatencySummary& s) {
@@ -81,13 +87,15 @@ void to_json(nlohmann::json& j, const ProbeParams& p) {
   PutOpt(j, "warmup_ns", p.warmup_ns);
   PutStr(j, "io_engine", p.io_engine);
   PutStr(j, "method", p.method);
-  for (auto it = p.extra.begin(); it != p.extra.end(); ++it) j[it.key()] = it.value();
+  for (auto it = p.extra.begin(); it != p.extra.end(); ++it)
+    j[it.key()] = it.value();
 }
 
 void from_json(const nlohmann::json& j, ProbeParams& p) {
-  static const char* kKnown[] = {"block_size_bytes", "queue_depth", "pattern",
-                                 "direct",           "file_size_bytes", "duration_ns",
-                                 "warmup_ns",        "io_engine",   "method"};
+  static const char* kKnown[] = {
+      "block_size_bytes", "queue_depth",     "pattern",
+      "direct",           "file_size_bytes", "duration_ns",
+      "warmup_ns",        "io_engine",       "method"};
   GetOpt(j, "block_size_bytes", p.block_size_bytes);
   GetOpt(j, "queue_depth", p.queue_depth);
   GetStr(j, "pattern", p.pattern);
@@ -136,7 +144,9 @@ void from_json(const nlohmann::json& j, FioComparison& f) {
 }
 
 void to_json(nlohmann::json& j, const ProbeResult& r) {
-  j = nlohmann::json{{"probe", r.probe}, {"name", r.name}, {"params", r.params},
+  j = nlohmann::json{{"probe", r.probe},
+                     {"name", r.name},
+                     {"params", r.params},
                      {"status", ProbeStatusName(r.status)}};
   PutStr(j, "reason", r.reason);
   PutStr(j, "error", r.error);
@@ -154,9 +164,10 @@ void to_json(nlohmann::json& j, const ProbeResult& r) {
 void from_json(const nlohmann::json& j, ProbeResult& r) {
   r.probe = j.at("probe").get<std::string>();
   r.name = j.at("name").get<std::string>();
-  if (auto it = j.find("params"); it != j.end()) r.params = it->get<ProbeParams>();
+  if (auto it = j.find("params"); it != j.end())
+    r.params = it->get<ProbeParams>();
   std::string st = j.at("status").get<std::string>();
-  r.status = st == "ok" ? ProbeStatus::kOk
+  r.status = st == "ok"        ? ProbeStatus::kOk
              : st == "skipped" ? ProbeStatus::kSkipped
                                : ProbeStatus::kFailed;
   GetStr(j, "reason", r.reason);

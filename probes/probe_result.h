@@ -7,10 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "src/core/histogram.h"
 
@@ -40,7 +39,7 @@ struct FioComparison {
   std::string command;
   std::optional<double> iops;
   std::optional<double> bytes_per_sec;
-  std::optional<LatencySummary> latency_ns;  // fio lat (submit to completion)
+  std::optional<LatencySummary> latency_ns;   // fio lat (submit to completion)
   std::optional<double> iops_ratio;           // native / fio
   std::optional<double> bytes_per_sec_ratio;  // native / fio
   std::optional<double> latency_p50_ratio;    // native / fio
@@ -66,8 +65,10 @@ struct ProbeResult {
   nlohmann::json metrics = nlohmann::json::object();
   std::optional<FioComparison> fio;
 
-  static ProbeResult Skipped(std::string probe, std::string name, std::string reason);
-  static ProbeResult Failed(std::string probe, std::string name, std::string error);
+  static ProbeResult Skipped(std::string probe, std::string name,
+                             std::string reason);
+  static ProbeResult Failed(std::string probe, std::string name,
+                            std::string error);
 };
 
 void to_json(nlohmann::json& j, const LatencySummary& s);

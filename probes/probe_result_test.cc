@@ -49,7 +49,8 @@ TEST(ProbeResultTest, JsonRoundTrip) {
 }
 
 TEST(ProbeResultTest, SkippedCarriesReason) {
-  nlohmann::json j = ProbeResult::Skipped("seq_read", "seq_read.4k.qd1", "tmpfs refuses O_DIRECT");
+  nlohmann::json j = ProbeResult::Skipped("seq_read", "seq_read.4k.qd1",
+                                          "tmpfs refuses O_DIRECT");
   EXPECT_EQ(j["status"], "skipped");
   EXPECT_EQ(j["reason"], "tmpfs refuses O_DIRECT");
   EXPECT_FALSE(j.contains("iops"));

@@ -10,32 +10,36 @@ namespace {
 // iotune's habit: name what skews the figures, but measure anyway.
 void PreflightWarnings(const Environment& env, ProbeRunOutput* out) {
   if (!env.device) {
-    out->warnings.push_back("no block device found behind " + env.target_dir + ": " +
-                            env.device_note);
+    out->warnings.push_back("no block device found behind " + env.target_dir +
+                            ": " + env.device_note);
     return;
   }
   const DeviceInfo& d = *env.device;
   if (d.rotational.value_or(false) && d.scheduler == "none") {
-    out->warnings.push_back(d.disk +
-                            " is rotational but uses no I/O scheduler; seeks are not merged");
+    out->warnings.push_back(
+        d.disk +
+        " is rotational but uses no I/O scheduler; seeks are not merged");
   }
   if (d.write_cache == "write back") {
-    out->warnings.push_back(d.disk +
-                            " has a volatile write cache (write back): durable writes depend "
-                            "on flushes reaching it; the fsync probe checks that");
+    out->warnings.push_back(
+        d.disk +
+        " has a volatile write cache (write back): durable writes depend "
+        "on flushes reaching it; the fsync probe checks that");
   }
 }
 
 }  // namespace
 
-uint64_t EstimateProbeNanos(const std::vector<const Probe*>& probes, const ProbeConfig& config) {
+uint64_t EstimateProbeNanos(const std::vector<const Probe*>& probes,
+                            const ProbeConfig& config) {
   uint64_t total = 0;
   for (const Probe* p : probes) total += p->EstimatedNanos(config);
   return total;
 }
 
-Status RunProbes(const std::vector<const Probe*>& probes, const ProbeConfig& config,
-                 const ScratchDir& scratch, const Environment& env, ProgressSink* progress,
+Status RunProbes(const std::vector<const Probe*>& probes,
+                 const ProbeConfig& config, const ScratchDir& scratch,
+                 const Environment& env, ProgressSink* progress,
                  ProbeRunOutput* out) {
   PreflightWarnings(env, out);
   ProbeContext ctx;
@@ -54,19 +58,22 @@ Status RunProbes(const std::vector<const Probe*>& probes, const ProbeConfig& con
   // Where the device cannot be reached directly (tmpfs, some FUSE), every
   // figure would describe memory: refuse unless the operator asked for that.
   if (!ctx.direct_supported && !config.buffered) {
-    return Status::NotSupported(scratch.path() + ": " + ctx.direct_refusal +
-                                ", so direct-I/O probes would measure memory; use a --dir on "
-                                "the disk to test, or pass --buffered");
+    return Status::NotSupported(
+        scratch.path() + ": " + ctx.direct_refusal +
+        ", so direct-I/O probes would measure memory; use a --dir on "
+        "the disk to test, or pass --buffered");
   }
   if (!ctx.direct_supported) {
-    out->warnings.push_back(ctx.direct_refusal +
-                            (config.buffered ? ": probes run buffered and measure the page cache"
-                                             : ": direct-I/O probes are skipped"));
+    out->warnings.push_back(
+        ctx.direct_refusal +
+        (config.buffered ? ": probes run buffered and measure the page cache"
+                         : ": direct-I/O probes are skipped"));
   }
 
   if (need_file && (ctx.direct_supported || config.buffered)) {
-    Result<TestFile> tf = PrepareTestFile(scratch, "probe.dat", config.file_size_bytes,
-                                          config.seed, ctx.direct_supported, progress);
+    Result<TestFile> tf =
+        PrepareTestFile(scratch, "probe.dat", config.file_size_bytes,
+                        config.seed, ctx.direct_supported, progress);
     if (!tf.ok()) return tf.status();
     ctx.test_file = tf->path;
     out->bytes_written += tf->size_bytes;
@@ -80,10 +87,12 @@ Status RunProbes(const std::vector<const Probe*>& probes, const ProbeConfig& con
     Status s = p->Run(ctx, &out->results);
     ctx.point_base += p->PointCount(config);
     if (!s.ok()) return s;
-    std::vector<ProbeResult> mine(out->results.begin() + first, out->results.end());
+    std::vector<ProbeResult> mine(out->results.begin() + first,
+                                  out->results.end());
     p->Analyze(mine, &out->analyses);
     for (const auto& r : mine) {
-      bool writes = r.probe.find("write") != std::string::npos || r.probe == "fsync";
+      bool writes =
+          r.probe.find("write") != std::string::npos || r.probe == "fsync";
       if (r.bytes && writes) out->bytes_written += *r.bytes;
       if (r.status == ProbeStatus::kFailed) {
         out->warnings.push_back(r.name + " failed: " + r.error);
@@ -95,16 +104,19 @@ Status RunProbes(const std::vector<const Probe*>& probes, const ProbeConfig& con
     Result<uint64_t> resident = PageCacheResidentBytes(ctx.test_file);
     if (resident.ok()) {
       nlohmann::json pc;
-      pc["rule"] = "O_DIRECT probes must leave (almost) none of the test file in the page cache";
+      pc["rule"] =
+          "O_DIRECT probes must leave (almost) none of the test file in the "
+          "page cache";
       pc["resident_bytes"] = *resident;
       pc["file_size_bytes"] = config.file_size_bytes;
       bool bypassed = *resident <= config.file_size_bytes / 100;
       pc["bypassed"] = bypassed;
       out->analyses["page_cache"] = pc;
       if (!bypassed) {
-        out->warnings.push_back(FormatBytes(static_cast<double>(*resident)) +
-                                " of the test file is in the page cache after direct-I/O "
-                                "probes; reads may not have reached the device");
+        out->warnings.push_back(
+            FormatBytes(static_cast<double>(*resident)) +
+            " of the test file is in the page cache after direct-I/O "
+            "probes; reads may not have reached the device");
       }
     }
   }

@@ -3,10 +3,9 @@
 // O_DIRECT reads really bypassed the page cache.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "probes/environment.h"
 #include "probes/probe.h"
@@ -19,18 +18,21 @@ struct ProbeRunOutput {
   std::vector<ProbeResult> results;
   nlohmann::json analyses = nlohmann::json::object();
   std::vector<std::string> warnings;
-  uint64_t bytes_written = 0;  // by the probes' own files (test file fill + writes)
+  uint64_t bytes_written =
+      0;  // by the probes' own files (test file fill + writes)
 };
 
 // Estimated wall time of the whole run.
-uint64_t EstimateProbeNanos(const std::vector<const Probe*>& probes, const ProbeConfig& config);
+uint64_t EstimateProbeNanos(const std::vector<const Probe*>& probes,
+                            const ProbeConfig& config);
 
 // Errors (with one clear message) only for what stops the whole run: no
 // space for the test file, an unwritable directory, O_DIRECT refused when every
 // selected probe needs it and --buffered was not given, an interrupt (Aborted;
 // `out` then holds the results so far).
-Status RunProbes(const std::vector<const Probe*>& probes, const ProbeConfig& config,
-                 const ScratchDir& scratch, const Environment& env, ProgressSink* progress,
+Status RunProbes(const std::vector<const Probe*>& probes,
+                 const ProbeConfig& config, const ScratchDir& scratch,
+                 const Environment& env, ProgressSink* progress,
                  ProbeRunOutput* out);
 
 }  // namespace disktune

@@ -6,7 +6,8 @@
 namespace disktune {
 
 std::vector<BlockPoint> SeqReadPoints(const ProbeConfig&) {
-  return {{"seq_read", false, false, 4096, 1}, {"seq_read", false, false, 1 << 20, 1}};
+  return {{"seq_read", false, false, 4096, 1},
+          {"seq_read", false, false, 1 << 20, 1}};
 }
 
 }  // namespace disktune

@@ -2,10 +2,10 @@
 
 #include <fcntl.h>
 #include <linux/magic.h>
-#include <sys/vfs.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -61,17 +61,21 @@ Result<int> OpenTestFile(const std::string& path, bool direct, bool write) {
   return fd;
 }
 
-Result<TestFile> PrepareTestFile(const ScratchDir& scratch, const std::string& name,
-                                 uint64_t size_bytes, uint64_t seed, bool direct,
+Result<TestFile> PrepareTestFile(const ScratchDir& scratch,
+                                 const std::string& name, uint64_t size_bytes,
+                                 uint64_t seed, bool direct,
                                  ProgressSink* progress) {
   size_bytes = size_bytes / kChunk * kChunk;
-  if (size_bytes == 0) return Status::InvalidArgument("test file size must be at least 1MiB");
-  DT_RETURN_IF_ERROR(scratch.RequireFreeSpace(size_bytes + kHeadroom, "the test file"));
+  if (size_bytes == 0)
+    return Status::InvalidArgument("test file size must be at least 1MiB");
+  DT_RETURN_IF_ERROR(
+      scratch.RequireFreeSpace(size_bytes + kHeadroom, "the test file"));
   TestFile tf;
   tf.path = scratch.Join(name);
   tf.size_bytes = size_bytes;
-  int fd = open(tf.path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | (direct ? O_DIRECT : 0),
-                0644);
+  int fd = open(
+      tf.path.c_str(),
+      O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
   if (fd < 0) return Status::FromErrno(errno, "create " + tf.path);
   struct Closer {
     int fd;
@@ -79,27 +83,33 @@ Result<TestFile> PrepareTestFile(const ScratchDir& scratch, const std::string& n
   } closer{fd};
   // Reserve the blocks up front so the fill cannot fail half-way on space and
   // the file is laid out as contiguously as the filesystem allows.
-  if (fallocate(fd, 0, 0, static_cast<off_t>(size_bytes)) != 0 && errno != EOPNOTSUPP) {
+  if (fallocate(fd, 0, 0, static_cast<off_t>(size_bytes)) != 0 &&
+      errno != EOPNOTSUPP) {
     return Status::FromErrno(errno, "fallocate " + tf.path);
   }
   void* p = nullptr;
-  if (posix_memalign(&p, 4096, kChunk) != 0) return Status::IOError("out of memory");
+  if (posix_memalign(&p, 4096, kChunk) != 0)
+    return Status::IOError("out of memory");
   std::unique_ptr<char, decltype(&free)> buf(static_cast<char*>(p), &free);
   Rng rng(seed);
   uint64_t start = NowNanos();
   for (uint64_t off = 0; off < size_bytes; off += kChunk) {
-    if (InterruptRequested()) return Status::Aborted("interrupted while filling " + tf.path);
+    if (InterruptRequested())
+      return Status::Aborted("interrupted while filling " + tf.path);
     auto* w = reinterpret_cast<uint64_t*>(buf.get());
     for (uint64_t i = 0; i < kChunk / 8; i++) w[i] = rng.Next();
     ssize_t n = pwrite(fd, buf.get(), kChunk, static_cast<off_t>(off));
     if (n < 0) return Status::FromErrno(errno, "write " + tf.path);
-    if (static_cast<uint64_t>(n) != kChunk) return Status::IOError("short write to " + tf.path);
+    if (static_cast<uint64_t>(n) != kChunk)
+      return Status::IOError("short write to " + tf.path);
     if (progress && (off / kChunk) % 256 == 0) {
-      progress->Step("filling test file " + std::to_string(off * 100 / size_bytes) + "%", 0, 1,
-                     0);
+      progress->Step(
+          "filling test file " + std::to_string(off * 100 / size_bytes) + "%",
+          0, 1, 0);
     }
   }
-  if (fdatasync(fd) != 0) return Status::FromErrno(errno, "fdatasync " + tf.path);
+  if (fdatasync(fd) != 0)
+    return Status::FromErrno(errno, "fdatasync " + tf.path);
   posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
   tf.fill_ns = NowNanos() - start;
   return tf;

@@ -26,8 +26,9 @@ struct TestFile {
 // Creates `name` in the scratch directory with `size_bytes` of random bytes,
 // synced, and drops it from the page cache. Checks free space first (the size
 // plus 64 MiB of headroom). `direct` writes with O_DIRECT.
-Result<TestFile> PrepareTestFile(const ScratchDir& scratch, const std::string& name,
-                                 uint64_t size_bytes, uint64_t seed, bool direct,
+Result<TestFile> PrepareTestFile(const ScratchDir& scratch,
+                                 const std::string& name, uint64_t size_bytes,
+                                 uint64_t seed, bool direct,
                                  ProgressSink* progress);
 
 // Opens for a probe; O_DIRECT when `direct`.

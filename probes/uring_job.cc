@@ -28,7 +28,9 @@ struct Slot {
 class OffsetGen {
  public:
   OffsetGen(const UringJob& job)
-      : random_(job.random), bs_(job.block_size), blocks_(job.region_bytes / job.block_size),
+      : random_(job.random),
+        bs_(job.block_size),
+        blocks_(job.region_bytes / job.block_size),
         rng_(job.seed) {}
   uint64_t Next() {
     uint64_t block;
@@ -50,8 +52,10 @@ class OffsetGen {
 }  // namespace
 
 Result<UringJobResult> RunUringJob(const UringJob& job) {
-  if (job.block_size == 0 || job.region_bytes < job.block_size || job.queue_depth < 1) {
-    return Status::InvalidArgument("uring job: bad block size, region or queue depth");
+  if (job.block_size == 0 || job.region_bytes < job.block_size ||
+      job.queue_depth < 1) {
+    return Status::InvalidArgument(
+        "uring job: bad block size, region or queue depth");
   }
   io_uring ring;
   unsigned entries = 1;
@@ -60,9 +64,10 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
   // interrupts to another CPU (fio does the same); older kernels refuse the
   // flags, so fall back step by step.
   int rc = -EINVAL;
-  for (unsigned flags : {IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
-                             IORING_SETUP_DEFER_TASKRUN,
-                         unsigned{IORING_SETUP_COOP_TASKRUN}, 0u}) {
+  for (unsigned flags :
+       {IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
+            IORING_SETUP_DEFER_TASKRUN,
+        unsigned{IORING_SETUP_COOP_TASKRUN}, 0u}) {
     io_uring_params params{};
     params.flags = flags;
     rc = io_uring_queue_init_params(entries, &ring, &params);
@@ -108,7 +113,8 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
   uint64_t measure_start = start + job.warmup_ns;
   uint64_t end = measure_start + job.duration_ns;
   uint64_t last_counted = measure_start;
-  uint64_t submitted_bytes = 0;  // in the current phase (warm-up, then measured)
+  uint64_t submitted_bytes =
+      0;  // in the current phase (warm-up, then measured)
   bool warming = job.warmup_ns > 0;
   int inflight = 0;
   for (int i = 0; i < job.queue_depth; i++) {
@@ -129,7 +135,8 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
   while (inflight > 0) {
     io_uring_cqe* cqe = nullptr;
     rc = io_uring_submit(&ring);
-    if (rc >= 0 && io_uring_peek_cqe(&ring, &cqe) != 0) rc = io_uring_wait_cqe(&ring, &cqe);
+    if (rc >= 0 && io_uring_peek_cqe(&ring, &cqe) != 0)
+      rc = io_uring_wait_cqe(&ring, &cqe);
     if (rc == -EINTR) {
       if (InterruptRequested()) stopping = true;
       continue;
@@ -139,8 +146,9 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
     uint64_t now = NowNanos();
     unsigned head;
     unsigned seen = 0;
-    if (warming && (now >= measure_start ||
-                    (job.max_warmup_bytes && submitted_bytes >= job.max_warmup_bytes))) {
+    if (warming &&
+        (now >= measure_start ||
+         (job.max_warmup_bytes && submitted_bytes >= job.max_warmup_bytes))) {
       // A byte cap can end the warm-up early; the measured window starts now.
       warming = false;
       if (now < measure_start) {
@@ -150,8 +158,9 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
       }
       submitted_bytes = 0;
     }
-    bool stop_now = stopping || now >= end || InterruptRequested() ||
-                    (!warming && job.max_bytes && submitted_bytes >= job.max_bytes);
+    bool stop_now =
+        stopping || now >= end || InterruptRequested() ||
+        (!warming && job.max_bytes && submitted_bytes >= job.max_bytes);
     io_uring_for_each_cqe(&ring, head, cqe) {
       seen++;
       int idx = static_cast<int>(io_uring_cqe_get_data64(cqe));
@@ -159,11 +168,14 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
       inflight--;
       if (cqe->res < 0 || static_cast<uint64_t>(cqe->res) != job.block_size) {
         if (error.ok()) {
-          error = cqe->res < 0
-                      ? Status::FromErrno(-cqe->res, std::string(job.write ? "write" : "read") +
-                                                         " at offset " + std::to_string(s.offset))
-                      : Status::IOError("short " + std::string(job.write ? "write" : "read") +
-                                        " at offset " + std::to_string(s.offset));
+          error =
+              cqe->res < 0
+                  ? Status::FromErrno(
+                        -cqe->res, std::string(job.write ? "write" : "read") +
+                                       " at offset " + std::to_string(s.offset))
+                  : Status::IOError("short " +
+                                    std::string(job.write ? "write" : "read") +
+                                    " at offset " + std::to_string(s.offset));
         }
         stop_now = stopping = true;
         continue;
@@ -171,7 +183,8 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
       // Throughput counts every completion inside the window; latency only
       // I/Os submitted inside it, so none carries warm-up queueing.
       if (now >= measure_start && now <= end) {
-        if (s.submit_ns >= measure_start) result.latency_ns.Add(now - s.submit_ns);
+        if (s.submit_ns >= measure_start)
+          result.latency_ns.Add(now - s.submit_ns);
         result.ops++;
         result.bytes += job.block_size;
         last_counted = now;

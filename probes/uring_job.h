@@ -37,10 +37,12 @@ struct UringJobResult {
   Histogram latency_ns;
   uint64_t ops = 0;
   uint64_t bytes = 0;
-  uint64_t elapsed_ns = 0;  // from end of warm-up to the last counted completion
+  uint64_t elapsed_ns =
+      0;  // from end of warm-up to the last counted completion
 };
 
-// IOError on a failed or short I/O (with the offset); Aborted on SIGINT/SIGTERM.
+// IOError on a failed or short I/O (with the offset); Aborted on
+// SIGINT/SIGTERM.
 Result<UringJobResult> RunUringJob(const UringJob& job);
 
 }  // namespace disktune

@@ -6,11 +6,13 @@
 namespace disktune {
 
 std::vector<BlockPoint> SeqWritePoints(const ProbeConfig&) {
-  return {{"seq_write", true, false, 1 << 20, 1}, {"seq_write", true, false, 1 << 20, 32}};
+  return {{"seq_write", true, false, 1 << 20, 1},
+          {"seq_write", true, false, 1 << 20, 32}};
 }
 
 std::vector<BlockPoint> RandWritePoints(const ProbeConfig&) {
-  return {{"rand_write", true, true, 4096, 1}, {"rand_write", true, true, 4096, 32}};
+  return {{"rand_write", true, true, 4096, 1},
+          {"rand_write", true, true, 4096, 32}};
 }
 
 }  // namespace disktune

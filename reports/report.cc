@@ -22,8 +22,8 @@ Report NewReport(const std::string& command) {
 nlohmann::json ReportToJson(const Report& r) {
   nlohmann::json j;
   j["schema"] = kReportSchema;
-  j["schema_version"] =
-      std::to_string(kReportSchemaMajor) + "." + std::to_string(kReportSchemaMinor);
+  j["schema_version"] = std::to_string(kReportSchemaMajor) + "." +
+                        std::to_string(kReportSchemaMinor);
   j["tool_version"] = r.tool_version;
   j["created_at"] = r.created_at;
   j["command"] = r.command;
@@ -43,16 +43,18 @@ Result<Report> ReportFromJson(const nlohmann::json& j) {
   if (!j.is_object()) return Status::Corruption("not a JSON object");
   if (j.value("schema", "") != kReportSchema) {
     return Status::InvalidArgument("not a disktune report (schema is '" +
-                                   j.value("schema", std::string("missing")) + "', expected '" +
-                                   kReportSchema + "')");
+                                   j.value("schema", std::string("missing")) +
+                                   "', expected '" + kReportSchema + "')");
   }
   std::string version = j.value("schema_version", "");
   int major = -1;
-  if (std::sscanf(version.c_str(), "%d.", &major) != 1 || major != kReportSchemaMajor) {
-    return Status::InvalidArgument("report schema_version " + version +
-                                   " is not supported by this disktune (reads " +
-                                   std::to_string(kReportSchemaMajor) +
-                                   ".x); re-run the probe with this version");
+  if (std::sscanf(version.c_str(), "%d.", &major) != 1 ||
+      major != kReportSchemaMajor) {
+    return Status::InvalidArgument(
+        "report schema_version " + version +
+        " is not supported by this disktune (reads " +
+        std::to_string(kReportSchemaMajor) +
+        ".x); re-run the probe with this version");
   }
   try {
     Report r;
@@ -76,8 +78,8 @@ Result<Report> ReportFromJson(const nlohmann::json& j) {
     r.bytes_written = j.value("bytes_written", uint64_t{0});
     return r;
   } catch (const nlohmann::json::exception& e) {
-    return Status::Corruption(std::string("report does not have the expected shape: ") +
-                              e.what());
+    return Status::Corruption(
+        std::string("report does not have the expected shape: ") + e.what());
   }
 }
 

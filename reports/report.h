@@ -6,10 +6,9 @@
 // describes each major version and a reader refuses another major.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "probes/environment.h"
 #include "probes/probe_result.h"
@@ -27,16 +26,19 @@ struct Report {
   std::string created_at;  // UTC, ISO 8601
   std::string command;     // "probe", "run", ...
   Environment environment;
-  nlohmann::json config = nlohmann::json::object();  // the effective configuration
+  nlohmann::json config =
+      nlohmann::json::object();  // the effective configuration
   std::vector<ProbeResult> probes;
-  nlohmann::json analyses = nlohmann::json::object();  // derived findings, by name
-  std::vector<bench::BenchResult> benches;             // db_bench scenarios, in run order
+  nlohmann::json analyses =
+      nlohmann::json::object();             // derived findings, by name
+  std::vector<bench::BenchResult> benches;  // db_bench scenarios, in run order
   std::vector<std::string> warnings;
   // The tuner's recommendation and its evidence (src/tune), null when the run
   // did not tune. Kept as JSON so every renderer can show it without knowing
   // its shape: reports/ renders objects, arrays and scalars generically.
   nlohmann::json tune;
-  // Whether the run finished or was cut short (SIGINT): "complete" / "interrupted".
+  // Whether the run finished or was cut short (SIGINT): "complete" /
+  // "interrupted".
   std::string completion = "complete";
   uint64_t bytes_written = 0;  // by this run, to the scratch directory
 };

@@ -12,7 +12,8 @@ namespace disktune {
 namespace {
 
 nlohmann::json LoadSchema() {
-  std::ifstream in(std::string(DISKTUNE_TEST_SOURCE_DIR) + "/reports/schema/report.v1.schema.json");
+  std::ifstream in(std::string(DISKTUNE_TEST_SOURCE_DIR) +
+                   "/reports/schema/report.v1.schema.json");
   std::stringstream ss;
   ss << in.rdbuf();
   return nlohmann::json::parse(ss.str());
@@ -41,7 +42,8 @@ Report SampleReport() {
   p.latency_ns = l;
   p.samples = 1000;
   r.probes.push_back(p);
-  r.probes.push_back(ProbeResult::Skipped("rand_read", "rand_read.4k.qd1", "tmpfs refuses O_DIRECT"));
+  r.probes.push_back(ProbeResult::Skipped("rand_read", "rand_read.4k.qd1",
+                                          "tmpfs refuses O_DIRECT"));
   r.warnings.push_back("a warning");
   return r;
 }

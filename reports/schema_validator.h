@@ -3,14 +3,14 @@
 // `disktune` readers that want to give a precise error for a bad file.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace disktune {
 
-// Returns the validation errors ("<json pointer>: <message>"); empty when valid.
+// Returns the validation errors ("<json pointer>: <message>"); empty when
+// valid.
 std::vector<std::string> ValidateAgainstSchema(const nlohmann::json& schema,
                                                const nlohmann::json& doc);
 

@@ -33,8 +33,8 @@ std::string Drain(int fd) {
   return s;
 }
 
-pid_t Spawn(const std::vector<std::string>& args, const std::string& cwd, int* out_fd,
-            int* err_fd) {
+pid_t Spawn(const std::vector<std::string>& args, const std::string& cwd,
+            int* out_fd, int* err_fd) {
   int o[2], e[2];
   if (pipe(o) != 0 || pipe(e) != 0) return -1;
   pid_t pid = fork();
@@ -71,19 +71,22 @@ RunOutput Collect(pid_t pid, int out_fd, int err_fd) {
   close(err_fd);
   int status = 0;
   waitpid(pid, &status, 0);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.exit_code =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
 }
 
 }  // namespace
 
-RunOutput RunDisktune(const std::vector<std::string>& args, const std::string& cwd) {
+RunOutput RunDisktune(const std::vector<std::string>& args,
+                      const std::string& cwd) {
   int o, e;
   pid_t pid = Spawn(args, cwd, &o, &e);
   return Collect(pid, o, e);
 }
 
-BackgroundRun::BackgroundRun(const std::vector<std::string>& args, const std::string& cwd) {
+BackgroundRun::BackgroundRun(const std::vector<std::string>& args,
+                             const std::string& cwd) {
   pid_ = Spawn(args, cwd, &out_fd_, &err_fd_);
 }
 

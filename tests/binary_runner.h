@@ -21,12 +21,14 @@ std::string DisktuneBin();
 std::string SourceDir();
 
 // Runs to completion in `cwd` (or the current directory when empty).
-RunOutput RunDisktune(const std::vector<std::string>& args, const std::string& cwd = "");
+RunOutput RunDisktune(const std::vector<std::string>& args,
+                      const std::string& cwd = "");
 
 // A run in the background; Signal() it, then Wait().
 class BackgroundRun {
  public:
-  BackgroundRun(const std::vector<std::string>& args, const std::string& cwd = "");
+  BackgroundRun(const std::vector<std::string>& args,
+                const std::string& cwd = "");
   ~BackgroundRun();
   void Signal(int sig) { kill(pid_, sig); }
   RunOutput Wait();

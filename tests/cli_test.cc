@@ -10,10 +10,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "reports/schema_validator.h"
 #include "tests/binary_runner.h"
@@ -23,10 +22,12 @@ namespace {
 namespace fs = std::filesystem;
 
 // A short probe so the integration tests stay quick.
-const std::vector<std::string> kShort = {"--duration", "200ms", "--warmup", "50ms",
-                                         "--file-size", "32MiB", "--queue-depths", "1,4"};
+const std::vector<std::string> kShort = {
+    "--duration",  "200ms", "--warmup",       "50ms",
+    "--file-size", "32MiB", "--queue-depths", "1,4"};
 
-std::vector<std::string> With(std::vector<std::string> a, const std::vector<std::string>& b) {
+std::vector<std::string> With(std::vector<std::string> a,
+                              const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
@@ -75,20 +76,25 @@ TEST_F(CliTest, VersionAndHelp) {
     EXPECT_NE(h.out.find(cmd), std::string::npos) << cmd;
     RunOutput sub = RunDisktune({cmd, "--help"});
     EXPECT_EQ(sub.exit_code, 0) << cmd;
-    EXPECT_NE(sub.out.find("--json"), std::string::npos) << cmd << ": " << sub.out;
+    EXPECT_NE(sub.out.find("--json"), std::string::npos)
+        << cmd << ": " << sub.out;
   }
 }
 
 TEST_F(CliTest, UnknownFlagAndCommand) {
   ExpectOneLineError({"probe", "--no-such-flag"}, 2, "--no-such-flag");
-  ExpectOneLineError({"frobnicate"}, 2, "unknown command 'frobnicate'; valid: ");
-  ExpectOneLineError({"probe", "--probes", "seq_read,warp_drive"}, 2, "warp_drive");
+  ExpectOneLineError({"frobnicate"}, 2,
+                     "unknown command 'frobnicate'; valid: ");
+  ExpectOneLineError({"probe", "--probes", "seq_read,warp_drive"}, 2,
+                     "warp_drive");
 }
 
 TEST_F(CliTest, UnitlessAndNegativeValues) {
-  ExpectOneLineError({"probe", "--duration", "5"}, 2, "--duration: '5' has no unit; e.g. --duration 5s");
+  ExpectOneLineError({"probe", "--duration", "5"}, 2,
+                     "--duration: '5' has no unit; e.g. --duration 5s");
   ExpectOneLineError({"probe", "--duration", "-5s"}, 2, "negative");
-  ExpectOneLineError({"probe", "--file-size", "4096"}, 2, "e.g. --file-size 1GiB");
+  ExpectOneLineError({"probe", "--file-size", "4096"}, 2,
+                     "e.g. --file-size 1GiB");
   ExpectOneLineError({"probe", "--file-size", "-1GiB"}, 2, "negative");
   ExpectOneLineError({"probe", "--warmup", "soon"}, 2, "--warmup");
   ExpectOneLineError({"probe", "--queue-depths", "0,4"}, 2, "--queue-depths");
@@ -107,9 +113,12 @@ TEST_F(CliTest, DirThatIsAFile) {
 TEST_F(CliTest, ReadOnlyDirectory) {
   std::string ro = work_ + "/ro";
   if (geteuid() == 0) {
-    // Root ignores permission bits; a read-only mount is read-only for root too.
+    // Root ignores permission bits; a read-only mount is read-only for root
+    // too.
     if (!MountTmpfs(ro, "size=1m")) GTEST_SKIP() << "cannot mount tmpfs";
-    ASSERT_EQ(mount(nullptr, ro.c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr), 0);
+    ASSERT_EQ(
+        mount(nullptr, ro.c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr),
+        0);
   } else {
     fs::create_directory(ro);
     chmod(ro.c_str(), 0555);
@@ -118,12 +127,14 @@ TEST_F(CliTest, ReadOnlyDirectory) {
 }
 
 TEST_F(CliTest, TooLittleFreeSpace) {
-  ExpectOneLineError({"probe", "--dir", "d", "--file-size", "100TiB"}, 2, "needs");
+  ExpectOneLineError({"probe", "--dir", "d", "--file-size", "100TiB"}, 2,
+                     "needs");
 }
 
 TEST_F(CliTest, TmpfsRefusesDirectIo) {
   std::string t = work_ + "/tmp";
-  if (!MountTmpfs(t, "size=256m")) GTEST_SKIP() << "needs root to mount a tmpfs";
+  if (!MountTmpfs(t, "size=256m"))
+    GTEST_SKIP() << "needs root to mount a tmpfs";
   auto before = ListDir(t);
   RunOutput r = RunDisktune(With({"probe", "--dir", "tmp/d"}, kShort), work_);
   EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -133,41 +144,44 @@ TEST_F(CliTest, TmpfsRefusesDirectIo) {
   EXPECT_NE(r.err.find("--buffered"), std::string::npos) << r.err;
   EXPECT_EQ(ListDir(t), before);
   // Asked for explicitly, it measures buffered I/O and says so.
-  RunOutput b = RunDisktune(
-      With({"probe", "--dir", "tmp/d", "--buffered", "--probes", "seq_read", "--json", "-"},
-           kShort),
-      work_);
+  RunOutput b = RunDisktune(With({"probe", "--dir", "tmp/d", "--buffered",
+                                  "--probes", "seq_read", "--json", "-"},
+                                 kShort),
+                            work_);
   ASSERT_EQ(b.exit_code, 0) << b.err;
   auto j = nlohmann::json::parse(b.out);
   ASSERT_FALSE(j["probes"].empty());
   EXPECT_FALSE(j["probes"][0]["params"]["direct"].get<bool>());
-  EXPECT_NE(j["probes"][0]["params"]["note"].get<std::string>().find("page cache"),
-            std::string::npos);
+  EXPECT_NE(
+      j["probes"][0]["params"]["note"].get<std::string>().find("page cache"),
+      std::string::npos);
   EXPECT_EQ(ListDir(t), before);
 }
 
 TEST_F(CliTest, JsonOnStdoutIsTheWholeStdoutAndMatchesTheSchema) {
   RunOutput r = RunDisktune(
-      With({"probe", "--dir", "d", "--probes", "seq_read,rand_read,seq_write,rand_write",
-            "--json", "-"},
+      With({"probe", "--dir", "d", "--probes",
+            "seq_read,rand_read,seq_write,rand_write", "--json", "-"},
            kShort),
       work_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
-  ASSERT_FALSE(j.is_discarded()) << "stdout is not only JSON: " << r.out.substr(0, 200);
+  ASSERT_FALSE(j.is_discarded())
+      << "stdout is not only JSON: " << r.out.substr(0, 200);
   std::ifstream in(SourceDir() + "/reports/schema/report.v1.schema.json");
   std::stringstream ss;
   ss << in.rdbuf();
   auto errors = ValidateAgainstSchema(nlohmann::json::parse(ss.str()), j);
   EXPECT_TRUE(errors.empty()) << errors.front();
   // Every field the issue names is present.
-  for (const char* k : {"schema", "schema_version", "tool_version", "created_at", "environment",
-                        "config", "probes", "warnings"}) {
+  for (const char* k :
+       {"schema", "schema_version", "tool_version", "created_at", "environment",
+        "config", "probes", "warnings"}) {
     EXPECT_TRUE(j.contains(k)) << k;
   }
   const auto& env = j["environment"];
-  for (const char* k : {"hostname", "kernel", "cpu_model", "cpu_count", "memory_bytes",
-                        "target_dir", "filesystem"}) {
+  for (const char* k : {"hostname", "kernel", "cpu_model", "cpu_count",
+                        "memory_bytes", "target_dir", "filesystem"}) {
     EXPECT_TRUE(env.contains(k)) << k;
   }
   EXPECT_EQ(j["probes"].size(), 2u + 2u + 2u + 2u);
@@ -178,35 +192,42 @@ TEST_F(CliTest, JsonOnStdoutIsTheWholeStdoutAndMatchesTheSchema) {
     }
   }
   EXPECT_TRUE(j["analyses"].contains("rand_read_saturation"));
-  EXPECT_EQ(ListDir(work_), std::vector<std::string>{}) << "scratch directory left behind";
+  EXPECT_EQ(ListDir(work_), std::vector<std::string>{})
+      << "scratch directory left behind";
 }
 
 TEST_F(CliTest, SecondRunOnTheSameDirectoryAndSigint) {
-  BackgroundRun first({"probe", "--dir", "shared", "--probes", "rand_read", "--duration", "20s",
-                       "--warmup", "0ms", "--file-size", "32MiB", "--queue-depths", "1"},
-                      work_);
+  BackgroundRun first(
+      {"probe", "--dir", "shared", "--probes", "rand_read", "--duration", "20s",
+       "--warmup", "0ms", "--file-size", "32MiB", "--queue-depths", "1"},
+      work_);
   // Wait until the first run holds the lock and is measuring.
   for (int i = 0; i < 200 && !fs::exists(work_ + "/shared/probe.dat"); i++) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   ASSERT_TRUE(fs::exists(work_ + "/shared/probe.dat"));
-  RunOutput second = RunDisktune(With({"probe", "--dir", "shared"}, kShort), work_);
+  RunOutput second =
+      RunDisktune(With({"probe", "--dir", "shared"}, kShort), work_);
   EXPECT_EQ(second.exit_code, 2) << second.err;
   EXPECT_EQ(CountLines(second.err), 1) << second.err;
-  EXPECT_NE(second.err.find("in use by another disktune run"), std::string::npos) << second.err;
-  EXPECT_TRUE(fs::exists(work_ + "/shared/probe.dat")) << "the refused run removed files";
+  EXPECT_NE(second.err.find("in use by another disktune run"),
+            std::string::npos)
+      << second.err;
+  EXPECT_TRUE(fs::exists(work_ + "/shared/probe.dat"))
+      << "the refused run removed files";
 
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   first.Signal(SIGINT);
   RunOutput r = first.Wait();
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
-  EXPECT_EQ(ListDir(work_), std::vector<std::string>{}) << "scratch directory left after SIGINT";
+  EXPECT_EQ(ListDir(work_), std::vector<std::string>{})
+      << "scratch directory left after SIGINT";
 }
 
 TEST_F(CliTest, SigtermExits143AndCleansUp) {
-  BackgroundRun run({"probe", "--dir", "t", "--probes", "seq_read", "--duration", "20s",
-                     "--file-size", "32MiB"},
+  BackgroundRun run({"probe", "--dir", "t", "--probes", "seq_read",
+                     "--duration", "20s", "--file-size", "32MiB"},
                     work_);
   for (int i = 0; i < 200 && !fs::exists(work_ + "/t/probe.dat"); i++) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -219,19 +240,21 @@ TEST_F(CliTest, SigtermExits143AndCleansUp) {
 }
 
 TEST_F(CliTest, RunWritesResultIntoOut) {
-  RunOutput r = RunDisktune(
-      With({"run", "--quick", "--out", "out", "--probes", "seq_read", "--skip", "bench,tune"},
-           kShort),
-      work_);
+  RunOutput r = RunDisktune(With({"run", "--quick", "--out", "out", "--probes",
+                                  "seq_read", "--skip", "bench,tune"},
+                                 kShort),
+                            work_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(work_ + "/out/result.json"));
   EXPECT_TRUE(fs::exists(work_ + "/out/report.txt"));
   EXPECT_NE(r.out.find("results in"), std::string::npos);
   EXPECT_EQ(ListDir(work_), std::vector<std::string>{"out"});
   // A second run into the same --out refuses to overwrite.
-  ExpectOneLineError(With({"run", "--out", "out", "--probes", "seq_read"}, kShort), 2,
-                     "already holds a result.json");
-  ExpectOneLineError({"run", "--skip", "lunch"}, 2, "--skip: unknown step 'lunch'");
+  ExpectOneLineError(
+      With({"run", "--out", "out", "--probes", "seq_read"}, kShort), 2,
+      "already holds a result.json");
+  ExpectOneLineError({"run", "--skip", "lunch"}, 2,
+                     "--skip: unknown step 'lunch'");
   ExpectOneLineError({"run", "--workload", "nope"}, 2, "--workload");
   ExpectOneLineError({"run", "--engine", "nope"}, 2, "unknown engine 'nope'");
   ExpectOneLineError({"run", "--memory-budget", "512KiB"}, 2, "1 MiB");
@@ -240,12 +263,13 @@ TEST_F(CliTest, RunWritesResultIntoOut) {
 // The main job end to end, shortened: probes, the baseline scenarios on
 // LevelDB, the tuner with its smallest time budget; every output file.
 TEST_F(CliTest, RunEndToEnd) {
-  RunOutput r = RunDisktune(With({"run", "--quick", "--out", "out", "--probes",
-                                  "seq_read,rand_read,fsync", "--fsync-methods", "fdatasync",
-                                  "--fsync-sizes", "2300", "--time-budget", "30s",
-                                  "--workload", "write-heavy"},
-                                 kShort),
-                            work_);
+  RunOutput r =
+      RunDisktune(With({"run", "--quick", "--out", "out", "--probes",
+                        "seq_read,rand_read,fsync", "--fsync-methods",
+                        "fdatasync", "--fsync-sizes", "2300", "--time-budget",
+                        "30s", "--workload", "write-heavy"},
+                       kShort),
+                  work_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* f : {"result.json", "report.html", "report.txt",
                         "profile-write-heavy-leveldb.json"}) {
@@ -266,15 +290,17 @@ TEST_F(CliTest, RunEndToEnd) {
   EXPECT_TRUE(j["analyses"]["bytes_written"].contains("process_bytes"));
   EXPECT_GT(j["bytes_written"].get<uint64_t>(), 0u);
   // The profile it wrote loads back into bench.
-  RunOutput b = RunDisktune({"bench", "--profile", "out/profile-write-heavy-leveldb.json",
-                             "--scenario", "fillseq", "--num", "2000", "--quiet"},
-                            work_);
+  RunOutput b =
+      RunDisktune({"bench", "--profile", "out/profile-write-heavy-leveldb.json",
+                   "--scenario", "fillseq", "--num", "2000", "--quiet"},
+                  work_);
   EXPECT_EQ(b.exit_code, 0) << b.err;
   EXPECT_EQ(ListDir(work_), std::vector<std::string>{"out"});
 }
 
 TEST_F(CliTest, JsonToAMissingDirectoryFailsBeforeMeasuring) {
-  ExpectOneLineError(With({"probe", "--json", "nowhere/r.json"}, kShort), 2, "does not exist");
+  ExpectOneLineError(With({"probe", "--json", "nowhere/r.json"}, kShort), 2,
+                     "does not exist");
 }
 
 }  // namespace

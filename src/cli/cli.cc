@@ -1,7 +1,6 @@
 #include "src/cli/cli.h"
 
 #include <CLI/CLI.hpp>
-
 #include <ostream>
 
 #include "generated/version.h"
@@ -9,13 +8,15 @@
 
 namespace disktune::cli {
 
-int Main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-         bool err_is_terminal) {
+int Main(const std::vector<std::string>& args, std::ostream& out,
+         std::ostream& err, bool err_is_terminal) {
   CLI::App app{
-      "disktune: measure a server's disk and tune an embedded LevelDB/RocksDB for it "
+      "disktune: measure a server's disk and tune an embedded LevelDB/RocksDB "
+      "for it "
       "before deployment",
       "disktune"};
-  app.set_version_flag("--version", std::string("disktune ") + DISKTUNE_VERSION);
+  app.set_version_flag("--version",
+                       std::string("disktune ") + DISKTUNE_VERSION);
   app.require_subcommand(1);
   app.fallthrough(false);
   CommandContext ctx{out, err, err_is_terminal};
@@ -30,16 +31,19 @@ int Main(const std::vector<std::string>& args, std::ostream& out, std::ostream& 
   SetupCompareCommand(app, ctx);
   SetupCheckCommand(app, ctx);
 
-  std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+  std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1),
+                                args.end());
   if (!rest.empty() && !rest[0].empty() && rest[0][0] != '-') {
     std::string valid;
     bool known = false;
-    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (const CLI::App* sub :
+         app.get_subcommands([](CLI::App*) { return true; })) {
       known |= sub->get_name() == rest[0];
       valid += (valid.empty() ? "" : ", ") + sub->get_name();
     }
     if (!known) {
-      err << "disktune: unknown command '" << rest[0] << "'; valid: " << valid << "\n";
+      err << "disktune: unknown command '" << rest[0] << "'; valid: " << valid
+          << "\n";
       return 2;
     }
   }
@@ -56,7 +60,8 @@ int Main(const std::vector<std::string>& args, std::ostream& out, std::ostream& 
     out << app.version() << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
-    // A subcommand's --help is thrown from inside it; print that subcommand's help.
+    // A subcommand's --help is thrown from inside it; print that subcommand's
+    // help.
     if (e.get_exit_code() == 0) {
       const CLI::App* sub = nullptr;
       for (const CLI::App* s : app.get_subcommands()) sub = s;

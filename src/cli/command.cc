@@ -5,25 +5,29 @@
 #include <fstream>
 #include <iostream>
 
+#include "reports/report.h"
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
-#include "reports/report.h"
 
 namespace disktune::cli {
 
 void AddCommonOptions(CLI::App* cmd, CommonOptions* opts, bool with_dir) {
   cmd->add_option("--json", opts->json_path,
-                  "write the result as JSON to FILE ('-' for stdout; then nothing else goes "
+                  "write the result as JSON to FILE ('-' for stdout; then "
+                  "nothing else goes "
                   "to stdout)")
       ->type_name("FILE");
-  cmd->add_flag("-q,--quiet", opts->quiet, "no progress, warnings or text report");
+  cmd->add_flag("-q,--quiet", opts->quiet,
+                "no progress, warnings or text report");
   if (with_dir) {
     cmd->add_option("--dir", opts->dir,
                     "scratch directory, the only place written (default: a new "
-                    "disktune-<time>-<pid> under the current directory); removed at the end")
+                    "disktune-<time>-<pid> under the current directory); "
+                    "removed at the end")
         ->type_name("DIR");
-    cmd->add_flag("--keep", opts->keep, "keep the scratch files at the end (for debugging)");
+    cmd->add_flag("--keep", opts->keep,
+                  "keep the scratch files at the end (for debugging)");
   }
 }
 
@@ -46,7 +50,8 @@ int ExitCodeFor(const Status& status) {
 
 int Fail(CommandContext& ctx, const Status& status) {
   if (status.IsAborted()) {
-    ctx.err << "disktune: interrupted (" << (InterruptSignal() == 15 ? "SIGTERM" : "SIGINT")
+    ctx.err << "disktune: interrupted ("
+            << (InterruptSignal() == 15 ? "SIGTERM" : "SIGINT")
             << "); scratch files removed, device settings restored\n";
   } else {
     ctx.err << "disktune: " << status.message() << "\n";
@@ -58,39 +63,44 @@ Result<uint64_t> ParseSizeFlag(const std::string& flag, const std::string& text,
                                const std::string& example) {
   Result<uint64_t> r = ParseSize(text);
   if (!r.ok()) {
-    return Status::InvalidArgument(flag + ": " + r.status().message() + "; e.g. " + flag + " " +
-                                   example);
+    return Status::InvalidArgument(flag + ": " + r.status().message() +
+                                   "; e.g. " + flag + " " + example);
   }
   return r;
 }
 
-Result<uint64_t> ParseDurationFlag(const std::string& flag, const std::string& text,
+Result<uint64_t> ParseDurationFlag(const std::string& flag,
+                                   const std::string& text,
                                    const std::string& example) {
   Result<uint64_t> r = ParseDuration(text);
   if (!r.ok()) {
-    return Status::InvalidArgument(flag + ": " + r.status().message() + "; e.g. " + flag + " " +
-                                   example);
+    return Status::InvalidArgument(flag + ": " + r.status().message() +
+                                   "; e.g. " + flag + " " + example);
   }
   if (*r == 0) {
-    return Status::InvalidArgument(flag + ": must be longer than 0; e.g. " + flag + " " +
-                                   example);
+    return Status::InvalidArgument(flag + ": must be longer than 0; e.g. " +
+                                   flag + " " + example);
   }
   return r;
 }
 
 Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts) {
   std::string dir = opts.dir;
-  if (dir.empty()) dir = "disktune-" + LocalStamp() + "-" + std::to_string(getpid());
+  if (dir.empty())
+    dir = "disktune-" + LocalStamp() + "-" + std::to_string(getpid());
   Result<std::unique_ptr<ScratchDir>> s = ScratchDir::Open(dir, "--dir");
   if (s.ok() && opts.keep) (*s)->Keep();
   return s;
 }
 
-std::unique_ptr<TerminalProgress> MakeProgress(CommandContext& ctx, const CommonOptions& opts) {
-  return std::make_unique<TerminalProgress>(ctx.err, ctx.err_is_terminal, opts.quiet);
+std::unique_ptr<TerminalProgress> MakeProgress(CommandContext& ctx,
+                                               const CommonOptions& opts) {
+  return std::make_unique<TerminalProgress>(ctx.err, ctx.err_is_terminal,
+                                            opts.quiet);
 }
 
-Status EmitJson(CommandContext& ctx, const CommonOptions& opts, const nlohmann::json& j) {
+Status EmitJson(CommandContext& ctx, const CommonOptions& opts,
+                const nlohmann::json& j) {
   if (opts.json_path.empty()) return Status::OK();
   if (opts.json_path == "-") {
     ctx.out << j.dump(2) << "\n";

@@ -7,14 +7,12 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
@@ -43,11 +41,13 @@ void AddCommonOptions(CLI::App* cmd, CommonOptions* opts, bool with_dir);
 int Fail(CommandContext& ctx, const Status& status);
 int ExitCodeFor(const Status& status);
 
-// Parses a size/duration flag value; the error names the flag and shows a valid example:
+// Parses a size/duration flag value; the error names the flag and shows a valid
+// example:
 // "--file-size: '12' has no unit; e.g. --file-size 1GiB".
 Result<uint64_t> ParseSizeFlag(const std::string& flag, const std::string& text,
                                const std::string& example);
-Result<uint64_t> ParseDurationFlag(const std::string& flag, const std::string& text,
+Result<uint64_t> ParseDurationFlag(const std::string& flag,
+                                   const std::string& text,
                                    const std::string& example);
 
 // Opens the scratch directory: --dir, or a new "disktune-<stamp>-<pid>" under
@@ -56,10 +56,12 @@ Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts);
 
 // The progress sink for a command: a terminal status line on stderr when
 // stderr is a terminal, warnings unless --quiet.
-std::unique_ptr<TerminalProgress> MakeProgress(CommandContext& ctx, const CommonOptions& opts);
+std::unique_ptr<TerminalProgress> MakeProgress(CommandContext& ctx,
+                                               const CommonOptions& opts);
 
 // Writes the JSON to --json (a file, or stdout for "-"); no-op without --json.
-Status EmitJson(CommandContext& ctx, const CommonOptions& opts, const nlohmann::json& j);
+Status EmitJson(CommandContext& ctx, const CommonOptions& opts,
+                const nlohmann::json& j);
 // The stream for human-readable output: stdout, unless --json - took it (then
 // stderr) or --quiet (then nothing: returns nullptr).
 std::ostream* HumanStream(CommandContext& ctx, const CommonOptions& opts);

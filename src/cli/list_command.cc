@@ -1,4 +1,5 @@
-// `disktune list`: what this build can do — probes, engines, scenarios, profiles.
+// `disktune list`: what this build can do — probes, engines, scenarios,
+// profiles.
 #include <algorithm>
 #include <filesystem>
 
@@ -24,7 +25,8 @@ std::vector<std::string> ProfilePaths() {
     for (const auto& e : fs::directory_iterator(dir, ec)) {
       if (e.path().extension() != ".json") continue;
       std::string abs = fs::weakly_canonical(e.path(), ec).string();
-      if (std::find(paths.begin(), paths.end(), abs) == paths.end()) paths.push_back(abs);
+      if (std::find(paths.begin(), paths.end(), abs) == paths.end())
+        paths.push_back(abs);
     }
   }
   std::sort(paths.begin(), paths.end());
@@ -32,7 +34,8 @@ std::vector<std::string> ProfilePaths() {
 }
 
 void Row(std::ostream& os, std::string_view id, std::string_view text) {
-  os << "  " << id << std::string(id.size() < 20 ? 20 - id.size() : 1, ' ') << text << "\n";
+  os << "  " << id << std::string(id.size() < 20 ? 20 - id.size() : 1, ' ')
+     << text << "\n";
 }
 
 int RunListCommand(const ListOptions& o, CommandContext& ctx) {
@@ -56,7 +59,8 @@ int RunListCommand(const ListOptions& o, CommandContext& ctx) {
   for (const auto& set : bench::ScenarioSets()) {
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& st : set.steps) steps.push_back(st.scenario);
-    j["scenario_sets"].push_back({{"id", set.name}, {"description", set.help}, {"steps", steps}});
+    j["scenario_sets"].push_back(
+        {{"id", set.name}, {"description", set.help}, {"steps", steps}});
   }
   j["profiles"] = ProfilePaths();
   Status s = EmitJson(ctx, o.common, j);
@@ -80,8 +84,8 @@ int RunListCommand(const ListOptions& o, CommandContext& ctx) {
 
 void SetupListCommand(CLI::App& app, CommandContext& ctx) {
   auto opts = std::make_shared<ListOptions>();
-  CLI::App* cmd =
-      app.add_subcommand("list", "list the probes, engines, scenarios and profiles of this build");
+  CLI::App* cmd = app.add_subcommand(
+      "list", "list the probes, engines, scenarios and profiles of this build");
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/false);
   cmd->callback([opts, &ctx] { ctx.exit_code = RunListCommand(*opts, ctx); });
 }

@@ -5,6 +5,6 @@
 #include "src/cli/cli.h"
 
 int main(int argc, char** argv) {
-  return disktune::cli::Main(std::vector<std::string>(argv, argv + argc), std::cout, std::cerr,
-                             isatty(STDERR_FILENO) != 0);
+  return disktune::cli::Main(std::vector<std::string>(argv, argv + argc),
+                             std::cout, std::cerr, isatty(STDERR_FILENO) != 0);
 }

@@ -24,7 +24,8 @@ int RunProbeCommand(const ProbeCommandOptions& o, CommandContext& ctx) {
   if (!s.ok()) return Fail(ctx, s);
   Status js = EmitJson(ctx, o.common, ReportToJson(report));
   if (!js.ok()) return Fail(ctx, js);
-  if (std::ostream* human = HumanStream(ctx, o.common)) *human << RenderText(report);
+  if (std::ostream* human = HumanStream(ctx, o.common))
+    *human << RenderText(report);
   return 0;
 }
 
@@ -32,8 +33,9 @@ int RunProbeCommand(const ProbeCommandOptions& o, CommandContext& ctx) {
 
 void SetupProbeCommand(CLI::App& app, CommandContext& ctx) {
   auto opts = std::make_shared<ProbeCommandOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "probe", "measure the disk under --dir: direct-I/O reads and writes, IOPS vs queue depth");
+  CLI::App* cmd = app.add_subcommand("probe",
+                                     "measure the disk under --dir: direct-I/O "
+                                     "reads and writes, IOPS vs queue depth");
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
   AddProbeFlags(cmd, &opts->probe);
   cmd->callback([opts, &ctx] { ctx.exit_code = RunProbeCommand(*opts, ctx); });

@@ -23,26 +23,33 @@ std::vector<std::string> MethodNames() {
 }
 
 void AddDurabilityFlags(CLI::App* cmd, ProbeFlags* f) {
-  cmd->add_flag("--write-cache-ab", f->write_cache_ab,
-                "root: also run the fsync family with the write cache switched (the drive's "
-                "own switch; the kernel's view on loop devices), then restore it");
-  cmd->add_flag("--kernel-cache-switch", f->kernel_cache_switch,
-                "with --write-cache-ab on a disk without a drive-level switch, use the "
-                "kernel's view (/sys/block/X/queue/write_cache): stops flushes, not durable");
+  cmd->add_flag(
+      "--write-cache-ab", f->write_cache_ab,
+      "root: also run the fsync family with the write cache switched (the "
+      "drive's "
+      "own switch; the kernel's view on loop devices), then restore it");
+  cmd->add_flag(
+      "--kernel-cache-switch", f->kernel_cache_switch,
+      "with --write-cache-ab on a disk without a drive-level switch, use the "
+      "kernel's view (/sys/block/X/queue/write_cache): stops flushes, not "
+      "durable");
   cmd->add_option("--fs-matrix", f->fs_matrix,
                   "root: run the fsync family on each filesystem (" +
                       Join(MatrixFilesystems()) + ") on a loop device in --dir")
       ->delimiter(',')
       ->type_name("FS[,FS]");
-  cmd->add_option("--fsync-methods", f->fsync_methods,
-                  "fsync probe: only these methods (" + Join(MethodNames()) + ")")
+  cmd->add_option(
+         "--fsync-methods", f->fsync_methods,
+         "fsync probe: only these methods (" + Join(MethodNames()) + ")")
       ->delimiter(',')
       ->type_name("M[,M]");
   cmd->add_option("--fsync-sizes", f->fsync_sizes,
-                  "fsync probe: only these write sizes (bytes, or with a unit: 2300,4KiB)")
+                  "fsync probe: only these write sizes (bytes, or with a unit: "
+                  "2300,4KiB)")
       ->delimiter(',')
       ->type_name("SIZE[,SIZE]");
-  cmd->add_option("--fsync-modes", f->fsync_modes, "fsync probe: append, overwrite or both")
+  cmd->add_option("--fsync-modes", f->fsync_modes,
+                  "fsync probe: append, overwrite or both")
       ->delimiter(',')
       ->type_name("MODE[,MODE]");
 }
@@ -54,7 +61,8 @@ Status ApplyDurabilityFlags(const ProbeFlags& f, ProbeConfig* c) {
       return Status::InvalidArgument("--fs-matrix: unknown filesystem '" + fs +
                                      "'; valid: " + Join(valid));
     }
-    if (std::find(c->fs_matrix.begin(), c->fs_matrix.end(), fs) == c->fs_matrix.end()) {
+    if (std::find(c->fs_matrix.begin(), c->fs_matrix.end(), fs) ==
+        c->fs_matrix.end()) {
       c->fs_matrix.push_back(fs);
     }
   }
@@ -67,19 +75,22 @@ Status ApplyDurabilityFlags(const ProbeFlags& f, ProbeConfig* c) {
   }
   for (const auto& text : f.fsync_sizes) {
     uint64_t bytes = 0;
-    if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    if (!text.empty() &&
+        text.find_first_not_of("0123456789") == std::string::npos) {
       bytes = std::stoull(text);  // a write size is naturally in bytes: 2300
     } else {
       Result<uint64_t> v = ParseSize(text);
       if (!v.ok()) {
-        return Status::InvalidArgument("--fsync-sizes: " + v.status().message() +
-                                       "; e.g. --fsync-sizes 2300,4KiB");
+        return Status::InvalidArgument(
+            "--fsync-sizes: " + v.status().message() +
+            "; e.g. --fsync-sizes 2300,4KiB");
       }
       bytes = *v;
     }
     if (bytes < 1 || bytes > (16u << 20)) {
-      return Status::InvalidArgument("--fsync-sizes: " + text +
-                                     " is out of range 1 B..16 MiB; e.g. --fsync-sizes 2300");
+      return Status::InvalidArgument(
+          "--fsync-sizes: " + text +
+          " is out of range 1 B..16 MiB; e.g. --fsync-sizes 2300");
     }
     c->fsync_sizes.push_back(bytes);
   }
@@ -92,15 +103,19 @@ Status ApplyDurabilityFlags(const ProbeFlags& f, ProbeConfig* c) {
   }
   if (f.kernel_cache_switch && !f.write_cache_ab) {
     return Status::InvalidArgument(
-        "--kernel-cache-switch only applies with --write-cache-ab; add --write-cache-ab");
+        "--kernel-cache-switch only applies with --write-cache-ab; add "
+        "--write-cache-ab");
   }
-  bool narrowed = !f.fsync_methods.empty() || !f.fsync_sizes.empty() || !f.fsync_modes.empty();
-  if ((f.write_cache_ab || !f.fs_matrix.empty() || narrowed) && !f.probes.empty() &&
+  bool narrowed = !f.fsync_methods.empty() || !f.fsync_sizes.empty() ||
+                  !f.fsync_modes.empty();
+  if ((f.write_cache_ab || !f.fs_matrix.empty() || narrowed) &&
+      !f.probes.empty() &&
       std::find(f.probes.begin(), f.probes.end(), "fsync") == f.probes.end()) {
-    std::string flag = f.write_cache_ab        ? "--write-cache-ab"
+    std::string flag = f.write_cache_ab       ? "--write-cache-ab"
                        : !f.fs_matrix.empty() ? "--fs-matrix"
                                               : "--fsync-*";
-    return Status::InvalidArgument(flag + " runs within the fsync probe; add fsync to --probes");
+    return Status::InvalidArgument(
+        flag + " runs within the fsync probe; add fsync to --probes");
   }
   c->write_cache_ab = f.write_cache_ab;
   c->kernel_switch = f.kernel_cache_switch;
@@ -110,17 +125,21 @@ Status ApplyDurabilityFlags(const ProbeFlags& f, ProbeConfig* c) {
 }  // namespace
 
 void AddProbeFlags(CLI::App* cmd, ProbeFlags* f) {
-  cmd->add_flag("--quick", f->quick,
-                "short points on a 256MiB file (probe finishes within a minute)");
+  cmd->add_flag(
+      "--quick", f->quick,
+      "short points on a 256MiB file (probe finishes within a minute)");
   std::string ids;
-  for (const auto& p : AllProbes()) ids += (ids.empty() ? "" : ", ") + std::string(p->id());
+  for (const auto& p : AllProbes())
+    ids += (ids.empty() ? "" : ", ") + std::string(p->id());
   cmd->add_option("--probes", f->probes, "probes to run (default: all): " + ids)
       ->delimiter(',')
       ->type_name("ID[,ID]");
   cmd->add_option("--file-size", f->file_size,
-                  "test file size (default 256MiB quick, 1GiB full); checked against free space")
+                  "test file size (default 256MiB quick, 1GiB full); checked "
+                  "against free space")
       ->type_name("SIZE");
-  cmd->add_option("--duration", f->duration, "measured time per point (default 1s quick, 5s)")
+  cmd->add_option("--duration", f->duration,
+                  "measured time per point (default 1s quick, 5s)")
       ->type_name("DURATION");
   cmd->add_option("--warmup", f->warmup,
                   "discarded time before each point (default 250ms quick, 1s)")
@@ -129,10 +148,12 @@ void AddProbeFlags(CLI::App* cmd, ProbeFlags* f) {
                   "rand_read queue depths (default 1,2,4,8,16,32,64,128)")
       ->delimiter(',')
       ->type_name("N[,N]");
-  cmd->add_flag("--with-fio", f->with_fio,
-                "after each native point, run the same job in fio and store both");
+  cmd->add_flag(
+      "--with-fio", f->with_fio,
+      "after each native point, run the same job in fio and store both");
   cmd->add_flag("--buffered", f->buffered,
-                "where O_DIRECT is refused (tmpfs), measure buffered I/O instead of skipping");
+                "where O_DIRECT is refused (tmpfs), measure buffered I/O "
+                "instead of skipping");
   cmd->add_option("--seed", f->seed, "random seed (recorded in the report)");
   AddDurabilityFlags(cmd, f);
 }
@@ -143,7 +164,8 @@ Result<ProbeConfig> BuildProbeConfig(const ProbeFlags& f) {
     Result<uint64_t> v = ParseSizeFlag("--file-size", f.file_size, "1GiB");
     if (!v.ok()) return v.status();
     if (*v < (1u << 20)) {
-      return Status::InvalidArgument("--file-size: at least 1MiB is needed; e.g. --file-size 1GiB");
+      return Status::InvalidArgument(
+          "--file-size: at least 1MiB is needed; e.g. --file-size 1GiB");
     }
     c.file_size_bytes = *v;
   }
@@ -155,15 +177,17 @@ Result<ProbeConfig> BuildProbeConfig(const ProbeFlags& f) {
   if (!f.warmup.empty()) {
     Result<uint64_t> v = ParseDuration(f.warmup);
     if (!v.ok()) {
-      return Status::InvalidArgument("--warmup: " + v.status().message() + "; e.g. --warmup 1s");
+      return Status::InvalidArgument("--warmup: " + v.status().message() +
+                                     "; e.g. --warmup 1s");
     }
     c.warmup_ns = *v;
   }
   if (!f.queue_depths.empty()) {
     for (int qd : f.queue_depths) {
       if (qd < 1 || qd > 4096) {
-        return Status::InvalidArgument("--queue-depths: " + std::to_string(qd) +
-                                       " is out of range 1..4096; e.g. --queue-depths 1,8,32");
+        return Status::InvalidArgument(
+            "--queue-depths: " + std::to_string(qd) +
+            " is out of range 1..4096; e.g. --queue-depths 1,8,32");
       }
     }
     c.queue_depths = f.queue_depths;

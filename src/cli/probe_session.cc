@@ -22,12 +22,13 @@ Status CheckJsonDestination(const CommonOptions& common) {
   }
   fs::path parent = p.parent_path();
   if (!fs::is_directory(parent, ec)) {
-    return Status::NotFound("--json " + common.json_path + ": directory " + parent.string() +
+    return Status::NotFound("--json " + common.json_path + ": directory " +
+                            parent.string() +
                             " does not exist; create it first");
   }
   if (access(parent.c_str(), W_OK) != 0) {
-    return Status::PermissionDenied("--json " + common.json_path + ": cannot write in " +
-                                    parent.string());
+    return Status::PermissionDenied("--json " + common.json_path +
+                                    ": cannot write in " + parent.string());
   }
   return Status::OK();
 }
@@ -51,10 +52,11 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
   // Probes that make their own files (fsync) check their own space.
   bool need_file = false;
   for (const Probe* p : *probes) need_file |= p->needs_test_file();
-  Status space = need_file ? dir.RequireFreeSpace(config->file_size_bytes + (64ull << 20),
-                                                  "--file-size " +
-                                                      FormatBytes(config->file_size_bytes))
-                           : Status::OK();
+  Status space =
+      need_file ? dir.RequireFreeSpace(
+                      config->file_size_bytes + (64ull << 20),
+                      "--file-size " + FormatBytes(config->file_size_bytes))
+                : Status::OK();
   if (!space.ok()) return space;
 
   report->environment = CollectEnvironment(dir.path());
@@ -66,7 +68,8 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
 
   auto progress = MakeProgress(ctx, common);
   ProbeRunOutput out;
-  Status s = RunProbes(*probes, *config, dir, report->environment, progress.get(), &out);
+  Status s = RunProbes(*probes, *config, dir, report->environment,
+                       progress.get(), &out);
   progress->Finish();
   report->probes = std::move(out.results);
   report->analyses = std::move(out.analyses);

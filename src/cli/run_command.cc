@@ -52,19 +52,23 @@ Status PrepareOutDir(const std::string& out) {
   fs::path p = fs::absolute(out, ec);
   if (fs::exists(p, ec)) {
     if (!fs::is_directory(p, ec)) {
-      return Status::InvalidArgument("--out " + out + " is a file; pass a directory");
+      return Status::InvalidArgument("--out " + out +
+                                     " is a file; pass a directory");
     }
     if (fs::exists(p / "result.json", ec)) {
-      return Status::InvalidArgument("--out " + out +
-                                     " already holds a result.json; choose a new directory");
+      return Status::InvalidArgument(
+          "--out " + out +
+          " already holds a result.json; choose a new directory");
     }
     return Status::OK();
   }
   if (!fs::is_directory(p.parent_path(), ec)) {
-    return Status::NotFound("--out " + out + ": parent directory " + p.parent_path().string() +
+    return Status::NotFound("--out " + out + ": parent directory " +
+                            p.parent_path().string() +
                             " does not exist; create it first");
   }
-  if (mkdir(p.c_str(), 0755) != 0) return Status::FromErrno(errno, "--out " + out);
+  if (mkdir(p.c_str(), 0755) != 0)
+    return Status::FromErrno(errno, "--out " + out);
   return Status::OK();
 }
 
@@ -81,7 +85,8 @@ bool Skipped(const RunCommandOptions& o, const std::string& step) {
 }
 
 // The baseline scenarios on the engine, in their own scratch directory.
-Status RunBaselineBench(const RunCommandOptions& o, ProgressSink* progress, Report* report) {
+Status RunBaselineBench(const RunCommandOptions& o, ProgressSink* progress,
+                        Report* report) {
   bench::BenchRequest req;
   req.engines = {o.engine};
   req.scenarios = {o.scenario};
@@ -91,13 +96,17 @@ Status RunBaselineBench(const RunCommandOptions& o, ProgressSink* progress, Repo
   Result<std::unique_ptr<ScratchDir>> scratch = OpenScratch(o.common);
   if (!scratch.ok()) return scratch.status();
   req.db_root = (*scratch)->Join("bench");
-  req.progress = [progress](std::string_view line) { progress->Info(std::string(line)); };
+  req.progress = [progress](std::string_view line) {
+    progress->Info(std::string(line));
+  };
   Result<std::vector<bench::BenchResult>> results = bench::RunBench(req);
   if (!results.ok()) return results.status();
   report->benches = std::move(*results);
   for (const auto& r : report->benches) {
-    if (r.status == bench::RunStatus::kFailed || r.status == bench::RunStatus::kPartial) {
-      report->warnings.push_back("bench " + r.engine + " " + r.scenario + ": " + r.error);
+    if (r.status == bench::RunStatus::kFailed ||
+        r.status == bench::RunStatus::kPartial) {
+      report->warnings.push_back("bench " + r.engine + " " + r.scenario + ": " +
+                                 r.error);
     }
   }
   if (InterruptRequested()) return Status::Aborted("interrupted");
@@ -109,7 +118,8 @@ Status RunBaselineBench(const RunCommandOptions& o, ProgressSink* progress, Repo
 Status RunTuneStep(const RunCommandOptions& o, const tune::TuneRequest& base,
                    ProgressSink* progress, Report* report) {
   tune::TuneRequest req = base;
-  req.facts = tune::FactsFromProbes(report->probes, report->environment, "this run's probes");
+  req.facts = tune::FactsFromProbes(report->probes, report->environment,
+                                    "this run's probes");
   Result<std::unique_ptr<ScratchDir>> scratch = OpenScratch(o.common);
   if (!scratch.ok()) return scratch.status();
   Result<tune::TuneResult> result = tune::RunTuner(req, **scratch, progress);
@@ -117,9 +127,11 @@ Status RunTuneStep(const RunCommandOptions& o, const tune::TuneRequest& base,
   report->tune = tune::TuneResultToJson(*result);
   std::string name = result->workload.name + "-" + result->engine;
   std::string stem = o.out_dir + "/profile-" + name;
-  DT_RETURN_IF_ERROR(
-      WriteJsonFile(stem + ".json", tune::ProfileToJson(tune::TuneResultToProfile(*result, name))));
-  std::string header = tune::EngineFormsHeader(*result, "profile-" + name + ".json");
+  DT_RETURN_IF_ERROR(WriteJsonFile(
+      stem + ".json",
+      tune::ProfileToJson(tune::TuneResultToProfile(*result, name))));
+  std::string header =
+      tune::EngineFormsHeader(*result, "profile-" + name + ".json");
   for (const auto& [suffix, text] :
        tune::EngineForms(result->engine, result->recommendation, header)) {
     DT_RETURN_IF_ERROR(WriteText(stem + suffix, text));
@@ -137,7 +149,8 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
                                                "'; valid: bench, tune"));
     }
   }
-  // Every flag is validated before --out is created, so bad input leaves nothing.
+  // Every flag is validated before --out is created, so bad input leaves
+  // nothing.
   Result<ProbeConfig> cfg = BuildProbeConfig(o.probe);
   if (!cfg.ok()) return Fail(ctx, cfg.status());
   if (Result<std::unique_ptr<Engine>> e = NewEngine(o.engine); !e.ok()) {
@@ -146,13 +159,15 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   tune::TuneRequest tune_req;
   if (!Skipped(o, "tune")) {
     if (!tune::IsTunableEngine(o.engine)) {
-      return Fail(ctx, Status::InvalidArgument("--engine '" + o.engine + "': the tuner supports " +
+      return Fail(ctx, Status::InvalidArgument("--engine '" + o.engine +
+                                               "': the tuner supports " +
                                                tune::TunableEngineList() +
                                                "; or pass --skip tune"));
     }
     Result<tune::Workload> w = tune::ResolveWorkload(o.workload);
     if (!w.ok()) return Fail(ctx, w.status().WithContext("--workload"));
-    Result<uint64_t> budget = ParseSizeFlag("--memory-budget", o.memory_budget, "128MiB");
+    Result<uint64_t> budget =
+        ParseSizeFlag("--memory-budget", o.memory_budget, "128MiB");
     if (!budget.ok()) return Fail(ctx, budget.status());
     tune_req.engine = o.engine;
     tune_req.workload = *w;
@@ -161,7 +176,8 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
     tune_req.time_budget_ns =
         o.probe.quick ? tune::kQuickTimeBudgetNs : tune::kDefaultTimeBudgetNs;
     if (!o.time_budget.empty()) {
-      Result<uint64_t> t = ParseDurationFlag("--time-budget", o.time_budget, "10m");
+      Result<uint64_t> t =
+          ParseDurationFlag("--time-budget", o.time_budget, "10m");
       if (!t.ok()) return Fail(ctx, t.status());
       tune_req.time_budget_ns = *t;
     }
@@ -192,9 +208,10 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   // device, but also other writers) and the kernel's per-process count (it
   // counts a large folio whole each time a small write re-dirties it, so it
   // can exceed what the disk received).
-  std::string parent = o.common.dir.empty() ? "." : fs::path(fs::absolute(o.common.dir, ec))
-                                                        .parent_path()
-                                                        .string();
+  std::string parent =
+      o.common.dir.empty()
+          ? "."
+          : fs::path(fs::absolute(o.common.dir, ec)).parent_path().string();
   Result<DeviceInfo> disk = ResolveDevice(parent);
   std::optional<FlushCounters> disk_before;
   if (disk.ok()) {
@@ -210,22 +227,27 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
                           {"skip", o.skip}};
   s = RunProbeSession(o.common, o.probe, ctx, &report);
   auto progress = MakeProgress(ctx, o.common);
-  if (s.ok() && !Skipped(o, "bench")) s = RunBaselineBench(o, progress.get(), &report);
-  if (s.ok() && !Skipped(o, "tune")) s = RunTuneStep(o, tune_req, progress.get(), &report);
+  if (s.ok() && !Skipped(o, "bench"))
+    s = RunBaselineBench(o, progress.get(), &report);
+  if (s.ok() && !Skipped(o, "tune"))
+    s = RunTuneStep(o, tune_req, progress.get(), &report);
   progress->Finish();
   bench::ProcessSnapshot io_after = bench::TakeProcessSnapshot();
   nlohmann::json written;
   written["rule"] =
-      "disk_bytes: sectors the disk completed writing during the run (all writers on it); "
+      "disk_bytes: sectors the disk completed writing during the run (all "
+      "writers on it); "
       "process_bytes: the kernel's per-process write count (/proc/self/io)";
   if (io_before.device_write_bytes && io_after.device_write_bytes) {
-    written["process_bytes"] = *io_after.device_write_bytes - *io_before.device_write_bytes;
+    written["process_bytes"] =
+        *io_after.device_write_bytes - *io_before.device_write_bytes;
     report.bytes_written = written["process_bytes"];
   }
   if (disk_before) {
     if (auto after = ReadFlushCounters(disk->disk); after.ok()) {
       written["disk"] = disk->disk;
-      written["disk_bytes"] = (after->sectors_written - disk_before->sectors_written) * 512;
+      written["disk_bytes"] =
+          (after->sectors_written - disk_before->sectors_written) * 512;
       report.bytes_written = written["disk_bytes"];
     }
   }
@@ -241,7 +263,8 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   if (ws.ok()) ws = WriteText(o.out_dir + "/report.txt", text);
   if (ws.ok()) ws = WriteText(o.out_dir + "/report.html", RenderHtml(report));
   if (!ws.ok()) return Fail(ctx, ws);
-  if (!s.ok()) return Fail(ctx, s);  // interrupted: the partial result is kept, marked
+  if (!s.ok())
+    return Fail(ctx, s);  // interrupted: the partial result is kept, marked
   Status e = EmitJson(ctx, o.common, ReportToJson(report));
   if (!e.ok()) return Fail(ctx, e);
   if (std::ostream* human = HumanStream(ctx, o.common)) {
@@ -258,24 +281,31 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
 
 void SetupRunCommand(CLI::App& app, CommandContext& ctx) {
   auto opts = std::make_shared<RunCommandOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "run",
-      "the main job: probe the disk, run the baseline scenarios on the engine, tune it for "
-      "the workload, and write result.json, report.html and the profile into --out");
+  CLI::App* cmd =
+      app.add_subcommand("run",
+                         "the main job: probe the disk, run the baseline "
+                         "scenarios on the engine, tune it for "
+                         "the workload, and write result.json, report.html and "
+                         "the profile into --out");
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
   AddProbeFlags(cmd, &opts->probe);
   cmd->add_option("--out", opts->out_dir,
-                  "output directory for result.json, the reports and the profile (default: "
+                  "output directory for result.json, the reports and the "
+                  "profile (default: "
                   "disktune-run-<time> under the current directory)")
       ->type_name("DIR");
-  cmd->add_option("--engine", opts->engine, "the embedded engine to bench and tune")
+  cmd->add_option("--engine", opts->engine,
+                  "the embedded engine to bench and tune")
       ->default_str("leveldb");
-  cmd->add_option("--scenario", opts->scenario, "the baseline scenario set or list to bench")
+  cmd->add_option("--scenario", opts->scenario,
+                  "the baseline scenario set or list to bench")
       ->default_str("baseline-2011");
   cmd->add_option("--workload", opts->workload,
-                  "workload to tune for: " + tune::BuiltinWorkloadList() + ", or a profile file")
+                  "workload to tune for: " + tune::BuiltinWorkloadList() +
+                      ", or a profile file")
       ->default_str("mixed");
-  cmd->add_option("--memory-budget", opts->memory_budget, "memory the engine may use")
+  cmd->add_option("--memory-budget", opts->memory_budget,
+                  "memory the engine may use")
       ->default_str("128MiB");
   cmd->add_option("--time-budget", opts->time_budget,
                   "time the tuner may take (default 2m with --quick, 10m)")

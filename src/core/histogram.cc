@@ -63,7 +63,8 @@ uint64_t Histogram::Percentile(double q) const {
   if (count_ == 0) return 0;
   q = std::clamp(q, 0.0, 1.0);
   // Rank of the sample we want (1-based), e.g. p50 of 1..100 -> rank 50.
-  uint64_t rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_)));
+  uint64_t rank =
+      static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_)));
   rank = std::max<uint64_t>(rank, 1);
   uint64_t seen = 0;
   for (int b = 0; b < kBuckets; b++) {

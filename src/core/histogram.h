@@ -2,8 +2,8 @@
 //
 // Log-linear buckets: values below 2^kSubBits are counted exactly; above that
 // each power of two is split into 2^kSubBits equal buckets, so a percentile is
-// off by at most 1/2^kSubBits (0.8%) of its value. min, max, mean and stddev are
-// exact. Memory is fixed (~30 KiB) whatever the sample count, and two
+// off by at most 1/2^kSubBits (0.8%) of its value. min, max, mean and stddev
+// are exact. Memory is fixed (~30 KiB) whatever the sample count, and two
 // histograms merge by adding buckets, so per-thread histograms combine cheaply.
 #pragma once
 

@@ -36,8 +36,10 @@ TEST(HistogramTest, LargeValuesWithinRelativeError) {
   }
   std::sort(values.begin(), values.end());
   for (double q : {0.5, 0.9, 0.99, 0.999}) {
-    uint64_t exact = values[static_cast<size_t>(std::ceil(q * values.size())) - 1];
-    double err = std::fabs(static_cast<double>(h.Percentile(q)) - exact) / exact;
+    uint64_t exact =
+        values[static_cast<size_t>(std::ceil(q * values.size())) - 1];
+    double err =
+        std::fabs(static_cast<double>(h.Percentile(q)) - exact) / exact;
     EXPECT_LT(err, 1.0 / 128) << "q=" << q << " exact=" << exact;
   }
   EXPECT_EQ(h.max(), values.back());
@@ -56,7 +58,8 @@ TEST(HistogramTest, MergeEqualsAddingAll) {
   }
   a.Merge(b);
   EXPECT_EQ(a.count(), all.count());
-  for (double q : {0.1, 0.5, 0.9, 0.99}) EXPECT_EQ(a.Percentile(q), all.Percentile(q));
+  for (double q : {0.1, 0.5, 0.9, 0.99})
+    EXPECT_EQ(a.Percentile(q), all.Percentile(q));
   EXPECT_DOUBLE_EQ(a.mean(), all.mean());
 }
 

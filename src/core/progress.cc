@@ -7,7 +7,8 @@
 
 namespace disktune {
 
-TerminalProgress::TerminalProgress(std::ostream& err, bool is_terminal, bool quiet)
+TerminalProgress::TerminalProgress(std::ostream& err, bool is_terminal,
+                                   bool quiet)
     : err_(err), tty_(is_terminal), quiet_(quiet), start_ns_(NowNanos()) {}
 
 TerminalProgress::~TerminalProgress() { Finish(); }
@@ -24,8 +25,9 @@ void TerminalProgress::Step(const std::string& name, int index, int total,
   if (quiet_ || !tty_) return;
   ClearLine();
   char buf[256];
-  std::snprintf(buf, sizeof(buf), "[%d/%d] %-28s %4.0fs elapsed, ~%.0fs left", index + 1,
-                total, name.c_str(), (NowNanos() - start_ns_) / 1e9, remaining_ns / 1e9);
+  std::snprintf(buf, sizeof(buf), "[%d/%d] %-28s %4.0fs elapsed, ~%.0fs left",
+                index + 1, total, name.c_str(), (NowNanos() - start_ns_) / 1e9,
+                remaining_ns / 1e9);
   err_ << buf << std::flush;
   line_open_ = true;
 }

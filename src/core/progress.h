@@ -13,7 +13,8 @@ class ProgressSink {
   virtual ~ProgressSink() = default;
   // A step (a probe point, a scenario) starts. `index` is 0-based of `total`;
   // `remaining_ns` estimates the time left including this step.
-  virtual void Step(const std::string& name, int index, int total, uint64_t remaining_ns) = 0;
+  virtual void Step(const std::string& name, int index, int total,
+                    uint64_t remaining_ns) = 0;
   // A one-line warning worth telling the operator.
   virtual void Warn(const std::string& message) = 0;
   // An informational line (db_bench-style result lines).
@@ -35,7 +36,8 @@ class TerminalProgress : public ProgressSink {
  public:
   TerminalProgress(std::ostream& err, bool is_terminal, bool quiet);
   ~TerminalProgress() override;
-  void Step(const std::string& name, int index, int total, uint64_t remaining_ns) override;
+  void Step(const std::string& name, int index, int total,
+            uint64_t remaining_ns) override;
   void Warn(const std::string& message) override;
   void Info(const std::string& line) override;
   void Finish();

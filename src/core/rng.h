@@ -31,9 +31,11 @@ class Rng {
     return result;
   }
 
-  // Uniform in [0, n). REQUIRES: n > 0. Lemire's multiply-shift (bias < 2^-64*n).
+  // Uniform in [0, n). REQUIRES: n > 0. Lemire's multiply-shift (bias <
+  // 2^-64*n).
   uint64_t Uniform(uint64_t n) {
-    return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * n) >> 64);
+    return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * n) >>
+                                 64);
   }
 
   // Uniform in [0, 1).

@@ -22,7 +22,8 @@ constexpr const char* kLockName = ".disktune.lock";
 
 Result<std::unique_ptr<ScratchDir>> ScratchDir::Open(const std::string& path,
                                                      const std::string& flag) {
-  if (path.empty()) return Status::InvalidArgument(flag + " is empty; pass a directory path");
+  if (path.empty())
+    return Status::InvalidArgument(flag + " is empty; pass a directory path");
   std::error_code ec;
   fs::path abs = fs::absolute(path, ec).lexically_normal();
   std::string p = abs.string();
@@ -33,25 +34,28 @@ Result<std::unique_ptr<ScratchDir>> ScratchDir::Open(const std::string& path,
   struct stat st {};
   if (stat(p.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode)) {
-      return Status::InvalidArgument(flag + " " + p +
-                                     " is a file, not a directory; pass a directory path");
+      return Status::InvalidArgument(
+          flag + " " + p +
+          " is a file, not a directory; pass a directory path");
     }
     for (const auto& e : fs::directory_iterator(p, ec)) {
       dir->preexisting_.insert(e.path().filename().string());
     }
-    if (ec) return Status::FromErrno(ec.value(), flag + " " + p + ": cannot list");
+    if (ec)
+      return Status::FromErrno(ec.value(), flag + " " + p + ": cannot list");
   } else {
     fs::path parent = abs.parent_path();
     if (!fs::is_directory(parent, ec)) {
-      return Status::NotFound(flag + " " + p + ": parent directory " + parent.string() +
-                              " does not exist; create it first or choose another " + flag);
+      return Status::NotFound(
+          flag + " " + p + ": parent directory " + parent.string() +
+          " does not exist; create it first or choose another " + flag);
     }
     if (mkdir(p.c_str(), 0755) != 0) {
       int err = errno;
       if (err == EACCES || err == EROFS || err == EPERM) {
-        return Status::PermissionDenied(flag + " " + p + ": cannot create it (" +
-                                        std::strerror(err) +
-                                        "); choose a writable directory");
+        return Status::PermissionDenied(
+            flag + " " + p + ": cannot create it (" + std::strerror(err) +
+            "); choose a writable directory");
       }
       return Status::FromErrno(err, flag + " " + p + ": mkdir");
     }
@@ -84,7 +88,8 @@ Result<std::unique_ptr<ScratchDir>> ScratchDir::Open(const std::string& path,
       dir->preexisting_.insert(kLockName);
       dir->created_ = false;
       dir->keep_ = true;
-      return Status::Busy(flag + " " + p + " is in use by another disktune run" + holder +
+      return Status::Busy(flag + " " + p +
+                          " is in use by another disktune run" + holder +
                           "; wait for it to finish or choose another " + flag);
     }
     return Status::FromErrno(err, flag + " " + p + ": lock");
@@ -111,7 +116,8 @@ void ScratchDir::Cleanup() {
     }
   }
   if (lock_fd_ >= 0) {
-    if (!keep_ && !preexisting_.count(kLockName)) unlink(Join(kLockName).c_str());
+    if (!keep_ && !preexisting_.count(kLockName))
+      unlink(Join(kLockName).c_str());
     close(lock_fd_);
     lock_fd_ = -1;
   }
@@ -120,18 +126,21 @@ void ScratchDir::Cleanup() {
 
 Result<uint64_t> ScratchDir::FreeBytes() const {
   struct statvfs sv {};
-  if (statvfs(path_.c_str(), &sv) != 0) return Status::FromErrno(errno, "statvfs " + path_);
+  if (statvfs(path_.c_str(), &sv) != 0)
+    return Status::FromErrno(errno, "statvfs " + path_);
   return static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize;
 }
 
-Status ScratchDir::RequireFreeSpace(uint64_t need_bytes, const std::string& what) const {
+Status ScratchDir::RequireFreeSpace(uint64_t need_bytes,
+                                    const std::string& what) const {
   Result<uint64_t> free_bytes = FreeBytes();
   if (!free_bytes.ok()) return free_bytes.status();
   if (*free_bytes < need_bytes) {
-    return Status::NoSpace(what + " needs " + FormatBytes(static_cast<double>(need_bytes)) +
-                           " but " + path_ + " has only " +
-                           FormatBytes(static_cast<double>(*free_bytes)) +
-                           " free; free some space, choose a smaller size or another --dir");
+    return Status::NoSpace(
+        what + " needs " + FormatBytes(static_cast<double>(need_bytes)) +
+        " but " + path_ + " has only " +
+        FormatBytes(static_cast<double>(*free_bytes)) +
+        " free; free some space, choose a smaller size or another --dir");
   }
   return Status::OK();
 }
@@ -141,7 +150,8 @@ Status RemoveTreeUnder(const std::string& root, const std::string& path) {
   fs::path p = fs::path(path).lexically_normal();
   auto rel = p.lexically_relative(r);
   if (rel.empty() || rel.native().rfind("..", 0) == 0 || rel == ".") {
-    return Status::InvalidArgument("refusing to remove " + path + ": outside " + root);
+    return Status::InvalidArgument("refusing to remove " + path + ": outside " +
+                                   root);
   }
   std::error_code ec;
   fs::remove_all(p, ec);

@@ -20,8 +20,8 @@ namespace disktune {
 class ScratchDir {
  public:
   // `flag` names the option for messages ("--dir").
-  static Result<std::unique_ptr<ScratchDir>> Open(const std::string& path,
-                                                  const std::string& flag = "--dir");
+  static Result<std::unique_ptr<ScratchDir>> Open(
+      const std::string& path, const std::string& flag = "--dir");
   ~ScratchDir();
   ScratchDir(const ScratchDir&) = delete;
   ScratchDir& operator=(const ScratchDir&) = delete;

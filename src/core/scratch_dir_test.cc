@@ -36,8 +36,10 @@ TEST_F(ScratchDirTest, CreatesLocksAndRemovesWhatItCreated) {
     auto second = ScratchDir::Open(p);
     ASSERT_FALSE(second.ok());
     EXPECT_EQ(second.status().code(), Status::Code::kBusy);
-    EXPECT_NE(second.status().message().find("another disktune run"), std::string::npos);
-    EXPECT_TRUE(fs::exists((*dir)->Join("data")));  // the refused run removed nothing
+    EXPECT_NE(second.status().message().find("another disktune run"),
+              std::string::npos);
+    EXPECT_TRUE(
+        fs::exists((*dir)->Join("data")));  // the refused run removed nothing
   }
   EXPECT_FALSE(fs::exists(p));
 }

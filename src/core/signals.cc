@@ -25,7 +25,9 @@ void InstallInterruptHandlers() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-bool InterruptRequested() { return g_signal.load(std::memory_order_relaxed) != 0; }
+bool InterruptRequested() {
+  return g_signal.load(std::memory_order_relaxed) != 0;
+}
 int InterruptSignal() { return g_signal.load(); }
 int InterruptExitCode() { return g_signal.load() ? 128 + g_signal.load() : 0; }
 void ResetInterruptForTesting() { g_signal.store(0); }

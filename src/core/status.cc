@@ -38,16 +38,26 @@ Status Status::WithContext(std::string_view prefix) const {
 
 const char* Status::CodeName(Code code) {
   switch (code) {
-    case Code::kOk: return "OK";
-    case Code::kNotFound: return "NotFound";
-    case Code::kInvalidArgument: return "InvalidArgument";
-    case Code::kIOError: return "IOError";
-    case Code::kNotSupported: return "NotSupported";
-    case Code::kNoSpace: return "NoSpace";
-    case Code::kBusy: return "Busy";
-    case Code::kPermissionDenied: return "PermissionDenied";
-    case Code::kCorruption: return "Corruption";
-    case Code::kAborted: return "Aborted";
+    case Code::kOk:
+      return "OK";
+    case Code::kNotFound:
+      return "NotFound";
+    case Code::kInvalidArgument:
+      return "InvalidArgument";
+    case Code::kIOError:
+      return "IOError";
+    case Code::kNotSupported:
+      return "NotSupported";
+    case Code::kNoSpace:
+      return "NoSpace";
+    case Code::kBusy:
+      return "Busy";
+    case Code::kPermissionDenied:
+      return "PermissionDenied";
+    case Code::kCorruption:
+      return "Corruption";
+    case Code::kAborted:
+      return "Aborted";
   }
   return "Unknown";
 }

@@ -1,8 +1,8 @@
 // Status and Result<T>: the one error value used across disktune.
 //
-// Library code never throws across a module boundary and never exits; it returns
-// a Status (or a Result<T> carrying either a value or a Status). The CLI maps a
-// Status to one line on stderr and an exit code.
+// Library code never throws across a module boundary and never exits; it
+// returns a Status (or a Result<T> carrying either a value or a Status). The
+// CLI maps a Status to one line on stderr and an exit code.
 #pragma once
 
 #include <cassert>
@@ -20,7 +20,8 @@ class [[nodiscard]] Status {
     kNotFound,
     kInvalidArgument,  // bad input from the user: a flag, a file, an expression
     kIOError,
-    kNotSupported,      // the platform or filesystem cannot do it (O_DIRECT on tmpfs)
+    kNotSupported,      // the platform or filesystem cannot do it (O_DIRECT on
+                        // tmpfs)
     kNoSpace,           // not enough free space for what was asked
     kBusy,              // locked by another run
     kPermissionDenied,  // needs root or a writable directory
@@ -59,7 +60,8 @@ class [[nodiscard]] Status {
   }
 
   // The single place errno becomes a Status. `context` names the operation and
-  // the file: FromErrno(EIO, "fsync /data/x") -> "fsync /data/x: Input/output error".
+  // the file: FromErrno(EIO, "fsync /data/x") -> "fsync /data/x: Input/output
+  // error".
   static Status FromErrno(int err, std::string_view context);
 
   bool ok() const { return code_ == Code::kOk; }
@@ -82,7 +84,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {  // NOLINT
     assert(!std::get<Status>(v_).ok() && "Result built from an OK status");
   }
@@ -107,8 +109,8 @@ class [[nodiscard]] Result {
 }  // namespace disktune
 
 // Propagates a non-OK Status from an expression.
-#define DT_RETURN_IF_ERROR(expr)            \
-  do {                                      \
-    ::disktune::Status _dt_s = (expr);      \
-    if (!_dt_s.ok()) return _dt_s;          \
+#define DT_RETURN_IF_ERROR(expr)       \
+  do {                                 \
+    ::disktune::Status _dt_s = (expr); \
+    if (!_dt_s.ok()) return _dt_s;     \
   } while (0)

@@ -15,8 +15,10 @@ TEST(StatusTest, FromErrnoNamesTheOperationAndMapsTheCode) {
   Status s = Status::FromErrno(ENOSPC, "write /data/x");
   EXPECT_EQ(s.code(), Status::Code::kNoSpace);
   EXPECT_EQ(s.message(), "write /data/x: No space left on device");
-  EXPECT_EQ(Status::FromErrno(EINVAL, "open").code(), Status::Code::kNotSupported);
-  EXPECT_EQ(Status::FromErrno(EROFS, "open").code(), Status::Code::kPermissionDenied);
+  EXPECT_EQ(Status::FromErrno(EINVAL, "open").code(),
+            Status::Code::kNotSupported);
+  EXPECT_EQ(Status::FromErrno(EROFS, "open").code(),
+            Status::Code::kPermissionDenied);
   EXPECT_EQ(Status::FromErrno(EIO, "fsync").code(), Status::Code::kIOError);
 }
 

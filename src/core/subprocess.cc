@@ -28,7 +28,8 @@ std::string FindProgram(const std::string& name) {
     if (dir.empty()) continue;
     std::string full = dir + "/" + name;
     struct stat st {};
-    if (stat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(full.c_str(), X_OK) == 0) {
+    if (stat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        access(full.c_str(), X_OK) == 0) {
       return full;
     }
   }
@@ -36,7 +37,8 @@ std::string FindProgram(const std::string& name) {
 }
 
 Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
-                                       uint64_t timeout_ns, OnInterrupt on_interrupt) {
+                                       uint64_t timeout_ns,
+                                       OnInterrupt on_interrupt) {
   if (argv.empty()) return Status::InvalidArgument("empty command");
   std::string prog = FindProgram(argv[0]);
   if (prog.empty()) return Status::NotFound(argv[0] + " is not installed");
@@ -75,7 +77,8 @@ Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
   char buf[65536];
   while (open_fds > 0) {
     int n = poll(fds, 2, 100);
-    if (on_interrupt == OnInterrupt::kAbort && InterruptRequested() && !aborted) {
+    if (on_interrupt == OnInterrupt::kAbort && InterruptRequested() &&
+        !aborted) {
       aborted = true;
       kill(pid, SIGTERM);
     }
@@ -85,7 +88,8 @@ Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
     }
     if (n <= 0) continue;
     for (int i = 0; i < 2; i++) {
-      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
       ssize_t r = read(fds[i].fd, buf, sizeof(buf));
       if (r > 0) {
         (i == 0 ? res.out : res.err).append(buf, static_cast<size_t>(r));

@@ -1,4 +1,5 @@
-// Runs an external program (fio, mkfs, losetup, hdparm) and captures its output.
+// Runs an external program (fio, mkfs, losetup, hdparm) and captures its
+// output.
 #pragma once
 
 #include <cstdint>
@@ -26,9 +27,9 @@ enum class OnInterrupt {
 // NotFound when the program is not installed. The child is killed when
 // `timeout_ns` passes or, with OnInterrupt::kAbort, when SIGINT/SIGTERM
 // arrives (then Aborted).
-Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
-                                       uint64_t timeout_ns = 0,
-                                       OnInterrupt on_interrupt = OnInterrupt::kAbort);
+Result<SubprocessResult> RunSubprocess(
+    const std::vector<std::string>& argv, uint64_t timeout_ns = 0,
+    OnInterrupt on_interrupt = OnInterrupt::kAbort);
 
 // Full path of a program, or "" when it is not installed.
 std::string FindProgram(const std::string& name);

@@ -16,19 +16,23 @@ struct Unit {
 // Splits "12.5MiB" into 12.5 and "MiB". Rejects empty, signs and garbage.
 Status SplitNumber(std::string_view text, double* number, std::string* unit) {
   std::string s(text);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.pop_back();
   size_t start = 0;
-  while (start < s.size() && std::isspace(static_cast<unsigned char>(s[start]))) start++;
+  while (start < s.size() && std::isspace(static_cast<unsigned char>(s[start])))
+    start++;
   s = s.substr(start);
   if (s.empty()) return Status::InvalidArgument("empty value");
   if (s[0] == '-') return Status::InvalidArgument("'" + s + "' is negative");
   size_t i = 0;
   bool digits = false;
-  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) {
+  while (i < s.size() &&
+         (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) {
     digits |= std::isdigit(static_cast<unsigned char>(s[i])) != 0;
     i++;
   }
-  if (!digits) return Status::InvalidArgument("'" + s + "' does not start with a number");
+  if (!digits)
+    return Status::InvalidArgument("'" + s + "' does not start with a number");
   try {
     *number = std::stod(s.substr(0, i));
   } catch (...) {
@@ -64,31 +68,43 @@ Result<double> Scale(std::string_view text, const Unit* units, size_t n,
     }
     if (match) return number * units[k].factor;
   }
-  return Status::InvalidArgument("'" + std::string(text) + "' has an unknown " + what +
-                                 " unit '" + unit + "'");
+  return Status::InvalidArgument("'" + std::string(text) + "' has an unknown " +
+                                 what + " unit '" + unit + "'");
 }
 
 }  // namespace
 
 Result<uint64_t> ParseSize(std::string_view text) {
   static const Unit kUnits[] = {
-      {"B", 1},          {"KiB", 1024.0},    {"MiB", 1048576.0}, {"GiB", 1073741824.0},
-      {"TiB", 1099511627776.0},              {"KB", 1e3},        {"MB", 1e6},
-      {"GB", 1e9},       {"TB", 1e12},       {"K", 1024.0},      {"M", 1048576.0},
-      {"G", 1073741824.0},                   {"T", 1099511627776.0},
+      {"B", 1},
+      {"KiB", 1024.0},
+      {"MiB", 1048576.0},
+      {"GiB", 1073741824.0},
+      {"TiB", 1099511627776.0},
+      {"KB", 1e3},
+      {"MB", 1e6},
+      {"GB", 1e9},
+      {"TB", 1e12},
+      {"K", 1024.0},
+      {"M", 1048576.0},
+      {"G", 1073741824.0},
+      {"T", 1099511627776.0},
   };
-  Result<double> r = Scale(text, kUnits, sizeof(kUnits) / sizeof(kUnits[0]), true, "size");
+  Result<double> r =
+      Scale(text, kUnits, sizeof(kUnits) / sizeof(kUnits[0]), true, "size");
   if (!r.ok()) return r.status();
   double v = std::round(*r);
-  if (v > 1.8e19) return Status::InvalidArgument("'" + std::string(text) + "' is too large");
+  if (v > 1.8e19)
+    return Status::InvalidArgument("'" + std::string(text) + "' is too large");
   return static_cast<uint64_t>(v);
 }
 
 Result<uint64_t> ParseDuration(std::string_view text) {
-  static const Unit kUnits[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6},
-                                {"s", 1e9}, {"m", 60e9}, {"min", 60e9}, {"h", 3600e9}};
-  Result<double> r =
-      Scale(text, kUnits, sizeof(kUnits) / sizeof(kUnits[0]), false, "duration");
+  static const Unit kUnits[] = {{"ns", 1},    {"us", 1e3}, {"ms", 1e6},
+                                {"s", 1e9},   {"m", 60e9}, {"min", 60e9},
+                                {"h", 3600e9}};
+  Result<double> r = Scale(text, kUnits, sizeof(kUnits) / sizeof(kUnits[0]),
+                           false, "duration");
   if (!r.ok()) return r.status();
   return static_cast<uint64_t>(std::round(*r));
 }

@@ -19,9 +19,11 @@ TEST(ParseSizeTest, BinaryAndDecimalUnits) {
 
 TEST(ParseSizeTest, RefusesBareNegativeAndGarbage) {
   EXPECT_FALSE(ParseSize("4096").ok());
-  EXPECT_NE(ParseSize("4096").status().message().find("no unit"), std::string::npos);
+  EXPECT_NE(ParseSize("4096").status().message().find("no unit"),
+            std::string::npos);
   EXPECT_FALSE(ParseSize("-4KiB").ok());
-  EXPECT_NE(ParseSize("-4KiB").status().message().find("negative"), std::string::npos);
+  EXPECT_NE(ParseSize("-4KiB").status().message().find("negative"),
+            std::string::npos);
   EXPECT_FALSE(ParseSize("").ok());
   EXPECT_FALSE(ParseSize("KiB").ok());
   EXPECT_FALSE(ParseSize("4XB").ok());
@@ -36,7 +38,8 @@ TEST(ParseDurationTest, Units) {
   EXPECT_EQ(*ParseDuration("1.5s"), 1500000000u);
   EXPECT_FALSE(ParseDuration("30").ok());
   EXPECT_FALSE(ParseDuration("-1s").ok());
-  EXPECT_FALSE(ParseDuration("1S").ok());  // durations are case-sensitive: m vs M
+  EXPECT_FALSE(
+      ParseDuration("1S").ok());  // durations are case-sensitive: m vs M
   EXPECT_FALSE(ParseDuration("fast").ok());
 }
 
