@@ -9,10 +9,10 @@ ProbeConfig ProbeConfig::Defaults(bool quick) {
   ProbeConfig c;
   c.quick = quick;
   // Quick: ~14 points of 1.25 s on a 256 MiB file fit well inside a minute.
-  // Full: 5 s points on 1 GiB, large enough that a small device cache cannot
+  // Full: 4 s points on 1 GiB, large enough that a small device cache cannot
   // hold the whole file, and inside three minutes.
   c.file_size_bytes = quick ? (256ull << 20) : (1ull << 30);
-  c.duration_ns = quick ? 1000000000ull : 5000000000ull;
+  c.duration_ns = quick ? 1000000000ull : 4000000000ull;
   c.warmup_ns = quick ? 250000000ull : 1000000000ull;
   c.seed = 20110727;  // fixed by default so two runs are comparable; --seed
                       // changes it

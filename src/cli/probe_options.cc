@@ -139,7 +139,7 @@ void AddProbeFlags(CLI::App* cmd, ProbeFlags* f) {
                   "against free space")
       ->type_name("SIZE");
   cmd->add_option("--duration", f->duration,
-                  "measured time per point (default 1s quick, 5s)")
+                  "measured time per point (default 1s quick, 4s)")
       ->type_name("DURATION");
   cmd->add_option("--warmup", f->warmup,
                   "discarded time before each point (default 250ms quick, 1s)")
