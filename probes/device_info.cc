@@ -40,19 +40,6 @@ struct MountEntry {
   std::string dev;  // "major:minor"
 };
 
-std::string Unescape(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); i++) {
-    if (s[i] == '\\' && i + 3 < s.size()) {
-      out += static_cast<char>(std::stoi(s.substr(i + 1, 3), nullptr, 8));
-      i += 3;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
 std::optional<MountEntry> FindMount(const std::string& dir) {
   std::error_code ec;
   std::string real = fs::canonical(dir, ec).string();
@@ -68,10 +55,10 @@ std::optional<MountEntry> FindMount(const std::string& dir) {
     }
     MountEntry e;
     e.dev = dev;
-    e.mount_point = Unescape(mp);
+    e.mount_point = UnescapeMountField(mp);
     e.options = opts;
     ss >> e.fstype >> e.source >> e.super_options;
-    e.source = Unescape(e.source);
+    e.source = UnescapeMountField(e.source);
     const std::string& m = e.mount_point;
     bool under = real == m || m == "/" ||
                  (real.rfind(m, 0) == 0 && real.size() > m.size() &&
@@ -92,6 +79,19 @@ std::string SysfsForDev(dev_t dev) {
 }
 
 }  // namespace
+
+std::string UnescapeMountField(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); i++) {
+    if (s[i] == '\\' && i + 3 < s.size()) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 3), nullptr, 8));
+      i += 3;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
 
 FilesystemInfo ReadFilesystemInfo(const std::string& dir) {
   FilesystemInfo info;

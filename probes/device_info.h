@@ -42,6 +42,8 @@ FilesystemInfo ReadFilesystemInfo(const std::string& dir);
 // NotFound when no block device backs the directory (tmpfs, overlay without
 // a block device): the report then says so instead of guessing.
 Result<DeviceInfo> ResolveDevice(const std::string& dir);
+// Undoes /proc/*/mountinfo's octal escapes ("\040" for a space).
+std::string UnescapeMountField(const std::string& s);
 // Sysfs queue attributes for a whole disk by kernel name ("vda").
 DeviceInfo ReadDiskAttributes(const std::string& disk);
 

@@ -51,19 +51,6 @@ Status RunCleanup(const std::vector<std::string>& argv) {
   return Status::OK();
 }
 
-std::string Unescape(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); i++) {
-    if (s[i] == '\\' && i + 3 < s.size()) {
-      out += static_cast<char>(std::stoi(s.substr(i + 1, 3), nullptr, 8));
-      i += 3;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
 // Mount points whose source is `device`, deepest first.
 std::vector<std::string> MountsOf(const std::string& device) {
   std::ifstream in("/proc/self/mounts");
@@ -73,7 +60,7 @@ std::vector<std::string> MountsOf(const std::string& device) {
     std::istringstream ss(line);
     std::string src, mp;
     ss >> src >> mp;
-    if (src == device) out.insert(out.begin(), Unescape(mp));
+    if (src == device) out.insert(out.begin(), UnescapeMountField(mp));
   }
   return out;
 }
@@ -98,7 +85,8 @@ bool IsMountPoint(const std::string& path) {
     std::istringstream ss(line);
     std::string src, mp;
     ss >> src >> mp;
-    if (Unescape(mp) == want || Unescape(mp) == path) return true;
+    if (UnescapeMountField(mp) == want || UnescapeMountField(mp) == path)
+      return true;
   }
   return false;
 }
