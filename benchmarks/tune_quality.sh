@@ -166,8 +166,12 @@ for name in workloads.split(","):
         g_wall += w
         grid.append((ops, pname, flags))
     grid.sort(reverse=True)
-    print("grid: %d points, %.0f s; best %s at %.0f ops/s, worst %.0f ops/s" % (
-        len(grid), g_wall, grid[0][1], grid[0][0], grid[-1][0]))
+    json.dump([{"ops_per_sec": g[0], "point": g[1]} for g in grid],
+              open(os.path.join(work, "grid-%s.json" % name), "w"), indent=1)
+    print("grid: %d points, one run each, %.0f s; worst %.0f ops/s; best five:" % (
+        len(grid), g_wall, grid[-1][0]))
+    for g in grid[:5]:
+        print("  %9.0f ops/s  %s" % (g[0], g[1]))
 
     # 2. Tune within a fraction of the grid's time.
     budget_s = max(30, int(fraction * g_wall))
@@ -181,6 +185,10 @@ for name in workloads.split(","):
     print("tune: --time-budget %ds, took %.0f s = %.2f of the grid's time" % (
         budget_s, t_wall, t_wall / g_wall))
     print("  recommendation: %s" % json.dumps(t.get("engine_options", {})))
+    v = tj["evidence"].get("verification")
+    if v:
+        print("  its A/B: scale %.3f (%d keys), %d pairs" % (
+            v["scale"], v["num"], v["repeats"]))
     print("  its verdict: %s" % tj["verdict"])
     base_cache = tj["evidence"]["baseline"]["engine_options"]["cache_bytes"]
 
@@ -209,6 +217,8 @@ for name in workloads.split(","):
             verdict = "meets" if m >= target else "MISSES"
             verdict = "  %s the target of %.2f" % (verdict, target)
         print("  recommended / %-10s %.3f [%.3f, %.3f]%s" % (other, m, lo, hi, verdict))
+    m, lo, hi = gain(scores["grid best"], scores["defaults"])
+    print("  (context) grid best / defaults  %.3f [%.3f, %.3f]" % (m, lo, hi))
     summary.append((name, t_wall / g_wall))
 
 print("\nload average at the end: %.1f %.1f %.1f" % os.getloadavg())

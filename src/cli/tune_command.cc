@@ -62,8 +62,7 @@ Status CheckOutDestination(const std::string& out) {
   }
   fs::path parent = p.parent_path();
   if (!fs::is_directory(parent, ec)) {
-    return Status::NotFound("--out " + out + ": directory " +
-                            parent.string() +
+    return Status::NotFound("--out " + out + ": directory " + parent.string() +
                             " does not exist; create it first");
   }
   if (access(parent.c_str(), W_OK) != 0) {
@@ -111,10 +110,9 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
                                              tune::TunableEngineList()));
   }
   if (f.workload.empty()) {
-    return Fail(ctx, Status::InvalidArgument(
-                         "--workload is required: " +
-                         tune::BuiltinWorkloadList() +
-                         ", or a profile file (.json)"));
+    return Fail(ctx, Status::InvalidArgument("--workload is required: " +
+                                             tune::BuiltinWorkloadList() +
+                                             ", or a profile file (.json)"));
   }
   auto workload = tune::ResolveWorkload(f.workload);
   if (!workload.ok()) return Fail(ctx, workload.status());
@@ -182,16 +180,14 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   }
   if (!opts.common.json_path.empty()) {
     Report report = NewReport("tune");
-    report.environment = result->environment
-                             ? *result->environment
-                             : CollectEnvironment(dir.path());
+    report.environment = result->environment ? *result->environment
+                                             : CollectEnvironment(dir.path());
     report.config["scratch_dir"] = dir.path();
-    report.config["tune"] = {
-        {"engine", req.engine},
-        {"workload", f.workload},
-        {"memory_budget_bytes", req.memory_budget_bytes},
-        {"time_budget_ns", req.time_budget_ns},
-        {"quick", req.quick}};
+    report.config["tune"] = {{"engine", req.engine},
+                             {"workload", f.workload},
+                             {"memory_budget_bytes", req.memory_budget_bytes},
+                             {"time_budget_ns", req.time_budget_ns},
+                             {"quick", req.quick}};
     if (req.data_size_bytes) {
       report.config["tune"]["data_size_bytes"] = *req.data_size_bytes;
     }
@@ -207,8 +203,8 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     for (const std::string& line : result->explanation) *human << line << "\n";
     if (!f.out.empty()) {
       *human << "Wrote " << f.out;
-      for (const auto& form : tune::EngineForms(result->engine,
-                                                result->recommendation, "")) {
+      for (const auto& form :
+           tune::EngineForms(result->engine, result->recommendation, "")) {
         *human << ", " << Stem(f.out) << form.first;
       }
       *human << "\n";

@@ -143,9 +143,8 @@ nlohmann::json LevelDbOptionsJson(const TuneConfig& c,
   o["write_buffer_size"] = c.write_buffer_bytes;
   o["block_cache_capacity"] = c.cache_bytes;
   o["filter_policy_bloom_bits_per_key"] = c.bloom_bits_per_key;
-  o["compression"] = c.compression == Compression::kNone
-                         ? "kNoCompression"
-                         : "kSnappyCompression";
+  o["compression"] = c.compression == Compression::kNone ? "kNoCompression"
+                                                         : "kSnappyCompression";
   o["block_size"] = c.block_size_bytes;
   o["max_open_files"] = c.max_open_files.value_or(*d.max_open_files);
   o["max_file_size"] = c.max_file_bytes;

@@ -77,7 +77,8 @@ Status Shape::Check(const nlohmann::json& j, const std::string& path) const {
     }
     if (field == nullptr) {
       std::string known;
-      for (const Field& f : fields_) known += (known.empty() ? "" : ", ") + f.key;
+      for (const Field& f : fields_)
+        known += (known.empty() ? "" : ", ") + f.key;
       return Status::InvalidArgument(path + ": unknown key '" + key +
                                      "'; known: " + known);
     }

@@ -11,10 +11,10 @@ namespace {
 
 constexpr std::array<std::string_view, 2> kTunable = {"leveldb", "rocksdb"};
 
-constexpr std::array<Knob, 7> kKnobs = {
-    Knob::kWriteBuffer,  Knob::kBloom,       Knob::kCompression,
-    Knob::kBlockSize,    Knob::kMaxOpenFiles, Knob::kMaxFileSize,
-    Knob::kBatch};
+constexpr std::array<Knob, 7> kKnobs = {Knob::kWriteBuffer,  Knob::kBloom,
+                                        Knob::kCompression,  Knob::kBlockSize,
+                                        Knob::kMaxOpenFiles, Knob::kMaxFileSize,
+                                        Knob::kBatch};
 
 EngineModel LevelDbModel() {
   EngineModel m;
@@ -63,8 +63,8 @@ EngineModel RocksDbModel() {
   m.min_open_files = 20;
   m.max_open_files = 1 << 20;
   m.min_block_bytes = 1 * kKiB;
-  m.compressions = {Compression::kSnappy, Compression::kLz4,
-                    Compression::kZstd, Compression::kNone};
+  m.compressions = {Compression::kSnappy, Compression::kLz4, Compression::kZstd,
+                    Compression::kNone};
   return m;
 }
 
@@ -167,8 +167,7 @@ std::string KnobValueText(const TuneConfig& c, Knob k) {
     case Knob::kBlockSize:
       return bytes(c.block_size_bytes);
     case Knob::kMaxOpenFiles:
-      return c.max_open_files ? std::to_string(*c.max_open_files)
-                              : "unlimited";
+      return c.max_open_files ? std::to_string(*c.max_open_files) : "unlimited";
     case Knob::kMaxFileSize:
       return bytes(c.max_file_bytes);
     case Knob::kBatch:
@@ -179,8 +178,8 @@ std::string KnobValueText(const TuneConfig& c, Knob k) {
 
 std::string ConfigText(const TuneConfig& c) {
   std::string s = "wb " + KnobValueText(c, Knob::kWriteBuffer) + ", cache " +
-                  FormatBytes(static_cast<double>(c.cache_bytes)) +
-                  ", bloom " + KnobValueText(c, Knob::kBloom) + ", " +
+                  FormatBytes(static_cast<double>(c.cache_bytes)) + ", bloom " +
+                  KnobValueText(c, Knob::kBloom) + ", " +
                   KnobValueText(c, Knob::kCompression) + ", block " +
                   KnobValueText(c, Knob::kBlockSize) + ", open files " +
                   KnobValueText(c, Knob::kMaxOpenFiles) + ", file " +
@@ -215,12 +214,12 @@ uint64_t EstimateTableCount(const DataShape& shape, const TuneConfig& c) {
   return (EstimateDbBytes(shape, c) + file - 1) / file + 4;
 }
 
-uint64_t EstimateTableMemoryBytes(const DataShape& shape,
-                                  const TuneConfig& c) {
+uint64_t EstimateTableMemoryBytes(const DataShape& shape, const TuneConfig& c) {
   double entries = 1.1 * static_cast<double>(shape.live_entries);
   double filter = entries * c.bloom_bits_per_key / 8.0;
-  double blocks = static_cast<double>(EstimateDbBytes(shape, c)) /
-                  static_cast<double>(std::max<uint64_t>(c.block_size_bytes, 1));
+  double blocks =
+      static_cast<double>(EstimateDbBytes(shape, c)) /
+      static_cast<double>(std::max<uint64_t>(c.block_size_bytes, 1));
   // An index entry: the shortened separator key plus a block handle.
   double index = blocks * (static_cast<double>(shape.key_bytes) + 12);
   return static_cast<uint64_t>(std::ceil(filter + index));
@@ -244,8 +243,8 @@ Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
   }
   s.cache_bytes = budget_bytes - fixed;
   if (cache_cap_bytes) {
-    s.cache_bytes = std::max(kMinCacheBytes,
-                             std::min(s.cache_bytes, *cache_cap_bytes));
+    s.cache_bytes =
+        std::max(kMinCacheBytes, std::min(s.cache_bytes, *cache_cap_bytes));
   }
   return s;
 }

@@ -12,14 +12,19 @@ namespace {
 using json = nlohmann::json;
 using K = Shape::Kind;
 
-const char* const kTopKeys[] = {"profile_version", "name",     "description",
-                                "engine",          "engine_options",
-                                "workload",        "tune"};
+const char* const kTopKeys[] = {
+    "profile_version", "name",     "description", "engine",
+    "engine_options",  "workload", "tune"};
 // The workload keys src/bench reads, then the tuner's own.
-const char* const kBenchWorkloadKeys[] = {
-    "scenarios",        "num",            "reads",
-    "writes",           "threads",        "value_size_bytes",
-    "key_size_bytes",   "compression_ratio", "seed"};
+const char* const kBenchWorkloadKeys[] = {"scenarios",
+                                          "num",
+                                          "reads",
+                                          "writes",
+                                          "threads",
+                                          "value_size_bytes",
+                                          "key_size_bytes",
+                                          "compression_ratio",
+                                          "seed"};
 const char* const kTuneWorkloadKeys[] = {"measured", "entries_per_batch",
                                          "target_writes_per_sec"};
 
@@ -37,7 +42,8 @@ Status CheckKeys(const json& j, const char* const (&allowed)[N],
     for (size_t i = 0; i < extra_n; i++) ok |= key == extra[i];
     if (ok) continue;
     std::string known;
-    for (const char* a : allowed) known += (known.empty() ? "" : ", ") + std::string(a);
+    for (const char* a : allowed)
+      known += (known.empty() ? "" : ", ") + std::string(a);
     for (size_t i = 0; i < extra_n; i++) known += ", " + std::string(extra[i]);
     return Status::InvalidArgument(path + ": unknown key '" + key +
                                    "'; known: " + known);
@@ -50,14 +56,14 @@ const Shape& EngineOptionsShape() {
   static const Shape kStr = Shape::Scalar(K::kString);
   static const Shape kBool = Shape::Scalar(K::kBool);
   static const Shape kShape = Shape::Object({{"cache_bytes", &kInt},
-                                            {"write_buffer_bytes", &kInt},
-                                            {"bloom_bits_per_key", &kInt},
-                                            {"compression", &kStr},
-                                            {"block_size_bytes", &kInt},
-                                            {"max_open_files", &kInt},
-                                            {"max_file_bytes", &kInt},
-                                            {"in_memory", &kBool},
-                                            {"sync", &kBool}});
+                                             {"write_buffer_bytes", &kInt},
+                                             {"bloom_bits_per_key", &kInt},
+                                             {"compression", &kStr},
+                                             {"block_size_bytes", &kInt},
+                                             {"max_open_files", &kInt},
+                                             {"max_file_bytes", &kInt},
+                                             {"in_memory", &kBool},
+                                             {"sync", &kBool}});
   return kShape;
 }
 
@@ -82,10 +88,9 @@ const Shape& TuneShape() {
                      {"changed", &kStrList},
                      {"memory", &kMemory},
                      {"explanation", &kStrList}});
-  static const Shape kBaseline =
-      Shape::Object({{"definition", &kStr, true},
-                     {"engine_options", eo, true},
-                     {"entries_per_batch", &kInt}});
+  static const Shape kBaseline = Shape::Object({{"definition", &kStr, true},
+                                                {"engine_options", eo, true},
+                                                {"entries_per_batch", &kInt}});
   static const Shape kFacts = Shape::Object({{"source", &kStr},
                                              {"rand_read_4k_p50_ns", &kInt},
                                              {"rand_read_4k_p99_ns", &kInt},
@@ -150,7 +155,7 @@ const Shape& TuneShape() {
       Shape::Object({{"compared", &kStr},
                      {"scale", &kNum},
                      {"num", &kInt},
-                     {"memory_budget_bytes", &kInt},
+                     {"trial_cache_bytes", &kInt},
                      {"order", &kStr},
                      {"repeats", &kInt},
                      {"baseline_ops_per_sec", &kNumList},
@@ -161,14 +166,15 @@ const Shape& TuneShape() {
                      {"significant", &kBool},
                      {"target_writes_per_sec", &kNum},
                      {"target_met", &kBool}});
-  static const Shape kEvidence = Shape::Object({{"baseline", &kBaseline},
-                                                {"device_facts", &kFacts},
-                                                {"workload", &kWorkload},
-                                                {"rules", &kRules},
-                                                {"search", &kSearch},
-                                                {"knobs", &kKnobs},
-                                                {"verification", &kVerification},
-                                                {"notes", &kStrList}});
+  static const Shape kEvidence =
+      Shape::Object({{"baseline", &kBaseline},
+                     {"device_facts", &kFacts},
+                     {"workload", &kWorkload},
+                     {"rules", &kRules},
+                     {"search", &kSearch},
+                     {"knobs", &kKnobs},
+                     {"verification", &kVerification},
+                     {"notes", &kStrList}});
   static const Shape kTune =
       Shape::Object({{"tool_version", &kStr},
                      {"created_at", &kStr},
@@ -185,7 +191,6 @@ const Shape& TuneShape() {
   return kTune;
 }
 
-
 // Parses and validates; `bench_out` (optional) gets what src/bench read, with
 // absent keys left absent so bench's own defaults (and --quick) still apply.
 Result<Profile> ParseProfileImpl(const json& j, const std::string& where,
@@ -198,8 +203,9 @@ Result<Profile> ParseProfileImpl(const json& j, const std::string& where,
   // The version first: a newer file has keys this reader cannot know.
   auto v = j.find("profile_version");
   if (v == j.end()) {
-    return Status::InvalidArgument(p + ": missing profile_version (this "
-                                       "disktune reads version " +
+    return Status::InvalidArgument(p +
+                                   ": missing profile_version (this "
+                                   "disktune reads version " +
                                    std::to_string(kProfileVersion) + ")");
   }
   if (!v->is_number_integer() || v->get<int64_t>() != kProfileVersion) {
@@ -225,9 +231,9 @@ Result<Profile> ParseProfileImpl(const json& j, const std::string& where,
   for_bench.erase("tune");
   json tune_workload = json::object();
   if (j.contains("workload")) {
-    DT_RETURN_IF_ERROR(CheckKeys(j["workload"], kBenchWorkloadKeys,
-                                 kTuneWorkloadKeys,
-                                 std::size(kTuneWorkloadKeys), p + ".workload"));
+    DT_RETURN_IF_ERROR(
+        CheckKeys(j["workload"], kBenchWorkloadKeys, kTuneWorkloadKeys,
+                  std::size(kTuneWorkloadKeys), p + ".workload"));
     for (const char* key : kTuneWorkloadKeys) {
       if (j["workload"].contains(key)) {
         tune_workload[key] = j["workload"][key];

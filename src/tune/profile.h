@@ -28,11 +28,10 @@
 // target_writes_per_sec, tune) and validates the whole document.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "engines/engine.h"
 #include "src/bench/profile.h"

@@ -82,8 +82,7 @@ TEST(ProfileTest, WrongTypesAreErrors) {
   j = Minimal();
   j["workload"]["measured"] = "readrandom";
   e = Error(j);
-  EXPECT_NE(e.find("workload.measured must be a list"), std::string::npos)
-      << e;
+  EXPECT_NE(e.find("workload.measured must be a list"), std::string::npos) << e;
 
   j = Minimal();
   j["name"] = 5;
@@ -119,14 +118,15 @@ TEST(ProfileTest, OtherVersionsAreErrors) {
 
 TEST(ProfileTest, TheTuneSectionIsValidatedToo) {
   json j = Minimal();
-  j["tune"] = {{"engine", "leveldb"},
-               {"workload", "t"},
-               {"memory_budget_bytes", 1},
-               {"verdict", "x"},
-               {"recommendation", {{"engine_options", json::object()}}},
-               {"evidence", {{"knobs", {{{"knob", "compression"},
-                                         {"status", "won"},
-                                         {"gian", 1}}}}}}};
+  j["tune"] = {
+      {"engine", "leveldb"},
+      {"workload", "t"},
+      {"memory_budget_bytes", 1},
+      {"verdict", "x"},
+      {"recommendation", {{"engine_options", json::object()}}},
+      {"evidence",
+       {{"knobs",
+         {{{"knob", "compression"}, {"status", "won"}, {"gian", 1}}}}}}};
   std::string e = Error(j);
   EXPECT_NE(e.find("x.json.tune.evidence.knobs[0]: unknown key 'gian'"),
             std::string::npos)
@@ -168,8 +168,7 @@ TEST(ProfileTest, RoundTripAndWhatBenchRuns) {
   EXPECT_EQ(b->overrides.entries_per_batch, std::optional<int64_t>(8));
   EXPECT_EQ(b->overrides.num, std::optional<int64_t>(1000));
   EXPECT_EQ(b->overrides.bloom_bits_per_key, std::optional<int>(10));
-  EXPECT_FALSE(b->overrides.threads.has_value() &&
-               *b->overrides.threads != 1);
+  EXPECT_FALSE(b->overrides.threads.has_value() && *b->overrides.threads != 1);
 }
 
 // Every file under profiles/ loads, names only known scenarios, can be
@@ -204,9 +203,9 @@ TEST(ProfileTest, EveryCheckedInProfileLoads) {
 }
 
 TEST(WorkloadTest, BuiltinsResolve) {
-  for (const char* name : {"write-heavy", "read-heavy", "mixed", "utxo-pulse",
-                           "ycsb-a", "ycsb-b", "ycsb-c", "ycsb-d", "ycsb-e",
-                           "ycsb-f", "sync-writes"}) {
+  for (const char* name :
+       {"write-heavy", "read-heavy", "mixed", "utxo-pulse", "ycsb-a", "ycsb-b",
+        "ycsb-c", "ycsb-d", "ycsb-e", "ycsb-f", "sync-writes"}) {
     auto w = ResolveWorkload(name);
     ASSERT_TRUE(w.ok()) << name << ": " << w.status().ToString();
     EXPECT_TRUE(ValidateWorkload(*w).ok()) << name;

@@ -54,11 +54,11 @@ void TableFileSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   uint64_t tables = EstimateTableCount(in.shape, c);
   // Open files the process may use for tables: the fd limit less what the
   // engine and the service keep for themselves, and the engine's own cap.
-  uint64_t cap = std::min<uint64_t>(
-      static_cast<uint64_t>(m.max_open_files),
-      in.facts.fd_limit > 128 ? in.facts.fd_limit - 64 : 64);
-  r->fact = "estimated table data " + Bytes(static_cast<double>(db)) +
-            " = " + std::to_string(tables) + " tables of " +
+  uint64_t cap =
+      std::min<uint64_t>(static_cast<uint64_t>(m.max_open_files),
+                         in.facts.fd_limit > 128 ? in.facts.fd_limit - 64 : 64);
+  r->fact = "estimated table data " + Bytes(static_cast<double>(db)) + " = " +
+            std::to_string(tables) + " tables of " +
             Bytes(static_cast<double>(c.max_file_bytes)) +
             "; open-file limit " + std::to_string(in.facts.fd_limit);
   s->max_file_bytes = c.max_file_bytes;
@@ -80,9 +80,9 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   TuneConfig c = m.defaults;
   c.max_file_bytes = s->max_file_bytes;
   uint64_t tables = EstimateTableCount(in.shape, c);
-  uint64_t cap = std::min<uint64_t>(
-      static_cast<uint64_t>(m.max_open_files),
-      in.facts.fd_limit > 128 ? in.facts.fd_limit - 64 : 64);
+  uint64_t cap =
+      std::min<uint64_t>(static_cast<uint64_t>(m.max_open_files),
+                         in.facts.fd_limit > 128 ? in.facts.fd_limit - 64 : 64);
   r->fact = std::to_string(tables) + " tables expected (" +
             Bytes(static_cast<double>(EstimateDbBytes(in.shape, c))) + " / " +
             Bytes(static_cast<double>(c.max_file_bytes)) + "); default " +
@@ -93,7 +93,8 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     if (tables + 100 > in.facts.fd_limit) {
       s->max_open_files = static_cast<int>(cap);
       r->decision = "unlimited would exceed the open-file limit: cap at " +
-                    std::to_string(cap) + " (raise ulimit -n instead if you can)";
+                    std::to_string(cap) +
+                    " (raise ulimit -n instead if you can)";
     } else {
       r->decision = "keep unlimited: every table stays open within the limit";
     }
@@ -123,12 +124,12 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 
 void Bloom(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const WorkloadTraits& t = in.traits;
-  std::string latency = in.facts.rand_read_4k_p50_ns
-                            ? "4 KiB random read p50 " +
-                                  Micros(*in.facts.rand_read_4k_p50_ns)
-                            : "random read latency not measured";
-  r->fact = "point reads " + Percent(t.point_read_share) +
-            " of scored ops; " + latency + "; reads " +
+  std::string latency =
+      in.facts.rand_read_4k_p50_ns
+          ? "4 KiB random read p50 " + Micros(*in.facts.rand_read_4k_p50_ns)
+          : "random read latency not measured";
+  r->fact = "point reads " + Percent(t.point_read_share) + " of scored ops; " +
+            latency + "; reads " +
             (ReadsHitDevice(in) ? "reach the device at full size"
                                 : "fit in memory at full size");
   if (t.point_read_share < 0.05) {
@@ -166,8 +167,21 @@ void WriteBuffer(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   // 7/16 (close to the seed's 120 MB of 128 MB).
   const uint64_t s16 = b / 16, s8 = b / 8, s4 = b / 4, s7 = b * 7 / 16;
   const double w = in.traits.write_share;
+  // A fast device makes flushes and compactions cheap I/O; what a larger
+  // memtable then mostly changes is the CPU of every insert (a deeper skip
+  // list that no longer fits the CPU caches). On this project's 2-CPU test
+  // VM (4 GB/s disk) a 56 MiB buffer ran fillrandom + overwrite of 1M keys
+  // at ~0.55x the best 8 MiB configuration (benchmarks/README.md, Tuner).
+  const bool fast_device = in.facts.seq_write_bytes_per_sec &&
+                           *in.facts.seq_write_bytes_per_sec >= 500e6;
   std::vector<uint64_t> v;
-  if (w >= 0.5) {
+  if (w >= 0.5 && fast_device) {
+    v = {s16, s8, d};
+    r->decision =
+        "moderate buffers first: the disk absorbs flushes cheaply, so a "
+        "larger memtable mostly adds CPU per insert; the 2011 gain (§7) came "
+        "from saving disk I/O";
+  } else if (w >= 0.5) {
     v = {s7, s4, s8};
     r->decision =
         "large buffers first: fewer, larger level-0 files and less merging "
@@ -178,9 +192,10 @@ void WriteBuffer(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
         "small buffers: no scored writes, so the memory goes to the block "
         "cache";
   } else {
-    v = {s4, s8, s16, d};
-    r->decision = "measure large and small buffers: writes and reads compete "
-                  "for the budget";
+    v = {s8, s16, d, s4};
+    r->decision =
+        "measure large and small buffers: writes and reads compete "
+        "for the budget";
   }
   // A buffer above the whole data set holds everything in memory already.
   uint64_t all = RoundUpPow2(in.shape.user_bytes() + in.shape.user_bytes() / 4);
@@ -195,7 +210,10 @@ void WriteBuffer(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   s->write_buffer_bytes = out;
   r->fact = "scored writes " + Percent(w) + "; budget " +
             Bytes(static_cast<double>(b)) + " for " +
-            std::to_string(m.write_buffers) + " write buffers + cache";
+            std::to_string(m.write_buffers) + " write buffers + cache; " +
+            (in.facts.seq_write_bytes_per_sec
+                 ? "disk writes " + MBps(*in.facts.seq_write_bytes_per_sec)
+                 : std::string("write bandwidth not measured"));
   for (uint64_t x : out) r->candidates.push_back(x);
 }
 
@@ -204,9 +222,9 @@ void Cache(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   double reads = t.point_read_share + t.scan_share;
   // The block cache holds uncompressed blocks: hot keys x (key + value +
   // ~20 bytes of block and cache overhead).
-  double ws = static_cast<double>(in.shape.live_entries) * t.hot_fraction *
-              static_cast<double>(in.shape.key_bytes + in.shape.value_bytes +
-                                  20);
+  double ws =
+      static_cast<double>(in.shape.live_entries) * t.hot_fraction *
+      static_cast<double>(in.shape.key_bytes + in.shape.value_bytes + 20);
   r->fact = "working set " + Bytes(ws) + " (" + Percent(t.hot_fraction) +
             " of " + std::to_string(in.shape.live_entries) +
             " keys); scored reads " + Percent(reads);
@@ -254,8 +272,9 @@ void CompressionRule(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   std::vector<Compression> v;
   if (ratio >= 0.9) {
     v = {Compression::kNone};
-    r->decision = "none: the values do not compress, so compressing only "
-                  "costs CPU";
+    r->decision =
+        "none: the values do not compress, so compressing only "
+        "costs CPU";
   } else if (f.snappy_bytes_per_sec && f.seq_write_bytes_per_sec &&
              *f.seq_write_bytes_per_sec >= *f.snappy_bytes_per_sec) {
     v = {Compression::kNone, Compression::kSnappy, Compression::kLz4};
@@ -304,8 +323,9 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
         "block, and 4 KiB matches the device's read unit";
   } else {
     s->block_size_bytes = {d, 16 * kKiB};
-    r->decision = "measure 4 KiB against 16 KiB (smaller index, more bytes "
-                  "per lookup)";
+    r->decision =
+        "measure 4 KiB against 16 KiB (smaller index, more bytes "
+        "per lookup)";
   }
   for (uint64_t b : s->block_size_bytes) r->candidates.push_back(b);
 }
@@ -323,22 +343,23 @@ void GroupCommit(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     std::snprintf(target, sizeof(target), "target %.0f writes/s",
                   *w.target_writes_per_sec);
   }
-  r->fact = std::string(w.durable_writes ? "durable writes" : "unsynced writes") +
-            "; " + sync + "; " + target + "; " + std::to_string(w.threads) +
-            " writer thread(s)";
+  r->fact =
+      std::string(w.durable_writes ? "durable writes" : "unsynced writes") +
+      "; " + sync + "; " + target + "; " + std::to_string(w.threads) +
+      " writer thread(s)";
   if (!w.durable_writes) {
     r->decision = "unchanged: writes are not synced, so each commit is cheap";
   } else if (!w.target_writes_per_sec || !f.fdatasync_p50_ns) {
-    r->decision = "unchanged: needs a target rate (workload."
-                  "target_writes_per_sec) and a measured fdatasync";
+    r->decision =
+        "unchanged: needs a target rate (workload."
+        "target_writes_per_sec) and a measured fdatasync";
   } else {
     // One writer commits at most 1 / fsync-latency times a second; LevelDB
     // and RocksDB fold concurrent writers into one synced group.
     double sync_s = static_cast<double>(*f.fdatasync_p50_ns) / 1e9;
     double commits_per_sec = static_cast<double>(w.threads) / sync_s;
     double need = *w.target_writes_per_sec * 1.25;  // 25% headroom
-    uint64_t batch = static_cast<uint64_t>(
-        std::ceil(need / commits_per_sec));
+    uint64_t batch = static_cast<uint64_t>(std::ceil(need / commits_per_sec));
     if (batch <= w.entries_per_batch) {
       char buf[160];
       std::snprintf(buf, sizeof(buf),
@@ -370,7 +391,8 @@ constexpr Rule kRules[] = {
     {"bloom-for-point-reads", "bloom_bits_per_key",
      "point-read share, 4 KiB random read latency, data vs memory", Bloom},
     {"write-buffer-for-writes", "write_buffer_bytes",
-     "write share of the workload and the memory budget (§7)", WriteBuffer},
+     "write share, the memory budget (§7) and the disk's write bandwidth",
+     WriteBuffer},
     {"cache-vs-working-set", "cache_bytes",
      "working set of the reads against the budget (§7)", Cache},
     {"compression-cpu-vs-disk", "compression",
@@ -416,7 +438,7 @@ DeviceFacts FactsFromProbes(const std::vector<ProbeResult>& probes,
                p.name.rfind("fsync.fdatasync.", 0) == 0) {
       // A log append of one small record is what a synced commit does:
       // prefer 4 KiB appends, then other appends, then overwrites.
-      int rank = p.name == "fsync.fdatasync.4096.append" ? 0
+      int rank = p.name == "fsync.fdatasync.4096.append"       ? 0
                  : p.name.find(".append") != std::string::npos ? 1
                                                                : 2;
       if (rank < sync_rank) {
@@ -540,9 +562,9 @@ std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
       }
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const Ranked& x, const Ranked& y) {
-    return x.rank < y.rank;
-  });
+  std::stable_sort(
+      out.begin(), out.end(),
+      [](const Ranked& x, const Ranked& y) { return x.rank < y.rank; });
   std::vector<TuneConfig> configs = {baseline};
   for (const Ranked& r : out) configs.push_back(r.c);
 

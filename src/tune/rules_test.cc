@@ -78,9 +78,13 @@ TEST(RulesTest, NoPointReadsNoBloom) {
   EXPECT_EQ(s.bloom_bits, std::vector<int>{0});
   // Block size only shapes reads: the default stays.
   EXPECT_EQ(s.block_size_bytes, std::vector<uint64_t>{4 * kKiB});
-  // Writes scored: large write buffers first.
+  // Writes scored on a fast disk: moderate buffers first.
   ASSERT_FALSE(s.write_buffer_bytes.empty());
-  EXPECT_GT(s.write_buffer_bytes.front(), 4 * kMiB);
+  EXPECT_EQ(s.write_buffer_bytes.front(), 8 * kMiB);
+  // On a slow disk (2011's), large buffers first (§7).
+  RuleInput slow = Input("write-heavy", 1000000);
+  slow.facts.seq_write_bytes_per_sec = 80e6;
+  EXPECT_EQ(ApplyRules(slow).write_buffer_bytes.front(), 56 * kMiB);
 }
 
 TEST(RulesTest, CacheSizedToTheWorkingSet) {
@@ -246,15 +250,16 @@ TEST(KnobsTest, MemoryModel) {
   uint64_t with_filter = EstimateTableMemoryBytes(shape, c);
   c.bloom_bits_per_key = 0;
   // 10 bits per key of 1.1M keys.
-  EXPECT_NEAR(static_cast<double>(with_filter - EstimateTableMemoryBytes(shape, c)),
-              1.1e6 * 10 / 8, 1e3);
-  auto split = SplitBudget(ModelFor("leveldb"), 16 * kMiB, shape, c, std::nullopt);
+  EXPECT_NEAR(
+      static_cast<double>(with_filter - EstimateTableMemoryBytes(shape, c)),
+      1.1e6 * 10 / 8, 1e3);
+  auto split =
+      SplitBudget(ModelFor("leveldb"), 16 * kMiB, shape, c, std::nullopt);
   ASSERT_TRUE(split.ok());
   EXPECT_EQ(split->total_bytes(), 16 * kMiB);
   c.write_buffer_bytes = 8 * kMiB;
-  EXPECT_FALSE(SplitBudget(ModelFor("leveldb"), 16 * kMiB, shape, c,
-                           std::nullopt)
-                   .ok());
+  EXPECT_FALSE(
+      SplitBudget(ModelFor("leveldb"), 16 * kMiB, shape, c, std::nullopt).ok());
 }
 
 }  // namespace

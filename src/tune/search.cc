@@ -102,10 +102,10 @@ Result<SearchOutcome> SuccessiveHalving(
   size_t n = candidates.size();
   while (n > 1) {
     std::vector<size_t> sizes = RungSizes(n, budget.eta);
-    double cost_min = PlanCost(
-        sizes, RungScales(sizes.size(), budget.min_scale, budget.min_scale,
-                          budget.eta),
-        *cost);
+    double cost_min = PlanCost(sizes,
+                               RungScales(sizes.size(), budget.min_scale,
+                                          budget.min_scale, budget.eta),
+                               *cost);
     if (cost_min <= budget_ns) break;
     n--;
   }

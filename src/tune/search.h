@@ -8,11 +8,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "src/core/status.h"
 #include "src/tune/knobs.h"
@@ -60,7 +59,7 @@ struct SearchBudget {
 
 struct Rung {
   double scale = 0;
-  std::vector<size_t> candidates;  // indices into the candidate list
+  std::vector<size_t> candidates;   // indices into the candidate list
   std::vector<double> ops_per_sec;  // 0 = failed
   std::vector<std::string> errors;
 };

@@ -1,12 +1,13 @@
 // Successive halving with a fake trial (known scores, known cost), and the
 // verification statistics on synthetic measurements.
+#include "src/tune/search.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
 
 #include "src/core/rng.h"
-#include "src/tune/search.h"
 #include "src/tune/verify.h"
 
 namespace disktune::tune {
@@ -36,9 +37,8 @@ struct FakeTrials {
     return [this](const TuneConfig& c, double scale) -> Result<TrialScore> {
       int i = static_cast<int>(c.write_buffer_bytes / kMiB) - 1;
       double truth = 1000.0 - 20.0 * std::abs(i - best);
-      double noise =
-          (static_cast<double>(rng.Uniform(1000)) / 1000.0 - 0.5) * 20 *
-          std::sqrt(0.01 / scale);
+      double noise = (static_cast<double>(rng.Uniform(1000)) / 1000.0 - 0.5) *
+                     20 * std::sqrt(0.01 / scale);
       uint64_t t = static_cast<uint64_t>(fixed_ns + per_scale_ns * scale);
       clock_ns += t;
       runs_at_scale[scale]++;
@@ -133,9 +133,8 @@ TEST(VerifyTest, NoiseIsNotAGain) {
 TEST(VerifyTest, BlockedGainsSeparateKnobsAndTakeOutDrift) {
   // Round 2 runs everything 20% slower (drift); config 0 (all knobs) beats
   // config 1 (without knob A) by 1.5x and equals config 2 (without knob B).
-  std::vector<std::vector<double>> s = {{150, 180, 151, 149},
-                                        {100, 121, 99, 101},
-                                        {151, 179, 150, 150}};
+  std::vector<std::vector<double>> s = {
+      {150, 180, 151, 149}, {100, 121, 99, 101}, {151, 179, 150, 150}};
   for (auto& row : s) row[1] *= 0.8 / 1.2;
   std::vector<Gain> g = BlockedGains(s);
   ASSERT_EQ(g.size(), 2u);

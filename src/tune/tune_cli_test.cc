@@ -8,7 +8,6 @@
 
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "reports/report.h"
@@ -63,8 +62,8 @@ class TuneCliTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(work_); }
 
   std::vector<std::string> Args(std::vector<std::string> extra) {
-    std::vector<std::string> a = {"tune", "--dir", work_ + "/scratch",
-                                  "--out", work_ + "/profiles/t.json"};
+    std::vector<std::string> a = {"tune", "--dir", work_ + "/scratch", "--out",
+                                  work_ + "/profiles/t.json"};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }
@@ -111,10 +110,10 @@ TEST_F(TuneCliTest, BadInputIsOneLineAndWritesNothing) {
   ExpectOneLineError(Args({"--workload", "write-haevy"}),
                      "unknown; built-in: write-heavy");
   ExpectOneLineError(Args({}), "--workload is required");
-  ExpectOneLineError({"tune", "--workload", "write-heavy", "--probe-result",
-                      probe_, "--dir", work_ + "/scratch", "--out",
-                      work_ + "/nodir/t.json"},
-                     "does not exist");
+  ExpectOneLineError(
+      {"tune", "--workload", "write-heavy", "--probe-result", probe_, "--dir",
+       work_ + "/scratch", "--out", work_ + "/nodir/t.json"},
+      "does not exist");
 }
 
 TEST_F(TuneCliTest, BadProfilesAndProbeResults) {
@@ -136,24 +135,38 @@ TEST_F(TuneCliTest, BadProfilesAndProbeResults) {
   json other = probe_json_;
   other["schema_version"] = "2.0";
   std::string v2 = WriteFile("probe-v2.json", other.dump());
-  ExpectOneLineError(
-      Args({"--workload", "write-heavy", "--probe-result", v2}),
-      "schema_version 2.0 is not supported");
-  ExpectOneLineError(
-      Args({"--workload", "write-heavy", "--probe-result", work_ + "/none.json"}),
-      "none.json");
+  ExpectOneLineError(Args({"--workload", "write-heavy", "--probe-result", v2}),
+                     "schema_version 2.0 is not supported");
+  ExpectOneLineError(Args({"--workload", "write-heavy", "--probe-result",
+                           work_ + "/none.json"}),
+                     "none.json");
 }
 
 // A real tune, kept small: 3 MiB of data, the minimum time budget, the
 // crafted probe result (no probing).
 TEST_F(TuneCliTest, TunesLevelDbAndBenchLoadsTheProfile) {
   std::string out = work_ + "/profiles/small.json";
-  RunOutput r = RunDisktune(
-      {"tune", "--engine", "leveldb", "--workload", "read-heavy",
-       "--data-size", "3MiB", "--memory-budget", "16MiB", "--time-budget",
-       "30s", "--probe-result", probe_, "--dir", work_ + "/scratch", "--out",
-       out, "--json", work_ + "/report.json", "-q"},
-      work_);
+  RunOutput r = RunDisktune({"tune",
+                             "--engine",
+                             "leveldb",
+                             "--workload",
+                             "read-heavy",
+                             "--data-size",
+                             "3MiB",
+                             "--memory-budget",
+                             "16MiB",
+                             "--time-budget",
+                             "30s",
+                             "--probe-result",
+                             probe_,
+                             "--dir",
+                             work_ + "/scratch",
+                             "--out",
+                             out,
+                             "--json",
+                             work_ + "/report.json",
+                             "-q"},
+                            work_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_TRUE(fs::exists(out));
   EXPECT_TRUE(fs::exists(work_ + "/profiles/small.leveldb.cc"));

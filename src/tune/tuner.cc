@@ -65,23 +65,19 @@ class Trials {
         root_(scratch.Join("tune")),
         progress_(progress) {}
 
-  // The full-size config as the trial at `scale` runs it.
+  // The full-size config as the trial at `scale` runs it. Only the block
+  // cache shrinks with the data, so it holds the same share of it (the hit
+  // ratio is what a cache changes). Write buffers and table files keep
+  // their real sizes: LevelDB's level sizes (10 MB, 100 MB, ...) and the
+  // memtable's cost per insert are absolute, and a write buffer scaled
+  // down with the data was measured to rank buffers in the opposite order
+  // to the full workload. Open files follow the (fewer) tables.
   TuneConfig Scaled(const TuneConfig& full, double scale) const {
     const EngineModel& m = model_;
-    auto scale_bytes = [&](uint64_t v, uint64_t lo, uint64_t hi) {
-      double x = std::round(static_cast<double>(v) * scale);
-      return std::clamp(static_cast<uint64_t>(x), lo, hi);
-    };
     TuneConfig t = full;
-    t.cache_bytes = scale_bytes(full.cache_bytes, kMinCacheBytes, UINT64_MAX);
-    t.write_buffer_bytes = scale_bytes(
-        full.write_buffer_bytes, m.min_write_buffer_bytes,
-        m.max_write_buffer_bytes);
-    t.max_file_bytes =
-        scale_bytes(full.max_file_bytes, m.min_file_bytes, m.max_file_bytes);
+    double cache = std::round(static_cast<double>(full.cache_bytes) * scale);
+    t.cache_bytes = std::max(kMinCacheBytes, static_cast<uint64_t>(cache));
     if (full.max_open_files) {
-      // Keep open files : tables as at full size (the table-size floor can
-      // make the trial's tables relatively fewer).
       DataShape small = shape_;
       small.live_entries = std::max<uint64_t>(
           1, static_cast<uint64_t>(static_cast<double>(shape_.live_entries) *
@@ -185,9 +181,8 @@ Status ProbeDevice(const ScratchDir& scratch, ProgressSink* progress,
   if (s.IsAborted()) return s;
   out->environment = env;
   out->probes = std::move(run.results);
-  out->facts = FactsFromProbes(out->probes, env, "quick probe of " +
-                                                     scratch.path() +
-                                                     " (this run)");
+  out->facts = FactsFromProbes(
+      out->probes, env, "quick probe of " + scratch.path() + " (this run)");
   if (!s.ok()) {
     out->notes.push_back("the device probe stopped early (" + s.message() +
                          "); rules use what it measured");
@@ -197,8 +192,7 @@ Status ProbeDevice(const ScratchDir& scratch, ProgressSink* progress,
 
 // snappy's compression speed on this CPU with the workload's values (the
 // CPU side of the compression rule).
-std::optional<double> MeasureSnappy(const TuneRequest& req,
-                                    const Workload& w,
+std::optional<double> MeasureSnappy(const TuneRequest& req, const Workload& w,
                                     const ScratchDir& scratch) {
   bench::BenchRequest br;
   br.engines = {req.engine};
@@ -276,8 +270,9 @@ Status ValidateTuneRequest(const TuneRequest& r) {
                                    "': the tuner supports " +
                                    TunableEngineList());
   }
-  bool built = std::any_of(r.available.begin(), r.available.end(),
-                           [&](const EngineInfo& e) { return e.id == r.engine; });
+  bool built =
+      std::any_of(r.available.begin(), r.available.end(),
+                  [&](const EngineInfo& e) { return e.id == r.engine; });
   if (!built) {
     return Status::InvalidArgument("--engine '" + r.engine +
                                    "' is not built into this disktune");
@@ -299,7 +294,8 @@ Status ValidateTuneRequest(const TuneRequest& r) {
   }
   if (r.time_budget_ns < kMinTimeBudgetNs) {
     return Status::InvalidArgument(
-        "--time-budget " + FormatDuration(static_cast<double>(r.time_budget_ns)) +
+        "--time-budget " +
+        FormatDuration(static_cast<double>(r.time_budget_ns)) +
         " is too short to verify anything; the minimum is " +
         std::to_string(kMinTimeBudgetNs / kSecondNs) + "s");
   }
@@ -369,16 +365,15 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   // write new tables before deleting old ones).
   uint64_t full_db = EstimateDbBytes(res.shape, model.defaults);
   DT_RETURN_IF_ERROR(scratch.RequireFreeSpace(
-      2 * full_db + 64 * kMiB, "the trial databases (--data-size " +
-                                   FormatBytes(static_cast<double>(
-                                       res.shape.user_bytes())) +
-                                   ")"));
+      2 * full_db + 64 * kMiB,
+      "the trial databases (--data-size " +
+          FormatBytes(static_cast<double>(res.shape.user_bytes())) + ")"));
 
   Trials trials(req, w, res.shape, scratch, progress);
   const double s_min = EffectiveScale(w, 0);
-  const double s_rank = EffectiveScale(
-      w, std::max(s_min, static_cast<double>(kMinRankNum) /
-                             static_cast<double>(w.num)));
+  const double s_rank =
+      EffectiveScale(w, std::max(s_min, static_cast<double>(kMinRankNum) /
+                                            static_cast<double>(w.num)));
 
   // 3a. Calibration: the baseline at two small scales gives the cost of a
   // trial as fixed + per-scale time.
@@ -395,14 +390,14 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     if (!c2.ok()) return c2.status().WithContext("baseline trial");
     cost.Observe(s_cal2, c2->elapsed_ns);
   }
-  progress->Info("tune: a trial costs ~" +
-                 FormatDuration(cost.fixed_ns()) + " + " +
-                 FormatDuration(cost.per_scale_ns()) +
+  progress->Info("tune: a trial costs ~" + FormatDuration(cost.fixed_ns()) +
+                 " + " + FormatDuration(cost.per_scale_ns()) +
                  " x scale (scale 1 = the full workload)");
 
-  // 3b. Plan: keep half of what is left for the knob check and the A/B at
-  // the verification scale s_v; the search gets the rest, with trials no
-  // larger than s_v.
+  // 3b. Plan, verification first: the A/B (3 pairs at least) at the
+  // largest scale 40% of the time affords, the knob check (3 rounds) at the
+  // largest scale another 25% affords (no larger than the A/B's), and the
+  // search gets the rest, its last rung no larger than the knob check's.
   size_t varying = 0;
   for (Knob k : AllKnobs()) {
     bool any = std::any_of(
@@ -410,10 +405,6 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
         [&](const TuneConfig& c) { return KnobDiffers(c, res.baseline, k); });
     varying += any ? 1 : 0;
   }
-  auto verify_runs = [](size_t changed, int rk, int rab) {
-    return static_cast<double>((changed >= 2 ? (1 + changed) * rk : 0) +
-                               2 * rab);
-  };
   auto fit_scale = [&](double runs, double budget_ns) {
     double lo = s_min, hi = 1.0;
     if (runs * cost.Estimate(hi) <= budget_ns) return hi;
@@ -423,33 +414,69 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     }
     return lo;
   };
-  // Plan for 4 knob-check rounds and 6 A/B pairs (noise on a shared
-  // machine needs repeats more than size).
+  const double ab_runs = 2.0 * kMinRepeats;
+  auto knob_runs = [](size_t k) {
+    return k >= 2 ? static_cast<double>((1 + k) * kMinRepeats) : 0.0;
+  };
   double left = remaining();
-  const double planned_runs = verify_runs(varying, 4, 6);
-  double s_v = EffectiveScale(w, fit_scale(planned_runs, 0.5 * left));
-  double verify_cost = planned_runs * cost.Estimate(s_v);
+  double s_v = EffectiveScale(w, fit_scale(ab_runs, 0.4 * left));
+  double s_k =
+      varying >= 2
+          ? EffectiveScale(
+                w, std::min(s_v, fit_scale(knob_runs(varying), 0.25 * left)))
+          : s_v;
+  double verify_cost =
+      ab_runs * cost.Estimate(s_v) + knob_runs(varying) * cost.Estimate(s_k);
 
   SearchBudget sb;
-  sb.budget_ns = static_cast<uint64_t>(std::max(0.0, 0.95 * left - verify_cost));
-  sb.max_scale = s_v;
-  sb.min_scale = std::min(s_rank, s_v);
+  sb.budget_ns =
+      static_cast<uint64_t>(std::max(0.0, 0.95 * left - verify_cost));
+  sb.max_scale = s_k;
+  sb.min_scale = std::min(s_rank, s_k);
   int trial_no = 0;
   TrialFn trial_fn = [&](const TuneConfig& c, double scale) {
     trial_no++;
-    return trials.Run(c, EffectiveScale(w, scale),
-                      "search trial " + std::to_string(trial_no) + ": " +
-                          ConfigText(c));
+    return trials.Run(
+        c, EffectiveScale(w, scale),
+        "search trial " + std::to_string(trial_no) + ": " + ConfigText(c));
   };
   progress->Info("tune: successive halving over " +
                  std::to_string(res.candidates.size()) + " candidates, " +
                  FormatDuration(static_cast<double>(sb.budget_ns)) +
-                 " for the search, trials up to scale " + Fixed(s_v, 3));
+                 " for the search, trials up to scale " + Fixed(s_k, 3) +
+                 "; A/B at scale " + Fixed(s_v, 3));
   auto search = SuccessiveHalving(res.candidates, sb, &cost, trial_fn,
                                   [] { return NowNanos(); });
   if (!search.ok()) return search.status();
   res.search = *search;
   res.winner = res.candidates[res.search.winner];
+  auto same_knobs = [](const TuneConfig& a, const TuneConfig& b) {
+    return std::none_of(AllKnobs().begin(), AllKnobs().end(),
+                        [&](Knob k) { return KnobDiffers(a, b, k); });
+  };
+  if (same_knobs(res.winner, res.baseline)) {
+    // The defaults ranked first. Verify the best alternative against them
+    // rather than stop: "nothing beats the defaults" then rests on an A/B.
+    for (auto rung = res.search.rungs.rbegin(); rung != res.search.rungs.rend();
+         ++rung) {
+      double best = 0;
+      std::optional<size_t> pick;
+      for (size_t i = 0; i < rung->candidates.size(); i++) {
+        const TuneConfig& c = res.candidates[rung->candidates[i]];
+        if (rung->ops_per_sec[i] > best && !same_knobs(c, res.baseline)) {
+          best = rung->ops_per_sec[i];
+          pick = rung->candidates[i];
+        }
+      }
+      if (pick) {
+        res.winner = res.candidates[*pick];
+        res.notes.push_back(
+            "the defaults ranked first in the search; the best alternative (" +
+            ConfigText(res.winner) + ") was verified against them");
+        break;
+      }
+    }
+  }
   progress->Info("tune: search winner after " +
                  std::to_string(res.search.trials) +
                  " trials: " + ConfigText(res.winner));
@@ -460,17 +487,25 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   for (Knob k : AllKnobs()) {
     if (KnobDiffers(res.winner, res.baseline, k)) changed.push_back(k);
   }
-  // Re-fit s_v to what is actually left, then spend the rest on repeats:
-  // ~55% on the knob check (each knob must win on its own, which takes
-  // more rounds than the A/B's one large effect), the rest on the A/B.
-  double need = verify_runs(changed.size(), kMinRepeats, kMinRepeats);
-  s_v = EffectiveScale(w, std::min(s_v, fit_scale(need, 0.95 * remaining())));
-  const double run_ns = cost.Estimate(s_v);
+  // Re-fit the scales to what is actually left, then spend the rest on
+  // repeats: ~55% of the knob check's share on more rounds (each knob must
+  // win on its own), the A/B gets what remains.
+  double left_now = remaining();
+  s_v = EffectiveScale(w, std::min(s_v, fit_scale(ab_runs, 0.6 * left_now)));
+  s_k = EffectiveScale(
+      w, std::min(s_v, changed.size() >= 2
+                           ? fit_scale(
+                                 knob_runs(changed.size()),
+                                 0.95 * left_now - ab_runs * cost.Estimate(s_v))
+                           : s_v));
   int knob_rounds = kMinRepeats;
   if (changed.size() >= 2) {
-    double share = 0.55 * remaining() / (run_ns * (1 + changed.size()));
-    knob_rounds = std::clamp(static_cast<int>(share), kMinRepeats,
-                             kMaxKnobCheckRounds);
+    double spare = 0.95 * left_now - ab_runs * cost.Estimate(s_v);
+    double share =
+        0.55 * spare /
+        (cost.Estimate(s_k) * static_cast<double>(1 + changed.size()));
+    knob_rounds =
+        std::clamp(static_cast<int>(share), kMinRepeats, kMaxKnobCheckRounds);
   }
   auto revert = [&](TuneConfig c, Knob k) {
     CopyKnob(res.baseline, k, &c);
@@ -486,19 +521,19 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
       // Past the minimum, a round starts only if it ends before the
       // deadline (a rule on time, not on results, so it cannot bias them).
       if (round >= kMinRepeats &&
-          cost.Estimate(s_v) * static_cast<double>(configs.size()) >
-              remaining() - 2 * kMinRepeats * cost.Estimate(s_v)) {
+          cost.Estimate(s_k) * static_cast<double>(configs.size()) >
+              remaining() - ab_runs * cost.Estimate(s_v)) {
         break;
       }
       for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
-        std::string label = "knob check " + std::to_string(round + 1) + "/" +
-                            std::to_string(knob_rounds) + ": " +
-                            (i == 0 ? std::string("winner")
-                                    : std::string("without ") +
-                                          KnobName(changed[i - 1]));
-        auto s = trials.Run(configs[i], s_v, label);
+        std::string label =
+            "knob check " + std::to_string(round + 1) + "/" +
+            std::to_string(knob_rounds) + ": " +
+            (i == 0 ? std::string("winner")
+                    : std::string("without ") + KnobName(changed[i - 1]));
+        auto s = trials.Run(configs[i], s_k, label);
         if (!s.ok()) return s.status().WithContext("knob check");
-        cost.Observe(s_v, s->elapsed_ns);
+        cost.Observe(s_k, s->elapsed_ns);
         scores[i].push_back(s->ops_per_sec);
       }
     }
@@ -516,8 +551,8 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     if (keep[i] || (k != Knob::kMaxOpenFiles && k != Knob::kMaxFileSize)) {
       continue;
     }
-    TuneConfig b = trials.Scaled(res.baseline, s_v);
-    uint64_t tables = trials.TablesAt(res.baseline, s_v);
+    TuneConfig b = trials.Scaled(res.baseline, s_k);
+    uint64_t tables = trials.TablesAt(res.baseline, s_k);
     bool reproducible =
         b.max_open_files && tables > static_cast<uint64_t>(*b.max_open_files);
     if (!reproducible) {
@@ -548,15 +583,14 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     int repeats = std::clamp(
         static_cast<int>(0.95 * remaining() / (2 * cost.Estimate(s_v))),
         kMinRepeats, kMaxAbRepeats);
-    v.compared = joint ? "search winner (no knob won on its own)"
-                       : "recommendation";
-    progress->Info("tune: A/B against the baseline at scale " +
-                   Fixed(s_v, 3) + ", " + std::to_string(repeats) +
+    v.compared =
+        joint ? "search winner (no knob won on its own)" : "recommendation";
+    progress->Info("tune: A/B against the baseline at scale " + Fixed(s_v, 3) +
+                   ", " + std::to_string(repeats) +
                    " interleaved repeats each");
     v.scale = s_v;
     v.num = static_cast<uint64_t>(*WorkloadOverrides(w, s_v).num);
-    v.memory_budget_bytes = static_cast<uint64_t>(
-        static_cast<double>(req.memory_budget_bytes) * s_v);
+    v.trial_cache_bytes = trials.Scaled(candidate, s_v).cache_bytes;
     const TuneConfig* pair[2] = {&res.baseline, &candidate};
     for (int round = 0; round < repeats; round++) {
       if (round >= kMinRepeats && 2 * cost.Estimate(s_v) > remaining()) break;
@@ -586,32 +620,35 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     if (it == changed.end()) {
       e.status = "default";
       bool tried = rec != nullptr && rec->candidates.size() > 1;
-      e.reason = tried ? "the search kept the default; rule: " + rule
-                       : rule;
+      e.reason = tried ? "the search kept the default; rule: " + rule : rule;
     } else {
       size_t i = static_cast<size_t>(it - changed.begin());
       e.gain = changed.size() == 1 ? std::optional<Gain>(v.gain) : knob_gain[i];
       if (!res.significant) {
         e.status = "no_gain";
-        e.reason = "the A/B showed no significant gain over the defaults, "
-                   "so the default stays";
+        e.reason =
+            "the A/B showed no significant gain over the defaults, "
+            "so the default stays";
       } else if (by_rule[i]) {
         e.status = "rule";
-        e.reason = "kept on the rule: the scaled trial has too few tables to "
-                   "show the effect; " +
-                   rule;
+        e.reason =
+            "kept on the rule: the scaled trial has too few tables to "
+            "show the effect; " +
+            rule;
       } else if (joint) {
         e.status = "won_jointly";
-        e.reason = "no measurable effect alone; won together with the other "
-                   "changed knobs in the A/B; " +
-                   rule;
+        e.reason =
+            "no measurable effect alone; won together with the other "
+            "changed knobs in the A/B; " +
+            rule;
       } else if (keep[i]) {
         e.status = "won";
         e.reason = rule;
       } else {
         e.status = "no_gain";
-        e.reason = "reverting it did not measurably cost throughput, so the "
-                   "default stays";
+        e.reason =
+            "reverting it did not measurably cost throughput, so the "
+            "default stays";
       }
     }
     res.knobs.push_back(e);
@@ -626,21 +663,21 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
 
   // Verdict and the lines for the terminal.
   if (nothing) {
-    res.verdict = "the engine's defaults won the search: nothing measured "
-                  "beat them, so nothing changes";
+    res.verdict =
+        "the engine's defaults won the search: nothing measured "
+        "beat them, so nothing changes";
   } else if (res.significant) {
-    res.verdict = GainText(v.gain) + " the baseline's throughput (median, "
+    res.verdict = GainText(v.gain) +
+                  " the baseline's throughput (median, "
                   "95% interval), " +
-                  std::to_string(v.gain.repeats) +
-                  " interleaved repeats each";
+                  std::to_string(v.gain.repeats) + " interleaved repeats each";
   } else {
-    res.verdict = "no significant gain over the defaults (" +
-                  GainText(v.gain) +
+    res.verdict = "no significant gain over the defaults (" + GainText(v.gain) +
                   "; the interval reaches 1): keep the defaults";
   }
   if (w.target_writes_per_sec && !v.candidate_ops_per_sec.empty()) {
-    std::vector<double> xs = res.significant ? v.candidate_ops_per_sec
-                                             : v.baseline_ops_per_sec;
+    std::vector<double> xs =
+        res.significant ? v.candidate_ops_per_sec : v.baseline_ops_per_sec;
     std::sort(xs.begin(), xs.end());
     v.target_met = xs[xs.size() / 2] >= *w.target_writes_per_sec;
     res.verdict += *v.target_met ? "; the target write rate is met"
@@ -649,14 +686,13 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   if (!nothing) res.verification = v;
 
   auto& ex = res.explanation;
-  ex.push_back(req.engine + " for " + w.name + ": " +
-               FormatBytes(static_cast<double>(req.memory_budget_bytes)) +
-               " budget, " + Thousands(w.num) + " keys (" +
-               FormatBytes(static_cast<double>(res.shape.user_bytes())) +
-               " of data)" +
-               (res.verification
-                    ? ", verified on a " + Fixed(s_v, 3) + " scale copy"
-                    : ""));
+  ex.push_back(
+      req.engine + " for " + w.name + ": " +
+      FormatBytes(static_cast<double>(req.memory_budget_bytes)) + " budget, " +
+      Thousands(w.num) + " keys (" +
+      FormatBytes(static_cast<double>(res.shape.user_bytes())) + " of data)" +
+      (res.verification ? ", verified on a " + Fixed(s_v, 3) + " scale copy"
+                        : ""));
   for (const KnobEvidence& e : res.knobs) {
     char line[512];
     std::string value = KnobValueText(res.recommendation, e.knob);
@@ -664,18 +700,18 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     std::string status = e.status;
     if (e.gain) status += " " + GainText(*e.gain);
     std::snprintf(line, sizeof(line), "  %-20s %-14s (default %s)  %s",
-                  KnobName(e.knob), value.c_str(), def.c_str(),
-                  status.c_str());
+                  KnobName(e.knob), value.c_str(), def.c_str(), status.c_str());
     ex.push_back(line);
     if (!e.reason.empty()) ex.push_back("      " + e.reason);
   }
-  ex.push_back("  block cache          " +
-               FormatBytes(static_cast<double>(res.recommendation.cache_bytes)) +
-               " (what the budget leaves after " +
-               FormatBytes(static_cast<double>(res.memory.write_buffers_bytes)) +
-               " of write buffers and " +
-               FormatBytes(static_cast<double>(res.memory.table_memory_bytes)) +
-               " of index/filter blocks)");
+  ex.push_back(
+      "  block cache          " +
+      FormatBytes(static_cast<double>(res.recommendation.cache_bytes)) +
+      " (what the budget leaves after " +
+      FormatBytes(static_cast<double>(res.memory.write_buffers_bytes)) +
+      " of write buffers and " +
+      FormatBytes(static_cast<double>(res.memory.table_memory_bytes)) +
+      " of index/filter blocks)");
   ex.push_back("Baseline: " + res.baseline_definition);
   ex.push_back("Verdict: " + res.verdict);
   res.elapsed_ns = NowNanos() - start;
@@ -704,7 +740,8 @@ json TuneResultToJson(const TuneResult& r) {
   }
   json changed = json::array();
   for (Knob k : AllKnobs()) {
-    if (KnobDiffers(r.recommendation, r.baseline, k)) changed.push_back(KnobName(k));
+    if (KnobDiffers(r.recommendation, r.baseline, k))
+      changed.push_back(KnobName(k));
   }
   rec["changed"] = changed;
   rec["memory"] = {{"write_buffers_bytes", r.memory.write_buffers_bytes},
@@ -715,10 +752,9 @@ json TuneResultToJson(const TuneResult& r) {
   j["recommendation"] = rec;
 
   json ev;
-  ev["baseline"] = {
-      {"definition", r.baseline_definition},
-      {"engine_options",
-       ProfileEngineOptionsToJson(ProfileOptions(r.baseline, m))}};
+  ev["baseline"] = {{"definition", r.baseline_definition},
+                    {"engine_options", ProfileEngineOptionsToJson(
+                                           ProfileOptions(r.baseline, m))}};
   if (r.baseline.entries_per_batch != 1) {
     ev["baseline"]["entries_per_batch"] = r.baseline.entries_per_batch;
   }
@@ -758,9 +794,10 @@ json TuneResultToJson(const TuneResult& r) {
     for (size_t i = 1; i < g.candidates.size(); i++) {
       if (g.ops_per_sec[i] > g.ops_per_sec[best]) best = i;
     }
-    json rj = {{"scale", std::round(g.scale * 1e4) / 1e4},
-               {"num", static_cast<uint64_t>(*WorkloadOverrides(w, g.scale).num)},
-               {"candidates", g.candidates.size()}};
+    json rj = {
+        {"scale", std::round(g.scale * 1e4) / 1e4},
+        {"num", static_cast<uint64_t>(*WorkloadOverrides(w, g.scale).num)},
+        {"candidates", g.candidates.size()}};
     if (!g.candidates.empty()) {
       rj["best_ops_per_sec"] = std::round(g.ops_per_sec[best]);
       rj["best"] = ConfigText(r.candidates[g.candidates[best]]);
@@ -792,7 +829,7 @@ json TuneResultToJson(const TuneResult& r) {
     vj["compared"] = v.compared;
     vj["scale"] = std::round(v.scale * 1e4) / 1e4;
     vj["num"] = v.num;
-    vj["memory_budget_bytes"] = v.memory_budget_bytes;
+    vj["trial_cache_bytes"] = v.trial_cache_bytes;
     vj["order"] = "interleaved, alternating first (B A, A B, ...)";
     vj["repeats"] = v.gain.repeats;
     auto rounded = [](const std::vector<double>& xs) {

@@ -15,20 +15,19 @@
 //      reaches 1, the verdict is "no significant gain" and the defaults stay.
 //
 // The scaled copy: every trial runs the workload with its key space and op
-// counts multiplied by a scale s <= 1, and the memory knobs (cache, write
-// buffers, table size) multiplied by s too, so the ratios that decide an
-// LSM's behaviour (data : cache, data : write buffer, tables : open files)
-// are those of the full-size workload. Engine floors (LevelDB's 64 KiB
-// write buffer, 1 MiB tables) bound how small a faithful copy can be.
+// counts multiplied by a scale s <= 1 and the block cache multiplied by s
+// too, so the cache holds the same share of the data as at full size. Write
+// buffers and table files keep their real sizes (LevelDB's level sizes and
+// the memtable's cost per insert are absolute). The A/B runs at the largest
+// scale the time budget affords, and the profile says which.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "probes/environment.h"
 #include "probes/probe_result.h"
@@ -93,7 +92,7 @@ struct Verification {
   std::string compared;  // "recommendation", "search winner"
   double scale = 0;
   uint64_t num = 0;
-  uint64_t memory_budget_bytes = 0;  // scaled
+  uint64_t trial_cache_bytes = 0;  // the recommendation's, at `scale`
   std::vector<double> baseline_ops_per_sec;
   std::vector<double> candidate_ops_per_sec;
   Gain gain;

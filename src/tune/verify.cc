@@ -81,7 +81,8 @@ std::vector<Gain> BlockedGains(const std::vector<std::vector<double>>& scores) {
     Gain g;
     g.repeats = static_cast<int>(r);
     std::vector<double> ratios;
-    for (size_t k = 0; k < r; k++) ratios.push_back(scores[0][k] / scores[i][k]);
+    for (size_t k = 0; k < r; k++)
+      ratios.push_back(scores[0][k] / scores[i][k]);
     g.median = Median(ratios);
     double d = row[0] - row[i];
     if (df > 0) {

@@ -6,10 +6,9 @@
 // a gain of 1.25x and a loss of 0.8x are the same distance from 1.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace disktune::tune {
 

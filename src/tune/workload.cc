@@ -173,9 +173,9 @@ Status ValidateWorkload(const Workload& w) {
 
 Result<Workload> ResolveWorkload(const std::string& name_or_path) {
   if (name_or_path.empty()) {
-    return Status::InvalidArgument("--workload is empty; built-in: " +
-                                   BuiltinWorkloadList() +
-                                   "; or a profile file (.json)");
+    return Status::InvalidArgument(
+        "--workload is empty; built-in: " + BuiltinWorkloadList() +
+        "; or a profile file (.json)");
   }
   for (const Workload& w : CodeWorkloads()) {
     if (w.name == name_or_path) return w;
@@ -189,10 +189,9 @@ Result<Workload> ResolveWorkload(const std::string& name_or_path) {
     return w;
   }
   if (!LooksLikePath(name_or_path)) {
-    return Status::InvalidArgument("--workload '" + name_or_path +
-                                   "': unknown; built-in: " +
-                                   BuiltinWorkloadList() +
-                                   "; or a profile file (.json)");
+    return Status::InvalidArgument(
+        "--workload '" + name_or_path + "': unknown; built-in: " +
+        BuiltinWorkloadList() + "; or a profile file (.json)");
   }
   auto profile = ReadProfile(name_or_path);
   if (!profile.ok()) {
@@ -208,9 +207,9 @@ WorkloadTraits TraitsOf(const Workload& w) {
   double n = 0, hot = 0;
   bool only_seq = true;
   for (const std::string& s : w.scenarios) {
-    bool scored = w.measured.empty() ||
-                  std::find(w.measured.begin(), w.measured.end(), s) !=
-                      w.measured.end();
+    bool scored =
+        w.measured.empty() ||
+        std::find(w.measured.begin(), w.measured.end(), s) != w.measured.end();
     if (!scored) continue;
     const ScenarioTraits* st = FindTraits(s);
     if (st == nullptr) continue;
@@ -228,8 +227,8 @@ WorkloadTraits TraitsOf(const Workload& w) {
     t.scan_share /= n;
   }
   double reads = t.point_read_share + t.scan_share;
-  t.hot_fraction = reads > 0 ? std::min(1.0, hot / (reads * std::max(n, 1.0)))
-                             : 1.0;
+  t.hot_fraction =
+      reads > 0 ? std::min(1.0, hot / (reads * std::max(n, 1.0))) : 1.0;
   t.sequential_writes_only = only_seq && t.write_share > 0;
   return t;
 }
@@ -261,11 +260,10 @@ Result<DataShape> ShapeOf(const Workload& w, std::string_view engine) {
       sized = true;
     }
     num = std::max(num, p.num);
-    uint64_t writes =
-        step.spec->name == "utxo-pulse"
-            ? p.pulse_inserts * static_cast<uint64_t>(p.pulses)
-            : static_cast<uint64_t>(st->write * static_cast<double>(
-                                                    p.Writes()));
+    uint64_t writes = step.spec->name == "utxo-pulse"
+                          ? p.pulse_inserts * static_cast<uint64_t>(p.pulses)
+                          : static_cast<uint64_t>(
+                                st->write * static_cast<double>(p.Writes()));
     if (st->sequential || step.spec->name == "ycsb-load") {
       sequential += writes;
     } else {
@@ -282,9 +280,9 @@ Result<DataShape> ShapeOf(const Workload& w, std::string_view engine) {
   double n = static_cast<double>(std::max<uint64_t>(num, 1));
   double distinct_random = n * (1.0 - std::exp(-random / n));
   shape.live_entries = std::max<uint64_t>(
-      1, std::min<uint64_t>(
-             num + sequential,
-             sequential + static_cast<uint64_t>(distinct_random)));
+      1,
+      std::min<uint64_t>(num + sequential,
+                         sequential + static_cast<uint64_t>(distinct_random)));
   return shape;
 }
 
