@@ -61,6 +61,7 @@ double FitTopScale(const std::vector<size_t>& sizes, const SearchBudget& b,
 void CostModel::Observe(double scale, uint64_t elapsed_ns) {
   if (scale <= 0) return;
   points_.emplace_back(scale, static_cast<double>(elapsed_ns));
+  max_seen_ = std::max(max_seen_, scale);
   double n = static_cast<double>(points_.size());
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (const auto& [x, y] : points_) {

@@ -61,12 +61,18 @@ TEST(SearchTest, FindsTheBestWithinTheBudget) {
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(out->winner, 7u);
   EXPECT_FALSE(out->truncated);
-  // 27 -> 9 -> 3 candidates, each rung 3x the scale of the one before.
+  // 27 -> 9 -> 3 candidates.
   ASSERT_EQ(out->rungs.size(), 3u);
   EXPECT_EQ(out->rungs[0].candidates.size(), 27u);
   EXPECT_EQ(out->rungs[1].candidates.size(), 9u);
   EXPECT_EQ(out->rungs[2].candidates.size(), 3u);
-  EXPECT_NEAR(out->rungs[1].scale / out->rungs[0].scale, 3.0, 1e-6);
+  // Each rung larger than the one before (the steps follow the re-planned
+  // budget: the cost model is cautious about scales it has not seen), none
+  // beyond the verification scale.
+  for (size_t i = 1; i < out->rungs.size(); i++) {
+    EXPECT_GT(out->rungs[i].scale, out->rungs[i - 1].scale);
+  }
+  EXPECT_LE(out->rungs.back().scale, b.max_scale);
   EXPECT_LE(static_cast<double>(fake.clock_ns), 1.25 * b.budget_ns);
   EXPECT_EQ(out->trials, 39);
 }

@@ -574,6 +574,10 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   }
   // The baseline keeps its own cache rule (the budget less the defaults).
   bool nothing = changed.empty();
+  // The knob check taught the cost model about larger trials: re-fit the
+  // A/B's scale to what is left.
+  s_v =
+      EffectiveScale(w, std::min(s_v, fit_scale(ab_runs, 0.95 * remaining())));
 
   // 5. A/B.
   Verification v;
