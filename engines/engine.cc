@@ -61,6 +61,19 @@ std::string Lowercase(std::string_view s) {
 
 }  // namespace
 
+uint64_t EngineIterator::Skip(uint64_t n, bool forward, uint64_t* bytes) {
+  uint64_t i = 0;
+  for (; i < n && Valid(); i++) {
+    *bytes += key().size() + value().size();
+    if (forward) {
+      Next();
+    } else {
+      Prev();
+    }
+  }
+  return i;
+}
+
 const char* CompressionName(Compression c) {
   switch (c) {
     case Compression::kNone:

@@ -91,6 +91,12 @@ class EngineIterator {
   virtual std::string_view value() const = 0;
   // The first error met, if any.
   virtual Status status() const = 0;
+  // Counts up to n entries from the current one, adding each one's key and
+  // value sizes to *bytes, stepping past each (Next, or Prev when !forward);
+  // returns how many it counted, fewer when the iterator ran out. The LSM
+  // adapters override it with a loop over their engine's own iterator so a
+  // scan does not pay this interface per entry.
+  virtual uint64_t Skip(uint64_t n, bool forward, uint64_t* bytes);
 };
 
 class Engine {

@@ -290,6 +290,35 @@ TEST_P(EngineConformanceTest, IterationOverManyEntriesBothWays) {
   EXPECT_EQ(ScanBackward(), Entries(expected.rbegin(), expected.rend()));
 }
 
+TEST_P(EngineConformanceTest, SkipCountsEntriesAndBytesBothWays) {
+  ASSERT_OK(Open());
+  Entries entries = Fill(300, 37);
+  uint64_t all_bytes = 0;
+  for (const auto& [k, v] : entries) all_bytes += k.size() + v.size();
+  std::unique_ptr<EngineIterator> it = engine_->NewIterator();
+  it->SeekToFirst();
+  uint64_t bytes = 0;
+  ASSERT_EQ(it->Skip(0, true, &bytes), 0u);
+  EXPECT_EQ(bytes, 0u);
+  ASSERT_EQ(it->Skip(100, true, &bytes), 100u);
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(it->key(), entries[100].first);
+  // Runs out: counts only what is there.
+  EXPECT_EQ(it->Skip(1000, true, &bytes), 200u);
+  EXPECT_FALSE(it->Valid());
+  EXPECT_EQ(bytes, all_bytes);
+  it->SeekToLast();
+  bytes = 0;
+  ASSERT_EQ(it->Skip(10, false, &bytes), 10u);
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(it->key(), entries[289].first);
+  uint64_t last_ten = 0;
+  for (size_t i = 290; i < 300; i++)
+    last_ten += entries[i].first.size() + entries[i].second.size();
+  EXPECT_EQ(bytes, last_ten);
+  EXPECT_OK(it->status());
+}
+
 // The runner may write from the thread that holds an iterator (e.g. a scan
 // interleaved with updates); no adapter may deadlock or fail on that.
 TEST_P(EngineConformanceTest, WritesWhileAnIteratorIsOpen) {

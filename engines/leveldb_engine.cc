@@ -12,6 +12,7 @@
 
 #include "engines/adapter_util.h"
 #include "engines/engine_factories.h"
+#include "engines/lsm_iterator.h"
 
 namespace disktune::engine_internal {
 
@@ -21,9 +22,6 @@ constexpr std::string_view kId = "leveldb";
 constexpr int kNumLevels = 7;  // leveldb's config::kNumLevels (not exported).
 
 leveldb::Slice ToSlice(std::string_view s) { return {s.data(), s.size()}; }
-std::string_view ToView(const leveldb::Slice& s) {
-  return {s.data(), s.size()};
-}
 
 Status FromLevelDb(const leveldb::Status& s, std::string_view op) {
   if (s.ok()) return Status::OK();
@@ -35,24 +33,10 @@ Status FromLevelDb(const leveldb::Status& s, std::string_view op) {
   return Status::IOError(std::move(msg));
 }
 
-class LevelDbIterator final : public EngineIterator {
- public:
-  explicit LevelDbIterator(leveldb::Iterator* it) : it_(it) {}
-  void SeekToFirst() override { it_->SeekToFirst(); }
-  void SeekToLast() override { it_->SeekToLast(); }
-  void Seek(std::string_view target) override { it_->Seek(ToSlice(target)); }
-  bool Valid() const override { return it_->Valid(); }
-  void Next() override { it_->Next(); }
-  void Prev() override { it_->Prev(); }
-  std::string_view key() const override { return ToView(it_->key()); }
-  std::string_view value() const override { return ToView(it_->value()); }
-  Status status() const override {
-    return FromLevelDb(it_->status(), "iterate");
-  }
-
- private:
-  std::unique_ptr<leveldb::Iterator> it_;
-};
+Status IteratorStatus(const leveldb::Iterator& it) {
+  return FromLevelDb(it.status(), "iterate");
+}
+using LevelDbIterator = LsmIterator<leveldb::Iterator, leveldb::Slice>;
 
 class LevelDbEngine final : public Engine {
  public:
@@ -116,7 +100,7 @@ class LevelDbEngine final : public Engine {
   std::unique_ptr<EngineIterator> NewIterator() override {
     if (!db_) return NewErrorIterator(NotOpen(kId, "iterator"));
     return std::make_unique<LevelDbIterator>(
-        db_->NewIterator(leveldb::ReadOptions()));
+        db_->NewIterator(leveldb::ReadOptions()), IteratorStatus);
   }
 
   Status Flush() override {

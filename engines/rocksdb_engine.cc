@@ -14,6 +14,7 @@
 
 #include "engines/adapter_util.h"
 #include "engines/engine_factories.h"
+#include "engines/lsm_iterator.h"
 
 namespace disktune::engine_internal {
 
@@ -22,9 +23,6 @@ namespace {
 constexpr std::string_view kId = "rocksdb";
 
 rocksdb::Slice ToSlice(std::string_view s) { return {s.data(), s.size()}; }
-std::string_view ToView(const rocksdb::Slice& s) {
-  return {s.data(), s.size()};
-}
 
 Status FromRocksDb(const rocksdb::Status& s, std::string_view op) {
   if (s.ok()) return Status::OK();
@@ -38,24 +36,10 @@ Status FromRocksDb(const rocksdb::Status& s, std::string_view op) {
   return Status::IOError(std::move(msg));
 }
 
-class RocksDbIterator final : public EngineIterator {
- public:
-  explicit RocksDbIterator(rocksdb::Iterator* it) : it_(it) {}
-  void SeekToFirst() override { it_->SeekToFirst(); }
-  void SeekToLast() override { it_->SeekToLast(); }
-  void Seek(std::string_view target) override { it_->Seek(ToSlice(target)); }
-  bool Valid() const override { return it_->Valid(); }
-  void Next() override { it_->Next(); }
-  void Prev() override { it_->Prev(); }
-  std::string_view key() const override { return ToView(it_->key()); }
-  std::string_view value() const override { return ToView(it_->value()); }
-  Status status() const override {
-    return FromRocksDb(it_->status(), "iterate");
-  }
-
- private:
-  std::unique_ptr<rocksdb::Iterator> it_;
-};
+Status IteratorStatus(const rocksdb::Iterator& it) {
+  return FromRocksDb(it.status(), "iterate");
+}
+using RocksDbIterator = LsmIterator<rocksdb::Iterator, rocksdb::Slice>;
 
 std::optional<rocksdb::CompressionType> ToRocksDb(Compression c) {
   switch (c) {
@@ -131,7 +115,7 @@ class RocksDbEngine final : public Engine {
   std::unique_ptr<EngineIterator> NewIterator() override {
     if (!db_) return NewErrorIterator(NotOpen(kId, "iterator"));
     return std::make_unique<RocksDbIterator>(
-        db_->NewIterator(rocksdb::ReadOptions()));
+        db_->NewIterator(rocksdb::ReadOptions()), IteratorStatus);
   }
 
   Status Flush() override {

@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <optional>
+
 #include "probes/fio_runner.h"
 #include "probes/test_file.h"
 #include "probes/uring_job.h"
@@ -60,6 +62,32 @@ Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point,
     return Status::OK();
   }
   if (!direct) posix_fadvise(*fd, 0, 0, POSIX_FADV_DONTNEED);
+  // fio runs the same job on the same file, after the native point or, with
+  // --fio-first, before it.
+  std::optional<FioComparison> fio;
+  auto run_fio = [&]() -> Status {
+    FioJob fj;
+    fj.file = ctx.test_file;
+    fj.file_size_bytes = cfg.file_size_bytes;
+    fj.write = point.write;
+    fj.random = point.random;
+    fj.block_size = point.block_size;
+    fj.queue_depth = point.queue_depth;
+    fj.direct = direct;
+    fj.warmup_ns = cfg.warmup_ns;
+    fj.duration_ns = cfg.duration_ns;
+    Result<FioComparison> f = RunFio(fj);
+    if (!f.ok()) return f.status();  // only Aborted comes back as an error
+    fio = *f;
+    return Status::OK();
+  };
+  if (cfg.with_fio && cfg.fio_first) {
+    Status s = run_fio();
+    if (!s.ok()) {
+      close(*fd);
+      return s;
+    }
+  }
   UringJob job;
   job.fd = *fd;
   job.write = point.write;
@@ -101,22 +129,10 @@ Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point,
   r.samples = jr->ops;
   r.bytes = jr->bytes;
   r.elapsed_ns = jr->elapsed_ns;
-
-  if (cfg.with_fio) {
-    FioJob fj;
-    fj.file = ctx.test_file;
-    fj.file_size_bytes = cfg.file_size_bytes;
-    fj.write = point.write;
-    fj.random = point.random;
-    fj.block_size = point.block_size;
-    fj.queue_depth = point.queue_depth;
-    fj.direct = direct;
-    fj.warmup_ns = cfg.warmup_ns;
-    fj.duration_ns = cfg.duration_ns;
-    Result<FioComparison> f = RunFio(fj);
-    if (!f.ok()) return f.status();  // only Aborted comes back as an error
-    AddFioRatios(r, &*f);
-    r.fio = *f;
+  if (cfg.with_fio && !cfg.fio_first) DT_RETURN_IF_ERROR(run_fio());
+  if (fio) {
+    AddFioRatios(r, &*fio);
+    r.fio = *fio;
   }
   *out = std::move(r);
   return Status::OK();

@@ -81,6 +81,15 @@ Status RunFsMatrix(ProbeContext& ctx, int* index,
     s = RunFsyncPoints(ctx, t, points, index, results);
     if (s.ok() && cfg.write_cache_ab)
       s = RunWriteCacheAb(ctx, t, d, prefix, index, results);
+    if (s.ok() && ctx.fs_workload) {
+      ctx.StartPoint(prefix + " workload", *index, 0);
+      size_t first = results->size();
+      s = ctx.fs_workload(l.mount_point() + "/workload", fs, results);
+      for (size_t i = first; i < results->size(); i++) {
+        (*results)[i].params.extra["filesystem"] = fs;
+        (*results)[i].params.extra["mount_options"] = l.mount_options();
+      }
+    }
     if (!t.overwrite_file.empty()) unlink(t.overwrite_file.c_str());
     Status td = l.Teardown();
     if (!s.ok()) return s;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -29,6 +30,7 @@ struct ProbeConfig {
   uint64_t warmup_ns = 0;        // discarded time before each point
   bool buffered = false;         // allow buffered I/O where O_DIRECT is refused
   bool with_fio = false;
+  bool fio_first = false;  // run each fio job before its native point
   uint64_t seed = 0;
   std::vector<int> queue_depths;  // for rand_read
   bool write_cache_ab = false;    // durability: switch the write cache (root)
@@ -45,6 +47,14 @@ struct ProbeConfig {
 };
 void to_json(nlohmann::json& j, const ProbeConfig& c);
 
+// Work the caller runs on each --fs-matrix filesystem after its fsync family:
+// `disktune probe` passes the fillsync scenario (probes do not link the
+// engines). Gets the filesystem's mount point (a directory it may use) and
+// its name; appends its results, named "fsync.fs.<fs>.<what>".
+using FilesystemWorkload =
+    std::function<Status(const std::string& dir, const std::string& fs,
+                         std::vector<ProbeResult>* results)>;
+
 // What a probe gets to run with.
 struct ProbeContext {
   const ProbeConfig* config = nullptr;
@@ -60,6 +70,7 @@ struct ProbeContext {
   int point_base = 0;
   int point_total = 0;
   uint64_t remaining_ns = 0;
+  FilesystemWorkload fs_workload;  // may be empty
 
   // Reports that a point starts; keeps remaining_ns up to date.
   void StartPoint(const std::string& name, int index_in_probe,

@@ -40,7 +40,7 @@ uint64_t EstimateProbeNanos(const std::vector<const Probe*>& probes,
 Status RunProbes(const std::vector<const Probe*>& probes,
                  const ProbeConfig& config, const ScratchDir& scratch,
                  const Environment& env, ProgressSink* progress,
-                 ProbeRunOutput* out) {
+                 ProbeRunOutput* out, const FilesystemWorkload& fs_workload) {
   PreflightWarnings(env, out);
   ProbeContext ctx;
   ctx.config = &config;
@@ -48,6 +48,7 @@ Status RunProbes(const std::vector<const Probe*>& probes,
   ctx.device = env.device;
   ctx.filesystem = env.filesystem;
   ctx.progress = progress;
+  ctx.fs_workload = fs_workload;
 
   Result<bool> direct = ProbeDirectIo(scratch.path(), &ctx.direct_refusal);
   if (!direct.ok()) return direct.status();

@@ -33,6 +33,7 @@ uint64_t EstimateProbeNanos(const std::vector<const Probe*>& probes,
 Status RunProbes(const std::vector<const Probe*>& probes,
                  const ProbeConfig& config, const ScratchDir& scratch,
                  const Environment& env, ProgressSink* progress,
-                 ProbeRunOutput* out);
+                 ProbeRunOutput* out,
+                 const FilesystemWorkload& fs_workload = {});
 
 }  // namespace disktune

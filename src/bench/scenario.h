@@ -113,6 +113,20 @@ class Worker {
   // `entries` operations finished in one engine call moving `bytes` bytes.
   void OpDone(uint64_t entries = 1, uint64_t bytes = 0,
               const char* op = nullptr);
+  // For loops that run cheap ops in batches (scans): how many ops to run
+  // untimed before the next one the latency sampler times, which the next
+  // BeforeOp() then starts. 0 when every op is timed.
+  uint64_t TakeUntimedRun() {
+    if (sample_all_) return 0;
+    uint64_t n = countdown_ - 1;
+    countdown_ = 1;
+    return n;
+  }
+  // Counts ops run outside BeforeOp/OpDone (see TakeUntimedRun).
+  void UntimedOpsDone(uint64_t entries, uint64_t bytes) {
+    stats_.ops += entries;
+    stats_.bytes += bytes;
+  }
   void AddFound(uint64_t found, uint64_t reads) {
     stats_.found += found;
     stats_.reads += reads;

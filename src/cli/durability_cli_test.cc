@@ -298,6 +298,15 @@ TEST_F(DurabilityCliTest, FullDurabilityReportValidates) {
   const auto& a = report["analyses"];
   EXPECT_EQ(a["write_cache_ab"]["runs"].size(), 2u) << a.dump(2);
   EXPECT_EQ(a["fs_matrix"]["filesystems"][0]["status"], "ok");
+  // The fillsync scenario ran on the filesystem, beside the fsync family.
+  bool fillsync = false;
+  for (const auto& p : a["fs_matrix"]["points"]) {
+    if (p["point"] != "fillsync.leveldb") continue;
+    fillsync = true;
+    EXPECT_GT(p["ext4"]["ops_per_sec"].get<double>(), 0) << p.dump();
+    EXPECT_GT(p["ext4"]["p99_ns"].get<uint64_t>(), 0u) << p.dump();
+  }
+  EXPECT_TRUE(fillsync) << a["fs_matrix"].dump(2);
   EXPECT_TRUE(a["checks"].contains("etcd"));
   std::string text = Slurp(r.out);
   for (const char* want :

@@ -151,6 +151,10 @@ void AddProbeFlags(CLI::App* cmd, ProbeFlags* f) {
   cmd->add_flag(
       "--with-fio", f->with_fio,
       "after each native point, run the same job in fio and store both");
+  cmd->add_flag("--fio-first", f->fio_first,
+                "with --with-fio: run fio before the native point instead of "
+                "after (whichever runs second may find the device's cache "
+                "warm; run both orders to cancel that)");
   cmd->add_flag("--buffered", f->buffered,
                 "where O_DIRECT is refused (tmpfs), measure buffered I/O "
                 "instead of skipping");
@@ -193,6 +197,11 @@ Result<ProbeConfig> BuildProbeConfig(const ProbeFlags& f) {
     c.queue_depths = f.queue_depths;
   }
   c.with_fio = f.with_fio;
+  if (f.fio_first && !f.with_fio) {
+    return Status::InvalidArgument(
+        "--fio-first only orders the fio runs; add --with-fio");
+  }
+  c.fio_first = f.fio_first;
   c.buffered = f.buffered;
   if (f.seed) c.seed = *f.seed;
   DT_RETURN_IF_ERROR(ApplyDurabilityFlags(f, &c));

@@ -18,6 +18,7 @@ struct ProbeFlags {
   std::string warmup;
   std::vector<int> queue_depths;
   bool with_fio = false;
+  bool fio_first = false;
   bool buffered = false;
   std::optional<uint64_t> seed;
   // Durability (the fsync probe).

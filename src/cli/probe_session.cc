@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "probes/probe_runner.h"
+#include "src/cli/fillsync_on_fs.h"
 #include "src/cli/restore_command.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
@@ -68,8 +69,10 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
 
   auto progress = MakeProgress(ctx, common);
   ProbeRunOutput out;
+  FilesystemWorkload fs_workload;
+  if (!config->fs_matrix.empty()) fs_workload = FillsyncWorkload(config->quick);
   Status s = RunProbes(*probes, *config, dir, report->environment,
-                       progress.get(), &out);
+                       progress.get(), &out, fs_workload);
   progress->Finish();
   report->probes = std::move(out.results);
   report->analyses = std::move(out.analyses);
