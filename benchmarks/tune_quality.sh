@@ -26,6 +26,8 @@
 # Usage: benchmarks/tune_quality.sh [--dir DIR] [--repeat R]
 #          [--workloads write-heavy,read-heavy] [--grid-fraction 0.2]
 #          [--scale F]   (multiplies keys and reads; < 1 only to smoke-test)
+#          [--reuse-grid] (with --dir: take the grid, and its time G, from an
+#                          earlier run's grid-<workload>.json of the same size)
 #   DISKTUNE=path/to/disktune (default: build/disktune, then build-tune/disktune)
 set -euo pipefail
 
@@ -36,6 +38,7 @@ repeat=3
 workloads=write-heavy,read-heavy
 fraction=0.2
 scale=1
+reuse=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
@@ -43,6 +46,7 @@ while [ $# -gt 0 ]; do
     --workloads) workloads=$2; shift 2 ;;
     --grid-fraction) fraction=$2; shift 2 ;;
     --scale) scale=$2; shift 2 ;;
+    --reuse-grid) reuse=1; shift ;;
     -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "tune_quality.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -60,11 +64,11 @@ work=${dir:-$(mktemp -d "$root/tunequality.XXXXXX")}
 mkdir -p "$work"
 [ -z "$dir" ] && trap 'rm -rf "$work"' EXIT
 
-python3 - "$disktune" "$work" "$repeat" "$workloads" "$fraction" "$scale" <<'PY'
+python3 - "$disktune" "$work" "$repeat" "$workloads" "$fraction" "$scale" "$reuse" <<'PY'
 import json, math, os, platform, subprocess, sys, time
 
-disktune, work, repeat, workloads, fraction, scale = sys.argv[1:7]
-repeat, fraction, scale = int(repeat), float(fraction), float(scale)
+disktune, work, repeat, workloads, fraction, scale, reuse = sys.argv[1:8]
+repeat, fraction, scale, reuse = int(repeat), float(fraction), float(scale), reuse == "1"
 MiB = 1 << 20
 BUDGET = 128 * MiB
 T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
@@ -161,14 +165,24 @@ for name in workloads.split(","):
           ", reads %d" % spec["reads"] if "reads" in spec else ""))
 
     # 1. Grid.
-    grid, g_wall = [], 0.0
-    for i, (pname, flags) in enumerate(grid_points(live)):
-        ops, w = bench(prof, flags, measured, "grid")
-        g_wall += w
-        grid.append((ops, pname, flags))
-    grid.sort(reverse=True)
-    json.dump([{"ops_per_sec": g[0], "point": g[1]} for g in grid],
-              open(os.path.join(work, "grid-%s.json" % name), "w"), indent=1)
+    grid_file = os.path.join(work, "grid-%s.json" % name)
+    saved = json.load(open(grid_file)) if reuse and os.path.exists(grid_file) else None
+    if isinstance(saved, dict) and saved.get("num") == num:
+        grid = [(g["ops_per_sec"], g["point"], g["flags"]) for g in saved["points"]]
+        g_wall = saved["wall_s"]
+        print("grid: reused from %s (measured %s)" % (grid_file, saved["measured_at"]))
+    else:
+        grid, g_wall = [], 0.0
+        for i, (pname, flags) in enumerate(grid_points(live)):
+            ops, w = bench(prof, flags, measured, "grid")
+            g_wall += w
+            grid.append((ops, pname, flags))
+        grid.sort(reverse=True)
+        json.dump({"num": num, "wall_s": g_wall,
+                   "measured_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+                   "points": [{"ops_per_sec": g[0], "point": g[1], "flags": g[2]}
+                              for g in grid]},
+                  open(grid_file, "w"), indent=1)
     print("grid: %d points, one run each, %.0f s; worst %.0f ops/s; best five:" % (
         len(grid), g_wall, grid[-1][0]))
     for g in grid[:5]:

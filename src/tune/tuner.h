@@ -57,6 +57,8 @@ inline constexpr int kMinRepeats = 3;
 // compares many configs at once and pools their noise, the A/B only two.
 inline constexpr int kMaxKnobCheckRounds = 8;
 inline constexpr int kMaxAbRepeats = 8;
+// Time left before the A/B buys scale first, until this many pairs fit.
+inline constexpr int kPreferredAbRepeats = 5;
 
 struct TuneRequest {
   std::string engine = "leveldb";
