@@ -309,11 +309,8 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   r->fact = "point reads " + Percent(t.point_read_share) + ", scans " +
             Percent(t.scan_share) + " of scored ops";
   if (t.point_read_share + t.scan_share == 0) {
-    s->block_size_bytes = {d, 16 * kKiB};
-    r->decision =
-        "no scored reads, but every flush and compaction builds, checksums, "
-        "compresses and indexes each block: measure 16 KiB (a quarter of "
-        "that per-block work) against the default";
+    s->block_size_bytes = {d};
+    r->decision = "keep the default: block size only shapes reads";
   } else if (t.scan_share >= 0.5) {
     s->block_size_bytes = {16 * kKiB, 64 * kKiB, d};
     r->decision =

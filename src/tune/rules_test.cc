@@ -76,9 +76,8 @@ TEST(RulesTest, SlowRandomReadsOnDataBeyondMemoryTurnBloomOn) {
 TEST(RulesTest, NoPointReadsNoBloom) {
   CandidateSpace s = ApplyRules(Input("write-heavy", 1000000));
   EXPECT_EQ(s.bloom_bits, std::vector<int>{0});
-  // Block size also shapes the writes' flushes and compactions: both
-  // measured, the default first.
-  EXPECT_EQ(s.block_size_bytes, (std::vector<uint64_t>{4 * kKiB, 16 * kKiB}));
+  // Block size only shapes reads: the default stays.
+  EXPECT_EQ(s.block_size_bytes, std::vector<uint64_t>{4 * kKiB});
   // Writes scored on a fast disk: moderate buffers first.
   ASSERT_FALSE(s.write_buffer_bytes.empty());
   EXPECT_EQ(s.write_buffer_bytes.front(), 8 * kMiB);
