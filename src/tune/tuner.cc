@@ -683,11 +683,10 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
                   "95% interval), " +
                   std::to_string(v.gain.repeats) + " interleaved repeats each";
   } else {
-    res.verdict =
-        "no significant gain over the defaults (" + GainText(v.gain) +
-        (v.gain.ci95_high < 1.0 ? ": the candidate was slower"
-                                : "; the interval reaches 1") +
-        "): keep the defaults";
+    res.verdict = "no significant gain over the defaults (" + GainText(v.gain) +
+                  (v.gain.ci95_high < 1.0 ? ": the candidate was slower"
+                                          : "; the interval reaches 1") +
+                  "): keep the defaults";
   }
   if (w.target_writes_per_sec && !v.candidate_ops_per_sec.empty()) {
     std::vector<double> xs =
