@@ -326,22 +326,9 @@ void Recommendation(const Report& r, std::string& out) {
   }
   // What it is for (engine, workload, budget: the scalars) in one table, then
   // the recommendation, its evidence, and anything else the tuner wrote.
-  json scalars = json::object();
-  for (auto it = r.tune.begin(); it != r.tune.end(); ++it) {
-    if (!it->is_structured()) scalars[it.key()] = *it;
-  }
-  if (!scalars.empty()) out += JsonHtml(scalars, "", 0);
-  std::vector<std::string> keys;
-  for (const char* k : {"recommendation", "evidence"}) {
-    if (r.tune.contains(k) && r.tune[k].is_structured()) keys.push_back(k);
-  }
-  for (auto it = r.tune.begin(); it != r.tune.end(); ++it) {
-    if (it->is_structured() && it.key() != "recommendation" &&
-        it.key() != "evidence") {
-      keys.push_back(it.key());
-    }
-  }
-  for (const auto& k : keys) {
+  TuneSections t = SplitTune(r.tune);
+  if (!t.scalars.empty()) out += JsonHtml(t.scalars, "", 0);
+  for (const auto& k : t.sections) {
     std::string title = k;
     if (!title.empty()) title[0] = static_cast<char>(std::toupper(title[0]));
     std::replace(title.begin(), title.end(), '_', ' ');

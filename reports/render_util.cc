@@ -151,4 +151,22 @@ bool IsScratchFsync(const ProbeResult& p) {
   return n != "fsync.write_cache_ab";
 }
 
+TuneSections SplitTune(const nlohmann::json& tune) {
+  TuneSections t;
+  if (!tune.is_object()) return t;
+  for (auto it = tune.begin(); it != tune.end(); ++it) {
+    if (!it->is_structured()) t.scalars[it.key()] = *it;
+  }
+  for (const char* k : {"recommendation", "evidence"}) {
+    if (tune.contains(k) && tune[k].is_structured()) t.sections.push_back(k);
+  }
+  for (auto it = tune.begin(); it != tune.end(); ++it) {
+    if (it->is_structured() && it.key() != "recommendation" &&
+        it.key() != "evidence") {
+      t.sections.push_back(it.key());
+    }
+  }
+  return t;
+}
+
 }  // namespace disktune

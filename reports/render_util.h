@@ -50,6 +50,16 @@ std::string HumanValue(std::string_view key, const nlohmann::json& v);
 // "fdatasync 2300 append" (fsync points: the name without "fsync.").
 std::string ProbeLabel(const ProbeResult& p);
 
+// The tuner's part of a report split for display: its scalar members
+// (engine, workload, budget...) in one object, then the names of its
+// structured members, "recommendation" and "evidence" first, the rest as
+// stored.
+struct TuneSections {
+  nlohmann::json scalars = nlohmann::json::object();
+  std::vector<std::string> sections;
+};
+TuneSections SplitTune(const nlohmann::json& tune);
+
 // The keys of a JSON object in display order: the naming keys (name, knob,
 // id, engine, scenario, point) first, then the rest as stored.
 std::vector<std::string> DisplayKeys(const nlohmann::json& object);

@@ -296,22 +296,9 @@ void Recommendation(const Report& r, std::ostringstream& os) {
     JsonText(r.tune, "", 2, os);
     return;
   }
-  nlohmann::json scalars = nlohmann::json::object();
-  for (auto it = r.tune.begin(); it != r.tune.end(); ++it) {
-    if (!it->is_structured()) scalars[it.key()] = *it;
-  }
-  JsonText(scalars, "", 2, os);
-  std::vector<std::string> keys;
-  for (const char* k : {"recommendation", "evidence"}) {
-    if (r.tune.contains(k) && r.tune[k].is_structured()) keys.push_back(k);
-  }
-  for (auto it = r.tune.begin(); it != r.tune.end(); ++it) {
-    if (it->is_structured() && it.key() != "recommendation" &&
-        it.key() != "evidence") {
-      keys.push_back(it.key());
-    }
-  }
-  for (const auto& k : keys) {
+  TuneSections t = SplitTune(r.tune);
+  JsonText(t.scalars, "", 2, os);
+  for (const auto& k : t.sections) {
     nlohmann::json one = nlohmann::json::object();
     one[k] = r.tune[k];
     JsonText(one, "", 2, os);

@@ -168,6 +168,17 @@ class DurabilityCliTest : public ::testing::Test {
     loop_.reset();
     EXPECT_FALSE(LoopsMention(image));
   }
+  // Starts an 8 s `--fs-matrix ext4` probe on `scratch` and returns once its
+  // ext4 loop filesystem is mounted (the run is then mid-matrix); *mounted
+  // says whether that happened before the run ended.
+  Child StartFsMatrixUntilMounted(const std::string& scratch, bool* mounted) {
+    auto args = FsyncArgs(scratch, "8s");
+    args.insert(args.end(), {"--fs-matrix", "ext4"});
+    Child r = Start(dir_, args, journal_);
+    *mounted = WaitFor(
+        r.pid, [&] { return MountsMention(scratch + "/fsmatrix-ext4"); });
+    return r;
+  }
 
   std::string dir_, journal_, original_;
   std::unique_ptr<DeviceJournal> setup_journal_;
@@ -202,12 +213,9 @@ TEST_F(DurabilityCliTest, SigintDuringFsMatrixLeavesNoLoopOrMount) {
   std::string why = testing_util::LoopSkipReason();
   if (!why.empty()) GTEST_SKIP() << why;
   std::string scratch = dir_ + "/scratch";
-  auto args = FsyncArgs(scratch, "8s");
-  args.insert(args.end(), {"--fs-matrix", "ext4"});
-  Child r = Start(dir_, args, journal_);
-  ASSERT_TRUE(WaitFor(r.pid, [&] {
-    return MountsMention(scratch + "/fsmatrix-ext4");
-  })) << Slurp(r.err);
+  bool mounted = false;
+  Child r = StartFsMatrixUntilMounted(scratch, &mounted);
+  ASSERT_TRUE(mounted) << Slurp(r.err);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   kill(r.pid, SIGINT);
   EXPECT_EQ(Wait(r), 130) << Slurp(r.err);
@@ -250,12 +258,9 @@ TEST_F(DurabilityCliTest, KilledFsMatrixRunIsCleanedByTheNextRun) {
   std::string why = testing_util::LoopSkipReason();
   if (!why.empty()) GTEST_SKIP() << why;
   std::string scratch = dir_ + "/scratch";
-  auto args = FsyncArgs(scratch, "8s");
-  args.insert(args.end(), {"--fs-matrix", "ext4"});
-  Child r = Start(dir_, args, journal_);
-  ASSERT_TRUE(WaitFor(r.pid, [&] {
-    return MountsMention(scratch + "/fsmatrix-ext4");
-  })) << Slurp(r.err);
+  bool mounted = false;
+  Child r = StartFsMatrixUntilMounted(scratch, &mounted);
+  ASSERT_TRUE(mounted) << Slurp(r.err);
   kill(r.pid, SIGKILL);
   Wait(r);
   ASSERT_TRUE(MountsMention(scratch) && LoopsMention(scratch));

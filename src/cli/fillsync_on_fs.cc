@@ -11,8 +11,12 @@ namespace {
 
 constexpr const char* kEngine = "leveldb";
 
+std::string ResultName(const std::string& fs) {
+  return "fsync.fs." + fs + ".fillsync." + kEngine;
+}
+
 ProbeResult ToProbeResult(const std::string& fs, const bench::BenchResult& b) {
-  std::string name = "fsync.fs." + fs + ".fillsync." + b.engine;
+  std::string name = ResultName(fs);
   if (b.status == bench::RunStatus::kSkipped)
     return ProbeResult::Skipped("fsync", name, b.error);
   if (b.status == bench::RunStatus::kFailed || b.metrics.ops == 0)
@@ -63,9 +67,8 @@ FilesystemWorkload FillsyncWorkload(bool quick) {
     req.factory = NewEngine;
     Result<std::vector<bench::BenchResult>> out = bench::RunBench(req);
     if (!out.ok()) {
-      results->push_back(ProbeResult::Failed(
-          "fsync", "fsync.fs." + fs + ".fillsync." + kEngine,
-          out.status().message()));
+      results->push_back(
+          ProbeResult::Failed("fsync", ResultName(fs), out.status().message()));
       return Status::OK();
     }
     for (const auto& b : *out) results->push_back(ToProbeResult(fs, b));

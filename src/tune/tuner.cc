@@ -398,9 +398,10 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   // largest scale 40% of the time affords, the knob check (3 rounds) at the
   // largest scale another 25% affords (no larger than the A/B's), and the
   // search gets the rest, its last rung no larger than the A/B's (a ranking
-  // made only on small copies can miss what the full size rewards: on a
-  // write-heavy workload of 4M keys, 8 MiB write buffers led the full-size
-  // grid, yet lost an A/B against 4 MiB at a quarter of that size, 0.84x).
+  // made only on small copies can miss what the full size rewards: on
+  // fillrandom + overwrite, 8 MiB write buffers led the full-size grid at
+  // 4M keys, while at 1M keys 4 MiB led it and an A/B at 294k keys found
+  // 8 MiB 0.84x of 4 MiB).
   size_t varying = 0;
   for (Knob k : AllKnobs()) {
     bool any = std::any_of(
