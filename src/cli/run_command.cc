@@ -34,6 +34,13 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr uint64_t kRunQuickTuneBudgetNs = 60ull * 1000000000ull;
+// run --quick writes at most this much in all (probes, bench, tuner).
+constexpr uint64_t kRunQuickWriteLimitBytes = 4ull << 30;
+// Kept back from the tuner's share: the bench's and the tuner's pages still
+// in writeback when the share is computed, and other writers on the disk.
+constexpr uint64_t kRunQuickWriteReserveBytes = 256ull << 20;
+// The tuner's share when the disk's own count cannot be read.
+constexpr uint64_t kRunQuickFallbackTuneWriteBytes = 1ull << 30;
 
 struct RunCommandOptions {
   CommonOptions common;
@@ -44,6 +51,7 @@ struct RunCommandOptions {
   std::string workload = "mixed";
   std::string memory_budget = "128MiB";
   std::string time_budget;
+  std::string write_budget;
   std::vector<std::string> skip;  // "bench", "tune"
 };
 
@@ -115,6 +123,21 @@ Status RunBaselineBench(const RunCommandOptions& o, ProgressSink* progress,
   return Status::OK();
 }
 
+// The tuner's write budget under --quick: what the 4 GiB limit leaves after
+// what the disk counted so far (the probes' writes are synced, so the count
+// is current), less a reserve; never below the tuner's minimum.
+uint64_t QuickTuneWriteBudget(const Result<DeviceInfo>& disk,
+                              const std::optional<FlushCounters>& before) {
+  if (!disk.ok() || !before) return kRunQuickFallbackTuneWriteBytes;
+  auto now = ReadFlushCounters(disk->disk);
+  if (!now.ok()) return kRunQuickFallbackTuneWriteBytes;
+  uint64_t used = (now->sectors_written - before->sectors_written) * 512 +
+                  kRunQuickWriteReserveBytes;
+  uint64_t left =
+      used < kRunQuickWriteLimitBytes ? kRunQuickWriteLimitBytes - used : 0;
+  return std::max(left, tune::kMinWriteBudgetBytes);
+}
+
 // Tunes with the facts this run's probes measured; writes the profile and
 // the engine's own forms into --out.
 Status RunTuneStep(const RunCommandOptions& o, const tune::TuneRequest& base,
@@ -175,9 +198,9 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
     tune_req.workload = *w;
     tune_req.memory_budget_bytes = *budget;
     tune_req.quick = o.probe.quick;
-    // run --quick must write at most 4 GiB in all: with the tuner's own quick
-    // budget (2 min) its trials wrote ~9 GiB on the development VM, with 60 s
-    // the whole run wrote 2.1 GiB (disk sectors) and still verified its pick.
+    // run --quick must write at most 4 GiB in all: its tuner gets 60 s and
+    // (below) a write budget of what the probes and the bench left; on the
+    // development VM a 60 s tune of `mixed` alone wrote 5.1 GB.
     tune_req.time_budget_ns =
         o.probe.quick ? kRunQuickTuneBudgetNs : tune::kDefaultTimeBudgetNs;
     if (!o.time_budget.empty()) {
@@ -185,6 +208,12 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
           ParseDurationFlag("--time-budget", o.time_budget, "10m");
       if (!t.ok()) return Fail(ctx, t.status());
       tune_req.time_budget_ns = *t;
+    }
+    if (!o.write_budget.empty()) {
+      Result<uint64_t> b =
+          ParseSizeFlag("--write-budget", o.write_budget, "2GiB");
+      if (!b.ok()) return Fail(ctx, b.status());
+      tune_req.write_budget_bytes = *b;
     }
     tune_req.available = AvailableEngines();
     tune_req.factory = NewEngine;
@@ -234,8 +263,12 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   auto progress = MakeProgress(ctx, o.common);
   if (s.ok() && !Skipped(o, "bench"))
     s = RunBaselineBench(o, progress.get(), &report);
-  if (s.ok() && !Skipped(o, "tune"))
+  if (s.ok() && !Skipped(o, "tune")) {
+    if (o.probe.quick && o.write_budget.empty()) {
+      tune_req.write_budget_bytes = QuickTuneWriteBudget(disk, disk_before);
+    }
     s = RunTuneStep(o, tune_req, progress.get(), &report);
+  }
   progress->Finish();
   bench::ProcessSnapshot io_after = bench::TakeProcessSnapshot();
   nlohmann::json written;
@@ -315,6 +348,11 @@ void SetupRunCommand(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--time-budget", opts->time_budget,
                   "time the tuner may take (default 60s with --quick, 10m)")
       ->type_name("DURATION");
+  cmd->add_option("--write-budget", opts->write_budget,
+                  "bytes the tuner may write (default with --quick: what "
+                  "the run's 4GiB leaves after the probes and the bench; "
+                  "otherwise no limit but time)")
+      ->type_name("SIZE");
   cmd->add_option("--skip", opts->skip, "leave out steps: bench, tune")
       ->delimiter(',')
       ->type_name("STEP[,STEP]");

@@ -34,6 +34,7 @@ struct TuneFlags {
   std::string memory_budget = "128MiB";
   std::string data_size;
   std::string time_budget;
+  std::string write_budget;
   std::string probe_result;
   std::string out;
   bool quick = false;
@@ -132,6 +133,11 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     if (!t.ok()) return Fail(ctx, t.status());
     req.time_budget_ns = *t;
   }
+  if (!f.write_budget.empty()) {
+    auto b = ParseSizeFlag("--write-budget", f.write_budget, "2GiB");
+    if (!b.ok()) return Fail(ctx, b.status());
+    req.write_budget_bytes = *b;
+  }
   Status valid = tune::ValidateTuneRequest(req);
   if (!valid.ok()) return Fail(ctx, valid);
   if (!f.probe_result.empty()) {
@@ -187,6 +193,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
                              {"workload", f.workload},
                              {"memory_budget_bytes", req.memory_budget_bytes},
                              {"time_budget_ns", req.time_budget_ns},
+                             {"write_budget_bytes", req.write_budget_bytes},
                              {"quick", req.quick}};
     if (req.data_size_bytes) {
       report.config["tune"]["data_size_bytes"] = *req.data_size_bytes;
@@ -243,6 +250,11 @@ void SetupTuneCommand(CLI::App& app, CommandContext& ctx) {
                   "time for probing, searching and verifying (default 10m; "
                   "2m with --quick; at least 30s)")
       ->type_name("DURATION");
+  cmd->add_option("--write-budget", f.write_budget,
+                  "bytes the tuner may write in all (its trials and probe), "
+                  "e.g. 2GiB; trials are sized to fit it as they are to the "
+                  "time budget (default: no limit but time; at least 64MiB)")
+      ->type_name("SIZE");
   cmd->add_option("--probe-result", f.probe_result,
                   "device facts from `disktune probe --json FILE` instead of "
                   "a quick probe")

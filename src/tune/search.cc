@@ -58,10 +58,56 @@ double FitTopScale(const std::vector<size_t>& sizes, const SearchBudget& b,
 
 }  // namespace
 
-void CostModel::Observe(double scale, uint64_t elapsed_ns) {
+double CostModel::Estimate(double scale) const {
+  if (curve_.empty()) return fixed_ns_ + per_scale_ns_ * scale;
+  const auto& [s0, c0] = curve_.front();
+  if (scale <= s0) {
+    double f = std::clamp(fixed_ns_, 0.0, c0);
+    return f + (c0 - f) * scale / s0;
+  }
+  for (size_t i = 1; i < curve_.size(); i++) {
+    const auto& [sa, ca] = curve_[i - 1];
+    const auto& [sb, cb] = curve_[i];
+    if (scale <= sb) return ca + (cb - ca) * (scale - sa) / (sb - sa);
+  }
+  const auto& [sl, cl] = curve_.back();
+  return cl * std::pow(scale / sl, growth_);
+}
+
+void CostModel::Observe(double scale, uint64_t cost_ns) {
   if (scale <= 0) return;
-  points_.emplace_back(scale, static_cast<double>(elapsed_ns));
-  max_seen_ = std::max(max_seen_, scale);
+  points_.emplace_back(scale, static_cast<double>(cost_ns));
+
+  // The curve: the mean at each scale (scales within 0.1% are one),
+  // ascending and never decreasing.
+  std::vector<std::pair<double, double>> sorted = points_;
+  std::sort(sorted.begin(), sorted.end());
+  curve_.clear();
+  size_t in_group = 0;
+  for (const auto& [x, y] : sorted) {
+    if (!curve_.empty() && x <= curve_.back().first * 1.001) {
+      auto& [gx, gy] = curve_.back();
+      gy = (gy * static_cast<double>(in_group) + y) /
+           static_cast<double>(in_group + 1);
+      in_group++;
+    } else {
+      curve_.emplace_back(x, y);
+      in_group = 1;
+    }
+  }
+  for (size_t i = 1; i < curve_.size(); i++) {
+    curve_[i].second = std::max(curve_[i].second, curve_[i - 1].second);
+  }
+  growth_ = 1.5;
+  if (curve_.size() >= 2) {
+    const auto& [sp, cp] = curve_[curve_.size() - 2];
+    const auto& [sl, cl] = curve_.back();
+    if (cp > 0 && cl > 0) {
+      growth_ = std::clamp(std::log(cl / cp) / std::log(sl / sp), 1.0, 2.0);
+    }
+  }
+
+  // The least-squares line, for the messages.
   double n = static_cast<double>(points_.size());
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (const auto& [x, y] : points_) {
@@ -154,7 +200,7 @@ Result<SearchOutcome> SuccessiveHalving(
         rung.errors.push_back(score.status().message());
         continue;
       }
-      cost->Observe(rung.scale, score->elapsed_ns);
+      cost->Observe(rung.scale, score->Cost());
       rung.ops_per_sec.push_back(score->ops_per_sec);
       rung.errors.emplace_back();
     }

@@ -24,6 +24,10 @@ namespace disktune::tune {
 struct TrialScore {
   double ops_per_sec = 0;
   uint64_t elapsed_ns = 0;  // wall time of the whole trial (setup included)
+  // What the trial used of the tuner's budget (TuneBudget::CostNs): more
+  // than elapsed_ns when writes bind. 0 = elapsed_ns.
+  uint64_t cost_ns = 0;
+  uint64_t Cost() const { return cost_ns > 0 ? cost_ns : elapsed_ns; }
 };
 
 // Runs `config` (full-size values) on the workload scaled by `scale`.
@@ -32,26 +36,27 @@ struct TrialScore {
 using TrialFn =
     std::function<Result<TrialScore>(const TuneConfig& config, double scale)>;
 
-// Trial time as a function of scale: fixed + per_scale x scale, fitted by
-// least squares to every trial run so far (the first guess until two
-// different scales have been seen). Beyond the largest scale observed the
-// estimate grows as scale^1.5, not linearly: an LSM's work per key grows
-// with its size (more levels, a cache that holds less of the data). Measured
-// (LevelDB, fillrandom + readrandom, 2.3M keys, cache 1/3 of them at each
-// size): 10.5 s at full size, 2.75 s at a third, so 1.27x the linear
-// extrapolation; scale^1.5 predicts 14.3 s, erring on the side of a plan
-// that ends inside its budget.
+// A trial's cost (TrialScore::Cost) as a function of scale, learnt from
+// the trials run so far. Until the first one: fixed + per_scale x scale,
+// the caller's guess. Then: the mean cost at each scale seen, linear
+// between them (never decreasing), and beyond the largest a power law whose
+// exponent is the growth between the two largest scales, clamped to
+// [1, 2] (1.5 while only one scale has been seen). An LSM's work per key
+// grows with its size (more levels, a cache that holds less of the data),
+// and its writes grow faster still, since small copies live in the
+// memtable and are deleted before writeback. Measured on the development
+// VM (LevelDB, `mixed`, bytes per trial): ~0-3 MiB at scale 0.0275, 7-49
+// MiB at 0.10, 75-150 MiB at 0.21; a straight line fitted through many
+// small trials predicted a fifth of the cost at 0.29. Wall time grows
+// nearly linearly (fillrandom + readrandom, 2.3M keys: 10.5 s at full
+// size, 2.75 s at a third, 1.27x linear).
 class CostModel {
  public:
   CostModel(double fixed_ns, double per_scale_ns)
       : fixed_ns_(fixed_ns), per_scale_ns_(per_scale_ns) {}
-  double Estimate(double scale) const {
-    double linear = fixed_ns_ + per_scale_ns_ * scale;
-    if (max_seen_ <= 0 || scale <= max_seen_) return linear;
-    double at_max = fixed_ns_ + per_scale_ns_ * max_seen_;
-    return std::max(linear, at_max * std::pow(scale / max_seen_, 1.5));
-  }
-  void Observe(double scale, uint64_t elapsed_ns);
+  double Estimate(double scale) const;
+  void Observe(double scale, uint64_t cost_ns);
+  // The least-squares line through every observation (for messages).
   double fixed_ns() const { return fixed_ns_; }
   double per_scale_ns() const { return per_scale_ns_; }
 
@@ -59,7 +64,8 @@ class CostModel {
   double fixed_ns_;
   double per_scale_ns_;
   std::vector<std::pair<double, double>> points_;  // (scale, ns)
-  double max_seen_ = 0;
+  std::vector<std::pair<double, double>> curve_;   // (scale, mean ns), sorted
+  double growth_ = 1.5;
 };
 
 struct SearchBudget {
@@ -80,9 +86,9 @@ struct SearchOutcome {
   size_t winner = 0;  // index into the candidate list
   std::vector<Rung> rungs;
   int trials = 0;
-  int candidates = 0;  // considered (after any truncation)
-  uint64_t elapsed_ns = 0;
-  bool truncated = false;  // the budget cut candidates or rungs
+  int candidates = 0;       // considered (after any truncation)
+  uint64_t elapsed_ns = 0;  // by the search's clock (the tuner's budget)
+  bool truncated = false;   // the budget cut candidates or rungs
   std::vector<std::string> notes;
 };
 

@@ -120,6 +120,34 @@ TEST(SearchTest, FailedTrialsNeverWinAndInterruptsStop) {
   EXPECT_TRUE(stopped.status().IsAborted());
 }
 
+TEST(CostModelTest, FollowsWhatItSawAndExtrapolatesItsGrowth) {
+  CostModel cost(10, 1000);
+  EXPECT_DOUBLE_EQ(cost.Estimate(0.5), 510);  // the guess, before any trial
+  // One scale seen: linear from the fixed part below it, scale^1.5 above.
+  cost.Observe(0.1, 110);
+  EXPECT_DOUBLE_EQ(cost.Estimate(0.1), 110);
+  EXPECT_DOUBLE_EQ(cost.Estimate(0.05), 60);
+  EXPECT_NEAR(cost.Estimate(0.4), 110 * 8, 1e-9);
+  // Quadratic growth (writes: small copies stay in the memtable): the mean
+  // per scale, and beyond the largest the growth between the last two.
+  cost.Observe(0.1, 90);  // mean 100 at 0.1
+  cost.Observe(0.2, 400);
+  EXPECT_DOUBLE_EQ(cost.Estimate(0.1), 100);
+  EXPECT_DOUBLE_EQ(cost.Estimate(0.15), 250);
+  EXPECT_NEAR(cost.Estimate(0.4), 1600, 1e-6);
+  // Growth is clamped to [1, 2]: a steeper step does not explode the plan.
+  cost.Observe(0.25, 4000);
+  EXPECT_NEAR(cost.Estimate(0.5), 16000, 1e-6);
+}
+
+TEST(CostModelTest, NeverDecreasesWithScaleAndGrowsAtLeastLinearly) {
+  CostModel cost(0, 1);
+  cost.Observe(0.1, 200);
+  cost.Observe(0.2, 150);  // a noisy, cheaper larger trial
+  EXPECT_DOUBLE_EQ(cost.Estimate(0.2), 200);
+  EXPECT_NEAR(cost.Estimate(0.4), 400, 1e-9);
+}
+
 TEST(VerifyTest, PairedGainOfAClearWin) {
   Gain g = PairedGain({150, 160, 155}, {100, 104, 99});
   EXPECT_EQ(g.repeats, 3);

@@ -103,6 +103,9 @@ TEST_F(TuneCliTest, BadInputIsOneLineAndWritesNothing) {
   ExpectOneLineError(with({"--memory-budget", "128"}), "--memory-budget");
   ExpectOneLineError(with({"--time-budget", "5s"}),
                      "too short to verify anything; the minimum is 30s");
+  ExpectOneLineError(with({"--write-budget", "1MiB"}),
+                     "too small for any trial plan; the minimum is 64 MiB");
+  ExpectOneLineError(with({"--write-budget", "lots"}), "--write-budget");
   ExpectOneLineError(with({"--engine", "sqlite3"}),
                      "the tuner supports leveldb, rocksdb");
   ExpectOneLineError(with({"--engine", "nosuch"}),
@@ -201,6 +204,43 @@ TEST_F(TuneCliTest, TunesLevelDbAndBenchLoadsTheProfile) {
                              "--dir", work_ + "/bench", "-q"},
                             work_);
   EXPECT_EQ(b.exit_code, 0) << b.err;
+}
+
+// A write budget binds: a write-heavy tune of 64 MiB of data that, given
+// only its 30 s, writes well over a gigabyte on the development VM, stays
+// near 64 MiB of writes (the process's own count, which the budget uses).
+TEST_F(TuneCliTest, WriteBudgetBoundsWhatTheTrialsWrite) {
+  RunOutput r = RunDisktune({"tune",
+                             "--engine",
+                             "leveldb",
+                             "--workload",
+                             "write-heavy",
+                             "--data-size",
+                             "64MiB",
+                             "--memory-budget",
+                             "16MiB",
+                             "--time-budget",
+                             "30s",
+                             "--write-budget",
+                             "64MiB",
+                             "--probe-result",
+                             probe_,
+                             "--dir",
+                             work_ + "/scratch",
+                             "--json",
+                             work_ + "/report.json",
+                             "-q"},
+                            work_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto report = ReadReportFile(work_ + "/report.json");
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  const json& t = report->tune;
+  EXPECT_EQ(t["write_budget_bytes"], 64 << 20);
+  uint64_t written = t["bytes_written"].get<uint64_t>();
+  EXPECT_GT(written, 0u);
+  // The plan's minimum (calibration, 3 A/B pairs) may overrun a little.
+  EXPECT_LE(written, 96u << 20) << "the write budget did not bind";
+  EXPECT_LT(t["elapsed_ns"].get<uint64_t>(), 30ull * 1000000000);
 }
 
 }  // namespace

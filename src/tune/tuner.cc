@@ -10,6 +10,7 @@
 #include "generated/version.h"
 #include "probes/probe.h"
 #include "probes/probe_runner.h"
+#include "src/bench/process_stats.h"
 #include "src/core/clock.h"
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
@@ -57,10 +58,12 @@ uint64_t FdLimit() {
 class Trials {
  public:
   Trials(const TuneRequest& req, const Workload& w, const DataShape& shape,
-         const ScratchDir& scratch, ProgressSink* progress)
+         const ScratchDir& scratch, const TuneBudget& budget,
+         ProgressSink* progress)
       : req_(req),
         w_(w),
         shape_(shape),
+        budget_(budget),
         model_(ModelFor(req.engine)),
         root_(scratch.Join("tune")),
         progress_(progress) {}
@@ -123,11 +126,15 @@ class Trials {
       progress_->Step(label, trials_, 0, 0);
     }
     uint64_t t0 = NowNanos();
+    uint64_t b0 = budget_.ReadBytes();
     auto results = bench::RunBench(br);
     uint64_t elapsed = NowNanos() - t0;
     trials_++;
     std::error_code ec;
-    std::filesystem::remove_all(root_, ec);
+    std::filesystem::remove_all(root_, ec);  // cancels unwritten pages first
+    uint64_t b1 = budget_.ReadBytes();
+    uint64_t cost =
+        static_cast<uint64_t>(budget_.CostNs(elapsed, b1 > b0 ? b1 - b0 : 0));
     if (InterruptRequested()) return Status::Aborted("interrupted");
     if (!results.ok()) return results.status();
     double ops = 0, ns = 0;
@@ -148,6 +155,7 @@ class Trials {
     TrialScore s;
     s.ops_per_sec = ops / (ns / 1e9);
     s.elapsed_ns = elapsed;
+    s.cost_ns = std::max<uint64_t>(1, cost);
     return s;
   }
 
@@ -157,6 +165,7 @@ class Trials {
   const TuneRequest& req_;
   const Workload& w_;
   const DataShape& shape_;
+  const TuneBudget& budget_;
   const EngineModel& model_;
   std::string root_;
   ProgressSink* progress_;
@@ -299,6 +308,13 @@ Status ValidateTuneRequest(const TuneRequest& r) {
         " is too short to verify anything; the minimum is " +
         std::to_string(kMinTimeBudgetNs / kSecondNs) + "s");
   }
+  if (r.write_budget_bytes > 0 && r.write_budget_bytes < kMinWriteBudgetBytes) {
+    return Status::InvalidArgument(
+        "--write-budget " +
+        FormatBytes(static_cast<double>(r.write_budget_bytes)) +
+        " is too small for any trial plan; the minimum is " +
+        FormatBytes(static_cast<double>(kMinWriteBudgetBytes)));
+  }
   DT_RETURN_IF_ERROR(ValidateWorkload(r.workload));
   if (r.data_size_bytes && *r.data_size_bytes < 64 * kKiB) {
     return Status::InvalidArgument("--data-size must be at least 64KiB");
@@ -312,16 +328,26 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   if (progress == nullptr) progress = &null_progress;
   DT_RETURN_IF_ERROR(ValidateTuneRequest(req));
   const uint64_t start = NowNanos();
-  const uint64_t deadline = start + req.time_budget_ns;
-  auto remaining = [&]() -> double {
-    uint64_t now = NowNanos();
-    return now >= deadline ? 0.0 : static_cast<double>(deadline - now);
+  // The process's write count; 0 where /proc/self/io is unreadable (checked
+  // below when a write budget needs it).
+  auto process_bytes = [] {
+    return bench::TakeProcessSnapshot().device_write_bytes.value_or(0);
   };
+  if (req.write_budget_bytes > 0 &&
+      !bench::TakeProcessSnapshot().device_write_bytes) {
+    return Status::NotSupported(
+        "--write-budget needs the kernel's per-process write count "
+        "(/proc/self/io), which is unreadable here; run without it");
+  }
+  const TuneBudget budget(req.time_budget_ns, req.write_budget_bytes, NowNanos,
+                          process_bytes);
+  auto remaining = [&]() -> double { return budget.RemainingNs(); };
 
   TuneResult res;
   res.engine = req.engine;
   res.memory_budget_bytes = req.memory_budget_bytes;
   res.time_budget_ns = req.time_budget_ns;
+  res.write_budget_bytes = req.write_budget_bytes;
   res.quick = req.quick;
   res.workload = req.workload;
   Workload& w = res.workload;
@@ -369,7 +395,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
       "the trial databases (--data-size " +
           FormatBytes(static_cast<double>(res.shape.user_bytes())) + ")"));
 
-  Trials trials(req, w, res.shape, scratch, progress);
+  Trials trials(req, w, res.shape, scratch, budget, progress);
   const double s_min = EffectiveScale(w, 0);
   const double s_rank =
       EffectiveScale(w, std::max(s_min, static_cast<double>(kMinRankNum) /
@@ -381,14 +407,14 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
                  " candidates after the rules; calibrating trial cost");
   auto c1 = trials.Run(res.baseline, s_rank, "calibrate");
   if (!c1.ok()) return c1.status().WithContext("baseline trial");
-  CostModel cost(0.2 * static_cast<double>(c1->elapsed_ns),
-                 0.8 * static_cast<double>(c1->elapsed_ns) / s_rank);
-  cost.Observe(s_rank, c1->elapsed_ns);
+  CostModel cost(0.2 * static_cast<double>(c1->Cost()),
+                 0.8 * static_cast<double>(c1->Cost()) / s_rank);
+  cost.Observe(s_rank, c1->Cost());
   double s_cal2 = EffectiveScale(w, std::min(1.0, 4 * s_rank));
   if (s_cal2 > s_rank && remaining() > 10 * cost.Estimate(s_cal2)) {
     auto c2 = trials.Run(res.baseline, s_cal2, "calibrate");
     if (!c2.ok()) return c2.status().WithContext("baseline trial");
-    cost.Observe(s_cal2, c2->elapsed_ns);
+    cost.Observe(s_cal2, c2->Cost());
   }
   progress->Info("tune: a trial costs ~" + FormatDuration(cost.fixed_ns()) +
                  " + " + FormatDuration(cost.per_scale_ns()) +
@@ -449,8 +475,9 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
                  FormatDuration(static_cast<double>(sb.budget_ns)) +
                  " for the search, trials up to scale " + Fixed(s_k, 3) +
                  "; A/B at scale " + Fixed(s_v, 3));
+  // The search's clock is the budget's: it advances with writes too.
   auto search = SuccessiveHalving(res.candidates, sb, &cost, trial_fn,
-                                  [] { return NowNanos(); });
+                                  [&] { return budget.ClockNs(); });
   if (!search.ok()) return search.status();
   res.search = *search;
   res.winner = res.candidates[res.search.winner];
@@ -537,7 +564,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
                     : std::string("without ") + KnobName(changed[i - 1]));
         auto s = trials.Run(configs[i], s_k, label);
         if (!s.ok()) return s.status().WithContext("knob check");
-        cost.Observe(s_k, s->elapsed_ns);
+        cost.Observe(s_k, s->Cost());
         scores[i].push_back(s->ops_per_sec);
       }
     }
@@ -612,7 +639,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
                             (i == 0 ? "baseline" : "recommendation");
         auto s = trials.Run(*pair[i], s_v, label);
         if (!s.ok()) return s.status().WithContext("verification");
-        cost.Observe(s_v, s->elapsed_ns);
+        cost.Observe(s_v, s->Cost());
         (i == 0 ? v.baseline_ops_per_sec : v.candidate_ops_per_sec)
             .push_back(s->ops_per_sec);
       }
@@ -728,6 +755,14 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
       " of index/filter blocks)");
   ex.push_back("Baseline: " + res.baseline_definition);
   ex.push_back("Verdict: " + res.verdict);
+  res.bytes_written = budget.BytesWritten();
+  if (budget.limits_writes() && budget.WritesBind()) {
+    res.notes.push_back(
+        "the write budget (" +
+        FormatBytes(static_cast<double>(req.write_budget_bytes)) +
+        ") bound the plan before the time budget did: trials were sized by "
+        "what they write");
+  }
   res.elapsed_ns = NowNanos() - start;
   return res;
 }
@@ -743,6 +778,8 @@ json TuneResultToJson(const TuneResult& r) {
   j["data_size_bytes"] = r.shape.user_bytes();
   j["time_budget_ns"] = r.time_budget_ns;
   j["elapsed_ns"] = r.elapsed_ns;
+  if (r.write_budget_bytes > 0) j["write_budget_bytes"] = r.write_budget_bytes;
+  j["bytes_written"] = r.bytes_written;
   j["quick"] = r.quick;
   j["verdict"] = r.verdict;
 

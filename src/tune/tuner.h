@@ -35,6 +35,7 @@
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/status.h"
+#include "src/tune/budget.h"
 #include "src/tune/knobs.h"
 #include "src/tune/profile.h"
 #include "src/tune/rules.h"
@@ -67,6 +68,9 @@ struct TuneRequest {
   // The loaded data (keys + values) at full size; unset = the workload's num.
   std::optional<uint64_t> data_size_bytes;
   uint64_t time_budget_ns = kDefaultTimeBudgetNs;
+  // Bytes the tuner may write in all, its own probe included (budget.h);
+  // 0 = no limit but time.
+  uint64_t write_budget_bytes = 0;
   bool quick = false;
   // From an earlier probe (--probe-result, or `run`'s own probes). Unset:
   // the tuner probes the scratch directory's device first (~10 s).
@@ -108,6 +112,8 @@ struct TuneResult {
   DataShape shape;
   uint64_t memory_budget_bytes = 0;
   uint64_t time_budget_ns = 0;
+  uint64_t write_budget_bytes = 0;  // 0 = none
+  uint64_t bytes_written = 0;       // the process's count (budget.h)
   bool quick = false;
   DeviceFacts facts;
   // When the tuner probed: the results and the environment, for a report.
