@@ -103,7 +103,7 @@ void CostModel::Observe(double scale, uint64_t cost_ns) {
     const auto& [sp, cp] = curve_[curve_.size() - 2];
     const auto& [sl, cl] = curve_.back();
     if (cp > 0 && cl > 0) {
-      growth_ = std::clamp(std::log(cl / cp) / std::log(sl / sp), 1.0, 2.0);
+      growth_ = std::clamp(std::log(cl / cp) / std::log(sl / sp), 1.5, 2.0);
     }
   }
 
