@@ -85,8 +85,8 @@ bool IsMountPoint(const std::string& path) {
     std::istringstream ss(line);
     std::string src, mp;
     ss >> src >> mp;
-    if (UnescapeMountField(mp) == want || UnescapeMountField(mp) == path)
-      return true;
+    std::string mount_point = UnescapeMountField(mp);
+    if (mount_point == want || mount_point == path) return true;
   }
   return false;
 }

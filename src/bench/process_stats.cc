@@ -46,6 +46,12 @@ Result<std::vector<std::string>> ListFiles(const std::string& dir) {
   return files;
 }
 
+std::optional<uint64_t> NetWriteBytes(const ProcIo& io) {
+  if (!io.write_bytes) return std::nullopt;
+  uint64_t cancelled = io.cancelled_write_bytes.value_or(0);
+  return *io.write_bytes > cancelled ? *io.write_bytes - cancelled : 0;
+}
+
 }  // namespace
 
 ProcIo ParseProcIo(const std::string& text) {
@@ -76,6 +82,12 @@ std::optional<uint64_t> ParseVmHwm(const std::string& text) {
   return std::nullopt;
 }
 
+std::optional<uint64_t> ProcessWriteBytes() {
+  auto io_text = ReadSmallFile("/proc/self/io");
+  if (!io_text) return std::nullopt;
+  return NetWriteBytes(ParseProcIo(*io_text));
+}
+
 ProcessSnapshot TakeProcessSnapshot() {
   ProcessSnapshot s;
   rusage ru{};
@@ -85,11 +97,7 @@ ProcessSnapshot TakeProcessSnapshot() {
   }
   if (auto io_text = ReadSmallFile("/proc/self/io")) {
     ProcIo io = ParseProcIo(*io_text);
-    if (io.write_bytes) {
-      uint64_t cancelled = io.cancelled_write_bytes.value_or(0);
-      s.device_write_bytes =
-          *io.write_bytes > cancelled ? *io.write_bytes - cancelled : 0;
-    }
+    s.device_write_bytes = NetWriteBytes(io);
     s.device_read_bytes = io.read_bytes;
   }
   if (auto status = ReadSmallFile("/proc/self/status")) {

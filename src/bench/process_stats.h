@@ -26,6 +26,10 @@ struct ProcessSnapshot {
 
 ProcessSnapshot TakeProcessSnapshot();
 
+// The snapshot's device_write_bytes alone (one read of /proc/self/io), for
+// callers that poll it, such as the tuner's write budget.
+std::optional<uint64_t> ProcessWriteBytes();
+
 // Resets the kernel's peak-RSS mark (VmHWM) to the current RSS by writing "5"
 // to /proc/self/clear_refs (Linux >= 4.0), so a later snapshot's peak belongs
 // to the scenario, not to an earlier one. False when the kernel refused.

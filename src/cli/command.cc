@@ -84,6 +84,22 @@ Result<uint64_t> ParseDurationFlag(const std::string& flag,
   return r;
 }
 
+Status ParseTuneBudgetFlags(const std::string& time_text,
+                            const std::string& write_text, uint64_t* time_ns,
+                            uint64_t* write_bytes) {
+  if (!time_text.empty()) {
+    Result<uint64_t> t = ParseDurationFlag("--time-budget", time_text, "10m");
+    if (!t.ok()) return t.status();
+    *time_ns = *t;
+  }
+  if (!write_text.empty()) {
+    Result<uint64_t> b = ParseSizeFlag("--write-budget", write_text, "2GiB");
+    if (!b.ok()) return b.status();
+    *write_bytes = *b;
+  }
+  return Status::OK();
+}
+
 Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts) {
   std::string dir = opts.dir;
   if (dir.empty())

@@ -50,6 +50,12 @@ Result<uint64_t> ParseDurationFlag(const std::string& flag,
                                    const std::string& text,
                                    const std::string& example);
 
+// The tuner's --time-budget and --write-budget (`tune` and `run`): an empty
+// text leaves *time_ns / *write_bytes at the command's default.
+Status ParseTuneBudgetFlags(const std::string& time_text,
+                            const std::string& write_text, uint64_t* time_ns,
+                            uint64_t* write_bytes);
+
 // Opens the scratch directory: --dir, or a new "disktune-<stamp>-<pid>" under
 // the current directory.
 Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts);

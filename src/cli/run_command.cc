@@ -123,16 +123,23 @@ Status RunBaselineBench(const RunCommandOptions& o, ProgressSink* progress,
   return Status::OK();
 }
 
+// What the disk completed writing since `before` (all writers on it);
+// nullopt when its counters cannot be read.
+std::optional<uint64_t> DiskBytesSince(
+    const Result<DeviceInfo>& disk,
+    const std::optional<FlushCounters>& before) {
+  if (!disk.ok() || !before) return std::nullopt;
+  auto now = ReadFlushCounters(disk->disk);
+  if (!now.ok()) return std::nullopt;
+  return (now->sectors_written - before->sectors_written) * 512;
+}
+
 // The tuner's write budget under --quick: what the 4 GiB limit leaves after
 // what the disk counted so far (the probes' writes are synced, so the count
 // is current), less a reserve; never below the tuner's minimum.
-uint64_t QuickTuneWriteBudget(const Result<DeviceInfo>& disk,
-                              const std::optional<FlushCounters>& before) {
-  if (!disk.ok() || !before) return kRunQuickFallbackTuneWriteBytes;
-  auto now = ReadFlushCounters(disk->disk);
-  if (!now.ok()) return kRunQuickFallbackTuneWriteBytes;
-  uint64_t used = (now->sectors_written - before->sectors_written) * 512 +
-                  kRunQuickWriteReserveBytes;
+uint64_t QuickTuneWriteBudget(std::optional<uint64_t> disk_bytes) {
+  if (!disk_bytes) return kRunQuickFallbackTuneWriteBytes;
+  uint64_t used = *disk_bytes + kRunQuickWriteReserveBytes;
   uint64_t left =
       used < kRunQuickWriteLimitBytes ? kRunQuickWriteLimitBytes - used : 0;
   return std::max(left, tune::kMinWriteBudgetBytes);
@@ -203,18 +210,10 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
     // development VM a 60 s tune of `mixed` alone wrote 5.1 GB.
     tune_req.time_budget_ns =
         o.probe.quick ? kRunQuickTuneBudgetNs : tune::kDefaultTimeBudgetNs;
-    if (!o.time_budget.empty()) {
-      Result<uint64_t> t =
-          ParseDurationFlag("--time-budget", o.time_budget, "10m");
-      if (!t.ok()) return Fail(ctx, t.status());
-      tune_req.time_budget_ns = *t;
-    }
-    if (!o.write_budget.empty()) {
-      Result<uint64_t> b =
-          ParseSizeFlag("--write-budget", o.write_budget, "2GiB");
-      if (!b.ok()) return Fail(ctx, b.status());
-      tune_req.write_budget_bytes = *b;
-    }
+    Status budgets = ParseTuneBudgetFlags(o.time_budget, o.write_budget,
+                                          &tune_req.time_budget_ns,
+                                          &tune_req.write_budget_bytes);
+    if (!budgets.ok()) return Fail(ctx, budgets);
     tune_req.available = AvailableEngines();
     tune_req.factory = NewEngine;
     Status v = tune::ValidateTuneRequest(tune_req);
@@ -265,7 +264,8 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
     s = RunBaselineBench(o, progress.get(), &report);
   if (s.ok() && !Skipped(o, "tune")) {
     if (o.probe.quick && o.write_budget.empty()) {
-      tune_req.write_budget_bytes = QuickTuneWriteBudget(disk, disk_before);
+      tune_req.write_budget_bytes =
+          QuickTuneWriteBudget(DiskBytesSince(disk, disk_before));
     }
     s = RunTuneStep(o, tune_req, progress.get(), &report);
   }
@@ -281,13 +281,10 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
         *io_after.device_write_bytes - *io_before.device_write_bytes;
     report.bytes_written = written["process_bytes"];
   }
-  if (disk_before) {
-    if (auto after = ReadFlushCounters(disk->disk); after.ok()) {
-      written["disk"] = disk->disk;
-      written["disk_bytes"] =
-          (after->sectors_written - disk_before->sectors_written) * 512;
-      report.bytes_written = written["disk_bytes"];
-    }
+  if (std::optional<uint64_t> d = DiskBytesSince(disk, disk_before)) {
+    written["disk"] = disk->disk;
+    written["disk_bytes"] = *d;
+    report.bytes_written = *d;
   }
   report.analyses["bytes_written"] = written;
   if (!s.ok() && !s.IsAborted()) {

@@ -128,16 +128,10 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   }
   req.time_budget_ns =
       f.quick ? tune::kQuickTimeBudgetNs : tune::kDefaultTimeBudgetNs;
-  if (!f.time_budget.empty()) {
-    auto t = ParseDurationFlag("--time-budget", f.time_budget, "10m");
-    if (!t.ok()) return Fail(ctx, t.status());
-    req.time_budget_ns = *t;
-  }
-  if (!f.write_budget.empty()) {
-    auto b = ParseSizeFlag("--write-budget", f.write_budget, "2GiB");
-    if (!b.ok()) return Fail(ctx, b.status());
-    req.write_budget_bytes = *b;
-  }
+  Status budgets =
+      ParseTuneBudgetFlags(f.time_budget, f.write_budget, &req.time_budget_ns,
+                           &req.write_budget_bytes);
+  if (!budgets.ok()) return Fail(ctx, budgets);
   Status valid = tune::ValidateTuneRequest(req);
   if (!valid.ok()) return Fail(ctx, valid);
   if (!f.probe_result.empty()) {
@@ -193,8 +187,10 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
                              {"workload", f.workload},
                              {"memory_budget_bytes", req.memory_budget_bytes},
                              {"time_budget_ns", req.time_budget_ns},
-                             {"write_budget_bytes", req.write_budget_bytes},
                              {"quick", req.quick}};
+    if (req.write_budget_bytes > 0) {
+      report.config["tune"]["write_budget_bytes"] = req.write_budget_bytes;
+    }
     if (req.data_size_bytes) {
       report.config["tune"]["data_size_bytes"] = *req.data_size_bytes;
     }

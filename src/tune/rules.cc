@@ -45,6 +45,14 @@ bool ReadsHitDevice(const RuleInput& in) {
   return ram > 0 && db + in.budget_bytes > ram;
 }
 
+// Open files the process may use for tables: the fd limit less what the
+// engine and the service keep for themselves, and the engine's own cap.
+uint64_t OpenFilesCap(const RuleInput& in) {
+  return std::min<uint64_t>(
+      static_cast<uint64_t>(in.engine->max_open_files),
+      in.facts.fd_limit > 128 ? in.facts.fd_limit - 64 : 64);
+}
+
 // --------------------------------------------------------------- the rules
 
 void TableFileSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
@@ -52,11 +60,7 @@ void TableFileSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   TuneConfig c = m.defaults;
   uint64_t db = EstimateDbBytes(in.shape, c);
   uint64_t tables = EstimateTableCount(in.shape, c);
-  // Open files the process may use for tables: the fd limit less what the
-  // engine and the service keep for themselves, and the engine's own cap.
-  uint64_t cap =
-      std::min<uint64_t>(static_cast<uint64_t>(m.max_open_files),
-                         in.facts.fd_limit > 128 ? in.facts.fd_limit - 64 : 64);
+  uint64_t cap = OpenFilesCap(in);
   r->fact = "estimated table data " + Bytes(static_cast<double>(db)) + " = " +
             std::to_string(tables) + " tables of " +
             Bytes(static_cast<double>(c.max_file_bytes)) +
@@ -80,9 +84,7 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   TuneConfig c = m.defaults;
   c.max_file_bytes = s->max_file_bytes;
   uint64_t tables = EstimateTableCount(in.shape, c);
-  uint64_t cap =
-      std::min<uint64_t>(static_cast<uint64_t>(m.max_open_files),
-                         in.facts.fd_limit > 128 ? in.facts.fd_limit - 64 : 64);
+  uint64_t cap = OpenFilesCap(in);
   r->fact = std::to_string(tables) + " tables expected (" +
             Bytes(static_cast<double>(EstimateDbBytes(in.shape, c))) + " / " +
             Bytes(static_cast<double>(c.max_file_bytes)) + "); default " +
@@ -170,8 +172,9 @@ void WriteBuffer(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   // A fast device makes flushes and compactions cheap I/O; what a larger
   // memtable then mostly changes is the CPU of every insert (a deeper skip
   // list that no longer fits the CPU caches). On this project's 2-CPU test
-  // VM (4 GB/s disk) a 56 MiB buffer ran fillrandom + overwrite of 1M keys
-  // at ~0.55x the best 8 MiB configuration (benchmarks/README.md, Tuner).
+  // VM (1 MiB writes at 2.3 GB/s in its quick probe) the five best points of
+  // the 1M-key fillrandom + overwrite grid all had 4-16 MiB buffers, and its
+  // worst point ran at 0.58x its best (benchmarks/README.md, Tuner quality).
   const bool fast_device = in.facts.seq_write_bytes_per_sec &&
                            *in.facts.seq_write_bytes_per_sec >= 500e6;
   std::vector<uint64_t> v;

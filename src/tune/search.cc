@@ -86,9 +86,9 @@ void CostModel::Observe(double scale, uint64_t cost_ns) {
   size_t in_group = 0;
   for (const auto& [x, y] : sorted) {
     if (!curve_.empty() && x <= curve_.back().first * 1.001) {
-      auto& [gx, gy] = curve_.back();
-      gy = (gy * static_cast<double>(in_group) + y) /
-           static_cast<double>(in_group + 1);
+      double& mean = curve_.back().second;
+      mean = (mean * static_cast<double>(in_group) + y) /
+             static_cast<double>(in_group + 1);
       in_group++;
     } else {
       curve_.emplace_back(x, y);

@@ -6,8 +6,6 @@
 // that might win.
 #pragma once
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>

@@ -328,19 +328,17 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   if (progress == nullptr) progress = &null_progress;
   DT_RETURN_IF_ERROR(ValidateTuneRequest(req));
   const uint64_t start = NowNanos();
-  // The process's write count; 0 where /proc/self/io is unreadable (checked
-  // below when a write budget needs it).
-  auto process_bytes = [] {
-    return bench::TakeProcessSnapshot().device_write_bytes.value_or(0);
-  };
-  if (req.write_budget_bytes > 0 &&
-      !bench::TakeProcessSnapshot().device_write_bytes) {
+  // The process's write count (0 where /proc/self/io is unreadable, which a
+  // write budget refuses).
+  const bool bytes_readable = bench::ProcessWriteBytes().has_value();
+  if (req.write_budget_bytes > 0 && !bytes_readable) {
     return Status::NotSupported(
         "--write-budget needs the kernel's per-process write count "
         "(/proc/self/io), which is unreadable here; run without it");
   }
-  const TuneBudget budget(req.time_budget_ns, req.write_budget_bytes, NowNanos,
-                          process_bytes);
+  const TuneBudget budget(
+      req.time_budget_ns, req.write_budget_bytes, NowNanos,
+      [] { return bench::ProcessWriteBytes().value_or(0); });
   auto remaining = [&]() -> double { return budget.RemainingNs(); };
 
   TuneResult res;
@@ -755,8 +753,8 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
       " of index/filter blocks)");
   ex.push_back("Baseline: " + res.baseline_definition);
   ex.push_back("Verdict: " + res.verdict);
-  res.bytes_written = budget.BytesWritten();
-  if (budget.limits_writes() && budget.WritesBind()) {
+  if (bytes_readable) res.bytes_written = budget.BytesWritten();
+  if (budget.WritesBind()) {
     res.notes.push_back(
         "the write budget (" +
         FormatBytes(static_cast<double>(req.write_budget_bytes)) +
@@ -779,7 +777,7 @@ json TuneResultToJson(const TuneResult& r) {
   j["time_budget_ns"] = r.time_budget_ns;
   j["elapsed_ns"] = r.elapsed_ns;
   if (r.write_budget_bytes > 0) j["write_budget_bytes"] = r.write_budget_bytes;
-  j["bytes_written"] = r.bytes_written;
+  if (r.bytes_written) j["bytes_written"] = *r.bytes_written;
   j["quick"] = r.quick;
   j["verdict"] = r.verdict;
 

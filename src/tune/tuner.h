@@ -51,7 +51,8 @@ inline constexpr uint64_t kSecondNs = 1000000000ull;
 // knob check and A/B (2 x 3 runs at least) of the smallest trials.
 inline constexpr uint64_t kMinTimeBudgetNs = 30 * kSecondNs;
 inline constexpr uint64_t kDefaultTimeBudgetNs = 600 * kSecondNs;
-// `disktune run --quick` gives the tuner two minutes.
+// `disktune tune --quick`'s time budget (`run --quick` gives its tuner 60 s
+// and a write budget instead, src/cli/run_command.cc).
 inline constexpr uint64_t kQuickTimeBudgetNs = 120 * kSecondNs;
 inline constexpr int kMinRepeats = 3;
 // Spare time buys repeats (narrower intervals), up to these: the knob check
@@ -112,8 +113,8 @@ struct TuneResult {
   DataShape shape;
   uint64_t memory_budget_bytes = 0;
   uint64_t time_budget_ns = 0;
-  uint64_t write_budget_bytes = 0;  // 0 = none
-  uint64_t bytes_written = 0;       // the process's count (budget.h)
+  uint64_t write_budget_bytes = 0;        // 0 = none
+  std::optional<uint64_t> bytes_written;  // the process's count (budget.h)
   bool quick = false;
   DeviceFacts facts;
   // When the tuner probed: the results and the environment, for a report.
