@@ -17,7 +17,13 @@
 #    scenarios on an engine that does nothing, so its ns/op is the harness's
 #    own cost per operation, free of engine and machine noise.
 #
-# Usage: benchmarks/bench_fidelity.sh [--num N] [--repeat R] [--dir DIR]
+# readseq runs --readseq-passes times in a row in every process (default 5,
+# on all sides alike) and each process counts the median of its passes: one
+# pass of 1M entries takes ~130 ms, where the machine's noise alone spreads a
+# single pass by 10-20%.
+#
+# Usage: benchmarks/bench_fidelity.sh [--num N] [--repeat R] [--readseq-passes P]
+#                                     [--only rocksdb|leveldb] [--dir DIR]
 #   DISKTUNE=path/to/disktune (default: build/disktune, then build-bench/disktune;
 #   bench_harness_overhead is looked up in the same build tree)
 set -euo pipefail
@@ -26,13 +32,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 num=1000000
 repeat=3
+passes=5
+only=""
 dir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --num) num=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
+    --readseq-passes) passes=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "bench_fidelity.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -57,11 +67,13 @@ work=${dir:-$(mktemp -d "$root/fidelity.XXXXXX")}
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 
-scenarios=fillseq,fillrandom,readrandom,readseq
+case "$only" in ''|rocksdb|leveldb) ;; *) echo "bench_fidelity.sh: --only wants rocksdb or leveldb, e.g. --only leveldb" >&2; exit 2 ;; esac
+case "$passes" in ''|*[!0-9]*|0) echo "bench_fidelity.sh: --readseq-passes wants a count >= 1, e.g. 5" >&2; exit 2 ;; esac
+scenarios=fillseq,fillrandom,readrandom$(printf ',readseq%.0s' $(seq "$passes"))
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r)"
 echo "disk:    $(df -h "$work" | awk 'NR==2 {print $1 " (" $2 ")"}'), fs $(stat -f -c %T "$work")"
-echo "disktune: $disktune; num $num; $repeat runs each, interleaved"
+echo "disktune: $disktune; num $num; $repeat runs each, interleaved; readseq $passes passes per run"
 echo
 
 # disktune's ops/s per scenario, one "name ops_per_sec" line each.
@@ -90,7 +102,7 @@ run_db_bench() {
 
 run_direct() {
   rm -rf "$work/ldb"
-  "$work/leveldb_direct_loop" "$work/ldb" "$num" | awk '{print $1, $4}'
+  "$work/leveldb_direct_loop" "$work/ldb" "$num" "$passes" | awk '{print $1, $4}'
 }
 
 # Prints the comparison table from files of "scenario ops_per_sec" lines.
@@ -99,10 +111,18 @@ compare() {  # title target ref-file dt-file
 import sys, statistics
 title, target, ref_file, dt_file = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
 def load(path):
-    d = {}
+    # One value per run and scenario: the median of the run's passes (a run
+    # starts at a "run" line; only readseq has more than one pass).
+    runs = []
     for line in open(path):
+        if line.strip() == "run":
+            runs.append({}); continue
         name, v = line.split()
-        d.setdefault(name, []).append(float(v))
+        runs[-1].setdefault(name, []).append(float(v))
+    d = {}
+    for run in runs:
+        for name, vs in run.items():
+            d.setdefault(name, []).append(statistics.median(vs))
     return d
 ref, dt = load(ref_file), load(dt_file)
 print(title)
@@ -125,12 +145,14 @@ PY
 }
 
 # --- RocksDB vs db_bench ----------------------------------------------------
-if [ -n "$db_bench" ]; then
+if [ "$only" = leveldb ]; then
+  :
+elif [ -n "$db_bench" ]; then
   : >"$work/rocks_ref"; : >"$work/rocks_dt"
   for i in $(seq "$repeat"); do
-    run_db_bench >>"$work/rocks_ref"
-    run_disktune rocksdb --cache-size 8MiB --write-buffer-size 64MiB \
-      --compression snappy --block-size 4KiB --bloom-bits 0 >>"$work/rocks_dt"
+    { echo run; run_db_bench; } >>"$work/rocks_ref"
+    { echo run; run_disktune rocksdb --cache-size 8MiB --write-buffer-size 64MiB \
+      --compression snappy --block-size 4KiB --bloom-bits 0; } >>"$work/rocks_dt"
   done
   compare "rocksdb: disktune vs $db_bench ($("$db_bench" --version 2>/dev/null | head -1 || true))" \
     0.95 "$work/rocks_ref" "$work/rocks_dt"
@@ -141,7 +163,9 @@ fi
 
 # --- The harness alone -------------------------------------------------------
 overhead="$(dirname "$disktune")/src/bench/bench_harness_overhead"
-if [ -x "$overhead" ]; then
+if [ -n "$only" ]; then
+  :
+elif [ -x "$overhead" ]; then
   echo "harness cost per op on a null engine ($overhead, median of $repeat):"
   for i in $(seq "$repeat"); do "$overhead" "$((num * 2))"; done |
     python3 -c '
@@ -160,12 +184,13 @@ else
 fi
 
 # --- LevelDB vs a direct loop -------------------------------------------------
+[ "$only" = rocksdb ] && exit 0
 g++ -O2 -std=c++17 "$here/leveldb_direct_loop.cc" -o "$work/leveldb_direct_loop" \
   -lleveldb -lsnappy -lpthread
 : >"$work/ldb_ref"; : >"$work/ldb_dt"
 for i in $(seq "$repeat"); do
-  run_direct >>"$work/ldb_ref"
-  run_disktune leveldb >>"$work/ldb_dt"
+  { echo run; run_direct; } >>"$work/ldb_ref"
+  { echo run; run_disktune leveldb; } >>"$work/ldb_dt"
 done
 compare "leveldb: disktune vs a direct loop over the LevelDB API (ratio >= 0.95 = overhead <= 5%)" \
   0.95 "$work/ldb_ref" "$work/ldb_dt"
