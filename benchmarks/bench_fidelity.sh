@@ -46,6 +46,8 @@ while [ $# -gt 0 ]; do
     *) echo "bench_fidelity.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+case "$only" in ''|rocksdb|leveldb) ;; *) echo "bench_fidelity.sh: --only wants rocksdb or leveldb, e.g. --only leveldb" >&2; exit 2 ;; esac
+case "$passes" in ''|*[!0-9]*|0) echo "bench_fidelity.sh: --readseq-passes wants a count >= 1, e.g. 5" >&2; exit 2 ;; esac
 
 disktune=${DISKTUNE:-}
 if [ -z "$disktune" ]; then
@@ -65,10 +67,8 @@ fi
 
 work=${dir:-$(mktemp -d "$root/fidelity.XXXXXX")}
 mkdir -p "$work"
-trap 'rm -rf "$work"' EXIT
+[ -z "$dir" ] && trap 'rm -rf "$work"' EXIT  # never a --dir the caller gave
 
-case "$only" in ''|rocksdb|leveldb) ;; *) echo "bench_fidelity.sh: --only wants rocksdb or leveldb, e.g. --only leveldb" >&2; exit 2 ;; esac
-case "$passes" in ''|*[!0-9]*|0) echo "bench_fidelity.sh: --readseq-passes wants a count >= 1, e.g. 5" >&2; exit 2 ;; esac
 scenarios=fillseq,fillrandom,readrandom$(printf ',readseq%.0s' $(seq "$passes"))
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r)"

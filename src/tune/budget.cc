@@ -20,15 +20,18 @@ double TuneBudget::BytesToNs(uint64_t bytes) const {
          static_cast<double>(write_budget_bytes_);
 }
 
+double TuneBudget::WallNs() const {
+  uint64_t now = now_ns_();
+  return now > start_ns_ ? static_cast<double>(now - start_ns_) : 0.0;
+}
+
 uint64_t TuneBudget::BytesWritten() const {
   uint64_t b = bytes_();
   return b > start_bytes_ ? b - start_bytes_ : 0;
 }
 
 double TuneBudget::UsedNs() const {
-  uint64_t now = now_ns_();
-  double wall = now > start_ns_ ? static_cast<double>(now - start_ns_) : 0.0;
-  return std::max(wall, BytesToNs(BytesWritten()));
+  return std::max(WallNs(), BytesToNs(BytesWritten()));
 }
 
 double TuneBudget::RemainingNs() const {
@@ -44,9 +47,7 @@ uint64_t TuneBudget::ClockNs() const {
 }
 
 bool TuneBudget::WritesBind() const {
-  uint64_t now = now_ns_();
-  double wall = now > start_ns_ ? static_cast<double>(now - start_ns_) : 0.0;
-  return BytesToNs(BytesWritten()) > wall;
+  return BytesToNs(BytesWritten()) > WallNs();
 }
 
 }  // namespace disktune::tune

@@ -48,6 +48,7 @@ class TuneBudget {
 
  private:
   double BytesToNs(uint64_t bytes) const;
+  double WallNs() const;  // since construction
 
   uint64_t time_budget_ns_;
   uint64_t write_budget_bytes_;
