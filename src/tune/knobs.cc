@@ -39,6 +39,9 @@ EngineModel LevelDbModel() {
   m.max_open_files = 50000;
   m.min_block_bytes = 1 * kKiB;
   m.compressions = {Compression::kSnappy, Compression::kNone};
+  // MaxBytesForLevel() in db/version_set.cc: 10 MB, x10 per level.
+  m.level1_bytes = 10 * kMiB;
+  m.level_multiplier = 10;
   return m;
 }
 
@@ -65,6 +68,9 @@ EngineModel RocksDbModel() {
   m.min_block_bytes = 1 * kKiB;
   m.compressions = {Compression::kSnappy, Compression::kLz4, Compression::kZstd,
                     Compression::kNone};
+  // max_bytes_for_level_base and max_bytes_for_level_multiplier.
+  m.level1_bytes = 256 * kMiB;
+  m.level_multiplier = 10;
   return m;
 }
 
@@ -205,6 +211,18 @@ uint64_t EstimateDbBytes(const DataShape& shape, const TuneConfig& c) {
   double per_entry = static_cast<double>(shape.key_bytes) + 8 + 3 + value;
   return static_cast<uint64_t>(
       std::ceil(1.1 * per_entry * static_cast<double>(shape.live_entries)));
+}
+
+int LsmDepth(const EngineModel& m, uint64_t db_bytes) {
+  double level = static_cast<double>(m.level1_bytes);
+  double held = level;
+  int depth = 1;
+  while (held < static_cast<double>(db_bytes) && depth < 6) {  // L1..L6
+    level *= m.level_multiplier;
+    held += level;
+    depth++;
+  }
+  return depth;
 }
 
 uint64_t EstimateTableCount(const DataShape& shape, const TuneConfig& c) {

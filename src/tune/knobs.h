@@ -84,6 +84,10 @@ struct EngineModel {
   int max_open_files = 50000;
   uint64_t min_block_bytes = 1 * kKiB;
   std::vector<Compression> compressions;  // what the tuner may choose
+  // Level sizes of the LSM below level 0: level 1 holds level1_bytes, each
+  // deeper level level_multiplier times the one above it.
+  uint64_t level1_bytes = 10 * kMiB;
+  double level_multiplier = 10;
 };
 // REQUIRES: IsTunableEngine(id).
 const EngineModel& ModelFor(std::string_view id);
@@ -104,6 +108,9 @@ struct DataShape {
 // (or raw) entries plus per-entry overhead, times LevelDB's usual space
 // amplification of ~1.1 from obsolete versions.
 uint64_t EstimateDbBytes(const DataShape& shape, const TuneConfig& c);
+// Levels below level 0 that `db_bytes` of tables fill under `m`'s level
+// sizes: 1 while they fit level 1, 2 while they fit levels 1 and 2, ...
+int LsmDepth(const EngineModel& m, uint64_t db_bytes);
 // Estimated number of table files.
 uint64_t EstimateTableCount(const DataShape& shape, const TuneConfig& c);
 // Memory held outside the block cache for the open tables: bloom filters

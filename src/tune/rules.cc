@@ -169,21 +169,25 @@ void WriteBuffer(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   // 7/16 (close to the seed's 120 MB of 128 MB).
   const uint64_t s16 = b / 16, s8 = b / 8, s4 = b / 4, s7 = b * 7 / 16;
   const double w = in.traits.write_share;
-  // A fast device makes flushes and compactions cheap I/O; what a larger
-  // memtable then mostly changes is the CPU of every insert (a deeper skip
-  // list that no longer fits the CPU caches). On this project's 2-CPU test
-  // VM (1 MiB writes at 2.3 GB/s in its quick probe) the five best points of
-  // the 1M-key fillrandom + overwrite grid all had 4-16 MiB buffers, and its
-  // worst point ran at 0.58x its best (benchmarks/README.md, Tuner quality).
+  // A fast device makes flushes cheap I/O; what a larger memtable then
+  // changes is how much level 0 absorbs while the deeper levels compact,
+  // against the CPU of every insert (a deeper skip list) and ever larger
+  // level-0 merges. On this project's 2-CPU test VM (1 MiB writes at 2.3
+  // GB/s in its quick probe), over the 4M-key fillrandom + overwrite grid
+  // at 128 MiB (benchmarks/README.md, Tuner quality), the mean of the eight
+  // points per buffer size was 4 MiB 276k ops/s, 8 MiB 346k, 16 MiB 386k,
+  // 32 MiB 284k, 56 MiB 258k: an eighth of the budget first, never below
+  // the default.
   const bool fast_device = in.facts.seq_write_bytes_per_sec &&
                            *in.facts.seq_write_bytes_per_sec >= 500e6;
   std::vector<uint64_t> v;
   if (w >= 0.5 && fast_device) {
-    v = {s16, s8, d};
+    v = {std::max(s8, d), s16, d};
     r->decision =
-        "moderate buffers first: the disk absorbs flushes cheaply, so a "
-        "larger memtable mostly adds CPU per insert; the 2011 gain (§7) came "
-        "from saving disk I/O";
+        "an eighth of the budget first: the disk absorbs flushes cheaply, "
+        "so beyond that a larger memtable mostly adds CPU per insert and "
+        "larger level-0 merges; the 2011 gain at 120 MB (§7) came from "
+        "saving disk I/O";
   } else if (w >= 0.5) {
     v = {s7, s4, s8};
     r->decision =
@@ -312,8 +316,13 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   r->fact = "point reads " + Percent(t.point_read_share) + ", scans " +
             Percent(t.scan_share) + " of scored ops";
   if (t.point_read_share + t.scan_share == 0) {
-    s->block_size_bytes = {d};
-    r->decision = "keep the default: block size only shapes reads";
+    // Measured: 16 KiB blocks ran 1.07x 4 KiB on the mean of the 4M-key
+    // fillrandom + overwrite grid (benchmarks/README.md, Tuner quality).
+    s->block_size_bytes = {16 * kKiB, d};
+    r->decision =
+        "measure 16 KiB against the default: without reads, block size "
+        "changes what compactions pay per block (an index entry, a "
+        "checksum and a compression call each)";
   } else if (t.scan_share >= 0.5) {
     s->block_size_bytes = {16 * kKiB, 64 * kKiB, d};
     r->decision =

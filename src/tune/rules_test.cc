@@ -76,11 +76,15 @@ TEST(RulesTest, SlowRandomReadsOnDataBeyondMemoryTurnBloomOn) {
 TEST(RulesTest, NoPointReadsNoBloom) {
   CandidateSpace s = ApplyRules(Input("write-heavy", 1000000));
   EXPECT_EQ(s.bloom_bits, std::vector<int>{0});
-  // Block size only shapes reads: the default stays.
-  EXPECT_EQ(s.block_size_bytes, std::vector<uint64_t>{4 * kKiB});
-  // Writes scored on a fast disk: moderate buffers first.
+  // Without reads, block size changes only compaction's cost per block.
+  EXPECT_EQ(s.block_size_bytes, (std::vector<uint64_t>{16 * kKiB, 4 * kKiB}));
+  // Writes scored on a fast disk: an eighth of the budget first.
   ASSERT_FALSE(s.write_buffer_bytes.empty());
-  EXPECT_EQ(s.write_buffer_bytes.front(), 8 * kMiB);
+  EXPECT_EQ(s.write_buffer_bytes.front(), 16 * kMiB);
+  // Never below the default, however small the budget.
+  RuleInput small = Input("write-heavy", 1000000);
+  small.budget_bytes = 16 * kMiB;
+  EXPECT_EQ(ApplyRules(small).write_buffer_bytes.front(), 4 * kMiB);
   // On a slow disk (2011's), large buffers first (§7).
   RuleInput slow = Input("write-heavy", 1000000);
   slow.facts.seq_write_bytes_per_sec = 80e6;
@@ -260,6 +264,25 @@ TEST(KnobsTest, MemoryModel) {
   c.write_buffer_bytes = 8 * kMiB;
   EXPECT_FALSE(
       SplitBudget(ModelFor("leveldb"), 16 * kMiB, shape, c, std::nullopt).ok());
+}
+
+// LevelDB's levels hold 10 MiB, 100 MiB, 1000 MiB, ...; RocksDB's start at
+// 256 MiB.
+TEST(KnobsTest, LsmDepth) {
+  const EngineModel& l = ModelFor("leveldb");
+  EXPECT_EQ(LsmDepth(l, 0), 1);
+  EXPECT_EQ(LsmDepth(l, 10 * kMiB), 1);
+  EXPECT_EQ(LsmDepth(l, 10 * kMiB + 1), 2);
+  EXPECT_EQ(LsmDepth(l, 110 * kMiB), 2);
+  EXPECT_EQ(LsmDepth(l, 110 * kMiB + 1), 3);
+  EXPECT_EQ(LsmDepth(l, 1ull << 50), 6);  // levels 1..6, no more
+  const EngineModel& r = ModelFor("rocksdb");
+  EXPECT_EQ(LsmDepth(r, 256 * kMiB), 1);
+  EXPECT_EQ(LsmDepth(r, 300 * kMiB), 2);
+  // The write-heavy benchmark's 4M keys (3.46M live, 85 bytes each): 3.
+  DataShape shape;
+  shape.live_entries = 3458658;
+  EXPECT_EQ(LsmDepth(l, EstimateDbBytes(shape, l.defaults)), 3);
 }
 
 }  // namespace

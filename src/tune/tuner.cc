@@ -81,12 +81,9 @@ class Trials {
     double cache = std::round(static_cast<double>(full.cache_bytes) * scale);
     t.cache_bytes = std::max(kMinCacheBytes, static_cast<uint64_t>(cache));
     if (full.max_open_files) {
-      DataShape small = shape_;
-      small.live_entries = std::max<uint64_t>(
-          1, static_cast<uint64_t>(static_cast<double>(shape_.live_entries) *
-                                   scale));
-      double ratio = static_cast<double>(EstimateTableCount(small, t)) /
-                     static_cast<double>(EstimateTableCount(shape_, full));
+      double ratio =
+          static_cast<double>(EstimateTableCount(ShapeAt(scale), t)) /
+          static_cast<double>(EstimateTableCount(shape_, full));
       int mof = static_cast<int>(std::ceil(*full.max_open_files * ratio));
       t.max_open_files = std::clamp(mof, m.min_open_files, m.max_open_files);
     }
@@ -95,11 +92,12 @@ class Trials {
 
   // Trial tables at `scale` (for the open-files rule's reproducibility).
   uint64_t TablesAt(const TuneConfig& full, double scale) const {
-    DataShape small = shape_;
-    small.live_entries = std::max<uint64_t>(
-        1, static_cast<uint64_t>(static_cast<double>(shape_.live_entries) *
-                                 scale));
-    return EstimateTableCount(small, Scaled(full, scale));
+    return EstimateTableCount(ShapeAt(scale), Scaled(full, scale));
+  }
+
+  // Levels below level 0 the trial's tables fill at `scale` (1 = full size).
+  int DepthAt(const TuneConfig& full, double scale) const {
+    return LsmDepth(model_, EstimateDbBytes(ShapeAt(scale), full));
   }
 
   Result<TrialScore> Run(const TuneConfig& full, double scale,
@@ -162,6 +160,14 @@ class Trials {
   int trials() const { return trials_; }
 
  private:
+  DataShape ShapeAt(double scale) const {
+    DataShape small = shape_;
+    small.live_entries = std::max<uint64_t>(
+        1, static_cast<uint64_t>(static_cast<double>(shape_.live_entries) *
+                                 scale));
+    return small;
+  }
+
   const TuneRequest& req_;
   const Workload& w_;
   const DataShape& shape_;
@@ -426,13 +432,6 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   // fillrandom + overwrite, 8 MiB write buffers led the full-size grid at
   // 4M keys, while at 1M keys 4 MiB led it and an A/B at 294k keys found
   // 8 MiB 0.84x of 4 MiB).
-  size_t varying = 0;
-  for (Knob k : AllKnobs()) {
-    bool any = std::any_of(
-        res.candidates.begin(), res.candidates.end(),
-        [&](const TuneConfig& c) { return KnobDiffers(c, res.baseline, k); });
-    varying += any ? 1 : 0;
-  }
   auto fit_scale = [&](double runs, double budget_ns) {
     double lo = s_min, hi = 1.0;
     if (runs * cost.Estimate(hi) <= budget_ns) return hi;
@@ -443,18 +442,76 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     return lo;
   };
   const double ab_runs = 2.0 * kMinRepeats;
-  auto knob_runs = [](size_t k) {
-    return k >= 2 ? static_cast<double>((1 + k) * kMinRepeats) : 0.0;
-  };
   double left = remaining();
   double s_v = EffectiveScale(w, fit_scale(ab_runs, 0.4 * left));
+
+  // 3c. Write buffers the search cannot rank. A larger buffer pays off as
+  // level 0 absorbing flushes while the deeper levels compact; a trial
+  // whose LSM is a level shallower than the full size's lacks those
+  // compactions. Measured (benchmarks/README.md, Tuner quality):
+  // fillrandom + overwrite of 4M keys fills 3 levels, and 8-16 MiB buffers
+  // led its full-size grid (1.25-1.3x the default 4 MiB), while every
+  // ranking at <= 1.6M keys (2 levels, or barely 3) put 4 MiB first.
+  // Then the search ranks the other knobs at the rule's first buffer size,
+  // and the A/B, at the largest scale left, judges it.
+  const int full_depth = trials.DepthAt(res.baseline, 1.0);
+  const uint64_t rule_buffer = space.write_buffer_bytes.empty()
+                                   ? res.baseline.write_buffer_bytes
+                                   : space.write_buffer_bytes.front();
+  const bool buffer_on_rule = res.traits.write_share >= 0.5 &&
+                              space.write_buffer_bytes.size() > 1 &&
+                              trials.DepthAt(res.baseline, s_v) < full_depth;
+  if (buffer_on_rule) {
+    std::vector<TuneConfig> kept = {res.candidates.front()};
+    for (size_t i = 1; i < res.candidates.size(); i++) {
+      if (res.candidates[i].write_buffer_bytes == rule_buffer) {
+        kept.push_back(res.candidates[i]);
+      }
+    }
+    res.notes.push_back(
+        "write buffer " + FormatBytes(static_cast<double>(rule_buffer)) +
+        " taken from the rule, not ranked: trials up to scale " +
+        Fixed(s_v, 3) + " fill " +
+        std::to_string(trials.DepthAt(res.baseline, s_v)) +
+        " LSM level(s), the full size " + std::to_string(full_depth) +
+        ", and a buffer's effect on writes shows in the deepest "
+        "compactions; the search ranked " +
+        std::to_string(kept.size()) + " of " +
+        std::to_string(res.candidates.size()) + " candidates");
+    res.candidates = std::move(kept);
+    // The A/B is then the buffer's only judge: it gets 60% of the time
+    // rather than 40%, for a copy as large (and deep) as that affords.
+    s_v = EffectiveScale(w, fit_scale(ab_runs, 0.6 * left));
+  }
+  // The knob check's share of the time: less when the A/B needs more.
+  const double knob_share = buffer_on_rule ? 0.15 : 0.25;
+
+  // Knobs that may change, and of them those the knob check would judge.
+  size_t varying = 0, varying_judged = 0;
+  for (Knob k : AllKnobs()) {
+    bool any = std::any_of(
+        res.candidates.begin(), res.candidates.end(),
+        [&](const TuneConfig& c) { return KnobDiffers(c, res.baseline, k); });
+    varying += any ? 1 : 0;
+    varying_judged +=
+        any && !(buffer_on_rule && k == Knob::kWriteBuffer) ? 1 : 0;
+  }
+  // Runs of a knob check (the winner, and it without each judged knob,
+  // kMinRepeats times); none with fewer than two changed knobs, where the
+  // A/B is each knob's test.
+  auto knob_runs = [](size_t changed_knobs, size_t judged_knobs) {
+    return changed_knobs >= 2 && judged_knobs >= 1
+               ? static_cast<double>((1 + judged_knobs) * kMinRepeats)
+               : 0.0;
+  };
+  const double plan_knob_runs = knob_runs(varying, varying_judged);
   double s_k =
-      varying >= 2
+      plan_knob_runs > 0
           ? EffectiveScale(
-                w, std::min(s_v, fit_scale(knob_runs(varying), 0.25 * left)))
+                w, std::min(s_v, fit_scale(plan_knob_runs, knob_share * left)))
           : s_v;
   double verify_cost =
-      ab_runs * cost.Estimate(s_v) + knob_runs(varying) * cost.Estimate(s_k);
+      ab_runs * cost.Estimate(s_v) + plan_knob_runs * cost.Estimate(s_k);
 
   SearchBudget sb;
   sb.budget_ns =
@@ -516,23 +573,35 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   for (Knob k : AllKnobs()) {
     if (KnobDiffers(res.winner, res.baseline, k)) changed.push_back(k);
   }
+  // What the knob check judges: every changed knob but a write buffer
+  // taken from the rule (its trials are no deeper than the search's).
+  std::vector<size_t> judged;
+  for (size_t i = 0; i < changed.size(); i++) {
+    if (!(buffer_on_rule && changed[i] == Knob::kWriteBuffer)) {
+      judged.push_back(i);
+    }
+  }
+  const double check_runs = knob_runs(changed.size(), judged.size());
+  const bool check = check_runs > 0;
   // Re-fit the scales to what is actually left, then spend the rest on
   // repeats: ~55% of the knob check's share on more rounds (each knob must
-  // win on its own), the A/B gets what remains.
+  // win on its own; none when the A/B judges a buffer on the rule), the
+  // A/B gets what remains.
   double left_now = remaining();
-  s_v = EffectiveScale(w, std::min(s_v, fit_scale(ab_runs, 0.6 * left_now)));
+  s_v = EffectiveScale(
+      w, std::min(s_v,
+                  fit_scale(ab_runs, (buffer_on_rule ? 0.8 : 0.6) * left_now)));
   s_k = EffectiveScale(
-      w, std::min(s_v, changed.size() >= 2
-                           ? fit_scale(
-                                 knob_runs(changed.size()),
-                                 0.95 * left_now - ab_runs * cost.Estimate(s_v))
-                           : s_v));
+      w, std::min(s_v, check ? fit_scale(check_runs,
+                                         0.95 * left_now -
+                                             ab_runs * cost.Estimate(s_v))
+                             : s_v));
   int knob_rounds = kMinRepeats;
-  if (changed.size() >= 2) {
+  if (check && !buffer_on_rule) {
     double spare = 0.95 * left_now - ab_runs * cost.Estimate(s_v);
     double share =
         0.55 * spare /
-        (cost.Estimate(s_k) * static_cast<double>(1 + changed.size()));
+        (cost.Estimate(s_k) * static_cast<double>(1 + judged.size()));
     knob_rounds =
         std::clamp(static_cast<int>(share), kMinRepeats, kMaxKnobCheckRounds);
   }
@@ -542,9 +611,9 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   };
   std::vector<bool> keep(changed.size(), true);
   std::vector<std::optional<Gain>> knob_gain(changed.size());
-  if (changed.size() >= 2) {
+  if (check) {
     std::vector<TuneConfig> configs = {res.winner};
-    for (Knob k : changed) configs.push_back(revert(res.winner, k));
+    for (size_t i : judged) configs.push_back(revert(res.winner, changed[i]));
     std::vector<std::vector<double>> scores(configs.size());
     for (int round = 0; round < knob_rounds; round++) {
       // Past the minimum, a round starts only if it ends before the
@@ -555,11 +624,11 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
         break;
       }
       for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
-        std::string label =
-            "knob check " + std::to_string(round + 1) + "/" +
-            std::to_string(knob_rounds) + ": " +
-            (i == 0 ? std::string("winner")
-                    : std::string("without ") + KnobName(changed[i - 1]));
+        std::string label = "knob check " + std::to_string(round + 1) + "/" +
+                            std::to_string(knob_rounds) + ": " +
+                            (i == 0 ? std::string("winner")
+                                    : std::string("without ") +
+                                          KnobName(changed[judged[i - 1]]));
         auto s = trials.Run(configs[i], s_k, label);
         if (!s.ok()) return s.status().WithContext("knob check");
         cost.Observe(s_k, s->Cost());
@@ -567,16 +636,21 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
       }
     }
     std::vector<Gain> gains = BlockedGains(scores);
-    for (size_t i = 0; i < changed.size(); i++) {
-      knob_gain[i] = gains[i];
-      keep[i] = gains[i].significant();
+    for (size_t j = 0; j < judged.size(); j++) {
+      knob_gain[judged[j]] = gains[j];
+      keep[judged[j]] = gains[j].significant();
     }
   }
   // Capacity rules whose condition the scaled trial cannot reproduce (its
-  // few tables all fit in the default open files) are kept on the rule.
+  // few tables all fit in the default open files) are kept on the rule, and
+  // so is a write buffer the trials were too shallow to judge.
   std::vector<bool> by_rule(changed.size(), false);
   for (size_t i = 0; i < changed.size(); i++) {
     Knob k = changed[i];
+    if (buffer_on_rule && k == Knob::kWriteBuffer) {
+      by_rule[i] = true;
+      continue;
+    }
     if (keep[i] || (k != Knob::kMaxOpenFiles && k != Knob::kMaxFileSize)) {
       continue;
     }
@@ -669,9 +743,14 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
       } else if (by_rule[i]) {
         e.status = "rule";
         e.reason =
-            "kept on the rule: the scaled trial has too few tables to "
-            "show the effect; " +
-            rule;
+            k == Knob::kWriteBuffer
+                ? "taken from the rule and judged by the A/B: the search's "
+                  "trials fill fewer LSM levels than the full size (" +
+                      std::to_string(full_depth) +
+                      "), where a buffer's effect shows; " + rule
+                : "kept on the rule: the scaled trial has too few tables to "
+                  "show the effect; " +
+                      rule;
       } else if (joint) {
         e.status = "won_jointly";
         e.reason =
