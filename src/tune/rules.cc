@@ -316,13 +316,16 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   r->fact = "point reads " + Percent(t.point_read_share) + ", scans " +
             Percent(t.scan_share) + " of scored ops";
   if (t.point_read_share + t.scan_share == 0) {
-    // Measured: 16 KiB blocks ran 1.07x 4 KiB on the mean of the 4M-key
-    // fillrandom + overwrite grid (benchmarks/README.md, Tuner quality).
-    s->block_size_bytes = {16 * kKiB, d};
+    // Without reads a block's size changes only what compactions pay per
+    // block (an index entry, a checksum, a compression call): on the 4M-key
+    // fillrandom + overwrite grid 16 KiB blocks averaged 1.07x 4 KiB, but
+    // the knob check at a third of the size measured them 0.95x in both
+    // tunes that tried them (benchmarks/README.md, Tuner quality), so
+    // ranking them costs trial time the write buffer's A/B needs.
+    s->block_size_bytes = {d};
     r->decision =
-        "measure 16 KiB against the default: without reads, block size "
-        "changes what compactions pay per block (an index entry, a "
-        "checksum and a compression call each)";
+        "keep the default: without reads, block size only changes "
+        "compaction's cost per block, a few percent either way";
   } else if (t.scan_share >= 0.5) {
     s->block_size_bytes = {16 * kKiB, 64 * kKiB, d};
     r->decision =

@@ -76,8 +76,9 @@ TEST(RulesTest, SlowRandomReadsOnDataBeyondMemoryTurnBloomOn) {
 TEST(RulesTest, NoPointReadsNoBloom) {
   CandidateSpace s = ApplyRules(Input("write-heavy", 1000000));
   EXPECT_EQ(s.bloom_bits, std::vector<int>{0});
-  // Without reads, block size changes only compaction's cost per block.
-  EXPECT_EQ(s.block_size_bytes, (std::vector<uint64_t>{16 * kKiB, 4 * kKiB}));
+  // Without reads, block size changes only compaction's cost per block: the
+  // default stays.
+  EXPECT_EQ(s.block_size_bytes, std::vector<uint64_t>{4 * kKiB});
   // Writes scored on a fast disk: an eighth of the budget first.
   ASSERT_FALSE(s.write_buffer_bytes.empty());
   EXPECT_EQ(s.write_buffer_bytes.front(), 16 * kMiB);

@@ -449,9 +449,10 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   // level 0 absorbing flushes while the deeper levels compact; a trial
   // whose LSM is a level shallower than the full size's lacks those
   // compactions. Measured (benchmarks/README.md, Tuner quality):
-  // fillrandom + overwrite of 4M keys fills 3 levels, and 8-16 MiB buffers
-  // led its full-size grid (1.25-1.3x the default 4 MiB), while every
-  // ranking at <= 1.6M keys (2 levels, or barely 3) put 4 MiB first.
+  // fillrandom + overwrite of 4M keys fills 3 levels, and its full-size
+  // grid ran 1.40x faster with 16 MiB buffers than with the default 4 MiB
+  // (mean of 8 points each), while every ranking at <= 1.6M keys (2 levels,
+  // or barely 3) put 4 MiB first.
   // Then the search ranks the other knobs at the rule's first buffer size,
   // and the A/B, at the largest scale left, judges it.
   const int full_depth = trials.DepthAt(res.baseline, 1.0);
@@ -479,12 +480,14 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
         std::to_string(kept.size()) + " of " +
         std::to_string(res.candidates.size()) + " candidates");
     res.candidates = std::move(kept);
-    // The A/B is then the buffer's only judge: it gets 60% of the time
-    // rather than 40%, for a copy as large (and deep) as that affords.
-    s_v = EffectiveScale(w, fit_scale(ab_runs, 0.6 * left));
+    // The A/B is then the buffer's only judge: it gets 70% of the time
+    // rather than 40%, for a copy as large (and deep) as that affords (at
+    // half the size it measured 16 MiB 1.12x and 1.06x 4 MiB; at full size
+    // the grid had 1.33x).
+    s_v = EffectiveScale(w, fit_scale(ab_runs, 0.7 * left));
   }
   // The knob check's share of the time: less when the A/B needs more.
-  const double knob_share = buffer_on_rule ? 0.15 : 0.25;
+  const double knob_share = buffer_on_rule ? 0.1 : 0.25;
 
   // Knobs that may change, and of them those the knob check would judge.
   size_t varying = 0, varying_judged = 0;
@@ -589,8 +592,8 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   // A/B gets what remains.
   double left_now = remaining();
   s_v = EffectiveScale(
-      w, std::min(s_v,
-                  fit_scale(ab_runs, (buffer_on_rule ? 0.8 : 0.6) * left_now)));
+      w, std::min(s_v, fit_scale(ab_runs,
+                                 (buffer_on_rule ? 0.85 : 0.6) * left_now)));
   s_k = EffectiveScale(
       w, std::min(s_v, check ? fit_scale(check_runs,
                                          0.95 * left_now -
@@ -685,15 +688,25 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   s_v = EffectiveScale(
       w, std::max(fit_scale(2.0 * kPreferredAbRepeats, 0.95 * remaining()),
                   std::min(s_v, fit_scale(ab_runs, 0.95 * remaining()))));
+  // A buffer on the rule shows more of its effect the deeper the copy (half
+  // the size: 1.04-1.12x in three A/Bs, too close to the noise; the full
+  // size: 1.33x), so its A/B takes the largest scale 3 pairs afford, and
+  // more pairs if the time is there when a round would start.
+  if (buffer_on_rule) {
+    s_v = EffectiveScale(w, fit_scale(ab_runs, 0.95 * remaining()));
+  }
 
   // 5. A/B.
   Verification v;
   if (!nothing) {
     // The number of repeats is fixed before the first run (from the time
-    // left, not from the results), so stopping cannot favour a verdict.
+    // left, not from the results), so stopping cannot favour a verdict; a
+    // buffer on the rule's A/B adds rounds while the next one fits in the
+    // time left (a rule on the clock, not on the results, too).
     int repeats = std::clamp(
         static_cast<int>(0.95 * remaining() / (2 * cost.Estimate(s_v))),
         kMinRepeats, kMaxAbRepeats);
+    if (buffer_on_rule) repeats = kMaxAbRepeats;
     v.compared =
         joint ? "search winner (no knob won on its own)" : "recommendation";
     progress->Info("tune: A/B against the baseline at scale " + Fixed(s_v, 3) +
