@@ -319,9 +319,9 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     // Without reads a block's size changes only what compactions pay per
     // block (an index entry, a checksum, a compression call): on the 4M-key
     // fillrandom + overwrite grid 16 KiB blocks averaged 1.07x 4 KiB, but
-    // the knob check at a third of the size measured them 0.95x in both
-    // tunes that tried them (benchmarks/README.md, Tuner quality), so
-    // ranking them costs trial time the write buffer's A/B needs.
+    // the knob check (on copies of at most half the size) measured them
+    // 0.95x in both tunes that tried them (benchmarks/README.md, Tuner
+    // quality), so ranking them costs trial time the buffer's A/B needs.
     s->block_size_bytes = {d};
     r->decision =
         "keep the default: without reads, block size only changes "

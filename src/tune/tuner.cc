@@ -54,6 +54,24 @@ uint64_t FdLimit() {
   return static_cast<uint64_t>(rl.rlim_cur);
 }
 
+// How the plan shares the time after calibration between the A/B, the knob
+// check and the search (which gets the rest).
+struct PlanShares {
+  double ab;               // of the time left, for the A/B's 3 pairs
+  double knob;             // for the knob check's 3 rounds
+  double ab_refit;         // for the A/B when re-fitted after the search
+  bool extra_knob_rounds;  // spare time buys knob-check rounds
+  bool ab_fills_time;      // the A/B takes the largest scale 3 pairs afford
+                           // and adds pairs while time remains
+};
+constexpr PlanShares kPlan = {0.4, 0.25, 0.6, true, false};
+// When the A/B alone judges a write buffer taken from the rule (3c): a
+// buffer shows more of its effect the deeper the copy (16 MiB vs 4 MiB on
+// the 4M-key write-heavy workload: 1.04x, 1.06x and 1.12x in A/Bs at half
+// its size, not significant twice; 1.40x in the full-size grid's means), so
+// the A/B gets most of the time, at the largest scale it affords.
+constexpr PlanShares kPlanBufferOnRule = {0.7, 0.1, 0.85, false, true};
+
 // Everything a trial needs, shared by calibration, search and verification.
 class Trials {
  public:
@@ -443,7 +461,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   };
   const double ab_runs = 2.0 * kMinRepeats;
   double left = remaining();
-  double s_v = EffectiveScale(w, fit_scale(ab_runs, 0.4 * left));
+  double s_v = EffectiveScale(w, fit_scale(ab_runs, kPlan.ab * left));
 
   // 3c. Write buffers the search cannot rank. A larger buffer pays off as
   // level 0 absorbing flushes while the deeper levels compact; a trial
@@ -453,15 +471,19 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   // grid ran 1.40x faster with 16 MiB buffers than with the default 4 MiB
   // (mean of 8 points each), while every ranking at <= 1.6M keys (2 levels,
   // or barely 3) put 4 MiB first.
-  // Then the search ranks the other knobs at the rule's first buffer size,
-  // and the A/B, at the largest scale left, judges it.
+  // Then the search (no larger than s_v, whose depth is checked here) ranks
+  // the other knobs at the rule's first buffer size, and the A/B, given the
+  // larger share of kPlanBufferOnRule, judges it.
+  const double s_search = s_v;
   const int full_depth = trials.DepthAt(res.baseline, 1.0);
+  const int search_depth = trials.DepthAt(res.baseline, s_search);
   const uint64_t rule_buffer = space.write_buffer_bytes.empty()
                                    ? res.baseline.write_buffer_bytes
                                    : space.write_buffer_bytes.front();
   const bool buffer_on_rule = res.traits.write_share >= 0.5 &&
                               space.write_buffer_bytes.size() > 1 &&
-                              trials.DepthAt(res.baseline, s_v) < full_depth;
+                              search_depth < full_depth;
+  const PlanShares& plan = buffer_on_rule ? kPlanBufferOnRule : kPlan;
   if (buffer_on_rule) {
     std::vector<TuneConfig> kept = {res.candidates.front()};
     for (size_t i = 1; i < res.candidates.size(); i++) {
@@ -472,22 +494,15 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     res.notes.push_back(
         "write buffer " + FormatBytes(static_cast<double>(rule_buffer)) +
         " taken from the rule, not ranked: trials up to scale " +
-        Fixed(s_v, 3) + " fill " +
-        std::to_string(trials.DepthAt(res.baseline, s_v)) +
+        Fixed(s_search, 3) + " fill " + std::to_string(search_depth) +
         " LSM level(s), the full size " + std::to_string(full_depth) +
         ", and a buffer's effect on writes shows in the deepest "
         "compactions; the search ranked " +
         std::to_string(kept.size()) + " of " +
         std::to_string(res.candidates.size()) + " candidates");
     res.candidates = std::move(kept);
-    // The A/B is then the buffer's only judge: it gets 70% of the time
-    // rather than 40%, for a copy as large (and deep) as that affords (at
-    // half the size it measured 16 MiB 1.12x and 1.06x 4 MiB; at full size
-    // the grid had 1.33x).
-    s_v = EffectiveScale(w, fit_scale(ab_runs, 0.7 * left));
+    s_v = EffectiveScale(w, fit_scale(ab_runs, plan.ab * left));
   }
-  // The knob check's share of the time: less when the A/B needs more.
-  const double knob_share = buffer_on_rule ? 0.1 : 0.25;
 
   // Knobs that may change, and of them those the knob check would judge.
   size_t varying = 0, varying_judged = 0;
@@ -511,7 +526,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   double s_k =
       plan_knob_runs > 0
           ? EffectiveScale(
-                w, std::min(s_v, fit_scale(plan_knob_runs, knob_share * left)))
+                w, std::min(s_v, fit_scale(plan_knob_runs, plan.knob * left)))
           : s_v;
   double verify_cost =
       ab_runs * cost.Estimate(s_v) + plan_knob_runs * cost.Estimate(s_k);
@@ -519,7 +534,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   SearchBudget sb;
   sb.budget_ns =
       static_cast<uint64_t>(std::max(0.0, 0.95 * left - verify_cost));
-  sb.max_scale = s_v;
+  sb.max_scale = s_search;
   sb.min_scale = std::min(s_rank, s_k);
   int trial_no = 0;
   TrialFn trial_fn = [&](const TuneConfig& c, double scale) {
@@ -592,15 +607,14 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   // A/B gets what remains.
   double left_now = remaining();
   s_v = EffectiveScale(
-      w, std::min(s_v, fit_scale(ab_runs,
-                                 (buffer_on_rule ? 0.85 : 0.6) * left_now)));
+      w, std::min(s_v, fit_scale(ab_runs, plan.ab_refit * left_now)));
   s_k = EffectiveScale(
       w, std::min(s_v, check ? fit_scale(check_runs,
                                          0.95 * left_now -
                                              ab_runs * cost.Estimate(s_v))
                              : s_v));
   int knob_rounds = kMinRepeats;
-  if (check && !buffer_on_rule) {
+  if (check && plan.extra_knob_rounds) {
     double spare = 0.95 * left_now - ab_runs * cost.Estimate(s_v);
     double share =
         0.55 * spare /
@@ -688,11 +702,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   s_v = EffectiveScale(
       w, std::max(fit_scale(2.0 * kPreferredAbRepeats, 0.95 * remaining()),
                   std::min(s_v, fit_scale(ab_runs, 0.95 * remaining()))));
-  // A buffer on the rule shows more of its effect the deeper the copy (half
-  // the size: 1.04-1.12x in three A/Bs, too close to the noise; the full
-  // size: 1.33x), so its A/B takes the largest scale 3 pairs afford, and
-  // more pairs if the time is there when a round would start.
-  if (buffer_on_rule) {
+  if (plan.ab_fills_time) {
     s_v = EffectiveScale(w, fit_scale(ab_runs, 0.95 * remaining()));
   }
 
@@ -700,18 +710,18 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   Verification v;
   if (!nothing) {
     // The number of repeats is fixed before the first run (from the time
-    // left, not from the results), so stopping cannot favour a verdict; a
-    // buffer on the rule's A/B adds rounds while the next one fits in the
-    // time left (a rule on the clock, not on the results, too).
+    // left, not from the results), so stopping cannot favour a verdict;
+    // with ab_fills_time rounds go on while the next one fits in the time
+    // left (a rule on the clock, not on the results, too).
     int repeats = std::clamp(
         static_cast<int>(0.95 * remaining() / (2 * cost.Estimate(s_v))),
         kMinRepeats, kMaxAbRepeats);
-    if (buffer_on_rule) repeats = kMaxAbRepeats;
+    if (plan.ab_fills_time) repeats = kMaxAbRepeats;
     v.compared =
         joint ? "search winner (no knob won on its own)" : "recommendation";
     progress->Info("tune: A/B against the baseline at scale " + Fixed(s_v, 3) +
-                   ", " + std::to_string(repeats) +
-                   " interleaved repeats each");
+                   ", " + (plan.ab_fills_time ? "up to " : "") +
+                   std::to_string(repeats) + " interleaved repeats each");
     v.scale = s_v;
     v.num = static_cast<uint64_t>(*WorkloadOverrides(w, s_v).num);
     v.trial_cache_bytes = trials.Scaled(candidate, s_v).cache_bytes;
