@@ -23,7 +23,7 @@ class BlockIoProbeTest : public ::testing::Test {
         std::filesystem::current_path().string() + "/blockio_test_XXXXXX";
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
     root_ = tmpl;
-    auto s = ScratchDir::Open(root_ + "/scratch");
+    auto s = ScratchDir::Create(root_);
     ASSERT_TRUE(s.ok()) << s.status().ToString();
     scratch_ = std::move(*s);
     std::string why;

@@ -14,8 +14,10 @@
 #include <set>
 #include <sstream>
 
+#include "probes/journal_trust.h"
 #include "probes/loop_fs.h"
 #include "probes/write_cache.h"
+#include "src/core/json_input.h"
 #include "src/core/sysinfo.h"
 
 namespace disktune {
@@ -46,8 +48,10 @@ class JournalLock {
   explicit JournalLock(const std::string& journal) {
     std::error_code ec;
     fs::create_directories(fs::path(journal).parent_path(), ec);
+    status_ = CheckJournalTrusted(journal);
+    if (!status_.ok()) return;
     std::string p = journal + ".lock";
-    fd_ = open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    fd_ = open(p.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd_ < 0) {
       status_ = Status::FromErrno(errno, "journal lock " + p);
       return;
@@ -85,20 +89,25 @@ void RestoreOwnAtExit() {
 
 Result<std::vector<JournalEntry>> LoadUnlocked(const std::string& path) {
   std::vector<JournalEntry> entries;
-  std::ifstream in(path);
-  if (!in) {
-    if (errno == ENOENT || !fs::exists(path)) return entries;
-    return Status::FromErrno(errno, "read journal " + path);
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
+  DT_RETURN_IF_ERROR(CheckJournalTrusted(path));
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0 && errno == ENOENT) return entries;
   auto bad = [&](const std::string& why) {
     return Status::Corruption(
         "journal " + path + " " + why +
         "; restore the settings it lists by hand, then delete it");
   };
-  if (j.is_discarded() || !j.is_object()) return bad("is not valid JSON");
+  JsonInputLimits limits;
+  limits.max_bytes = uint64_t{1} << 20;  // a journal holds a few entries
+  Result<nlohmann::json> read = ReadJsonInput(path, "device journal", limits);
+  if (!read.ok())
+    return bad("cannot be read (" + read.status().message() + ")");
+  const nlohmann::json& j = *read;
+  if (!j.is_object()) return bad("is not valid JSON");
+  if (j.contains("journal_version") &&
+      !j["journal_version"].is_number_integer()) {
+    return bad("has an unknown journal_version");
+  }
   if (j.value("journal_version", 0) != kJournalVersion) {
     return bad("has an unknown journal_version");
   }
@@ -111,8 +120,8 @@ Result<std::vector<JournalEntry>> LoadUnlocked(const std::string& path) {
     }
     try {
       entries.push_back(e.get<JournalEntry>());
-    } catch (const nlohmann::json::exception&) {
-      return bad("holds a malformed entry");
+    } catch (const nlohmann::json::exception& ex) {
+      return bad("holds a malformed entry (" + DescribeJsonError(ex) + ")");
     }
   }
   return entries;
@@ -130,6 +139,11 @@ void to_json(nlohmann::json& j, const JournalEntry& e) {
                      {"original", e.original},
                      {"applied", e.applied},
                      {"description", e.description}};
+  if (e.backing_inode != 0) {
+    j["backing_device"] = e.backing_device;
+    j["backing_inode"] = e.backing_inode;
+    j["backing_file"] = PathToJson(e.backing_file);
+  }
 }
 
 void from_json(const nlohmann::json& j, JournalEntry& e) {
@@ -142,6 +156,9 @@ void from_json(const nlohmann::json& j, JournalEntry& e) {
   e.original = j.value("original", "");
   e.applied = j.value("applied", "");
   e.description = j.value("description", "");
+  e.backing_device = j.value("backing_device", uint64_t{0});
+  e.backing_inode = j.value("backing_inode", uint64_t{0});
+  e.backing_file = PathFromJson(j.value("backing_file", ""));
 }
 
 std::string DeviceJournal::DefaultPath() {
@@ -172,10 +189,12 @@ Status DeviceJournal::Save(const std::vector<JournalEntry>& entries) const {
                     "device settings changed by disktune; `disktune restore` "
                     "puts them back"},
                    {"entries", entries}};
-  std::string text = j.dump(2) + "\n";
+  std::string text = DumpJson(j) + "\n";
   std::string tmp = path_ + ".tmp." + std::to_string(getpid());
+  unlink(tmp.c_str());  // ours: a run killed mid-save left it
   // Readable by all: anyone may see what is pending; only root can undo it.
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = open(tmp.c_str(),
+                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return Status::FromErrno(errno, "write journal " + tmp);
   ssize_t w = write(fd, text.data(), text.size());
   int err = errno;
@@ -224,6 +243,16 @@ Result<std::string> DeviceJournal::Add(JournalEntry e) {
   }
   e.pid = getpid();
   e.pid_start_ticks = ProcessStartTicks(e.pid);
+  if (std::string loop = LoopNameOf(e.target); !loop.empty()) {
+    std::optional<LoopIdentity> id = ReadLoopIdentity(loop);
+    if (!id) {
+      return Status::NotFound(e.target + ": " + loop +
+                              " is not attached; nothing to record");
+    }
+    e.backing_device = id->device;
+    e.backing_inode = id->inode;
+    e.backing_file = id->file;
+  }
   e.created_at = UtcTimestamp();
   entries->push_back(e);
   DT_RETURN_IF_ERROR(Save(*entries));
@@ -266,7 +295,8 @@ Result<RestoreOutcome> DeviceJournal::Restore(bool include_own) {
       continue;
     }
     std::string what;
-    Status s = UndoJournalEntry(e, &what);
+    Status s = ValidateJournalEntry(e);
+    if (s.ok()) s = UndoJournalEntry(e, &what);
     if (s.ok()) {
       out.restored.push_back(what);
     } else {
@@ -282,6 +312,17 @@ Result<RestoreOutcome> DeviceJournal::Restore(bool include_own) {
 }
 
 Status UndoJournalEntry(const JournalEntry& e, std::string* what) {
+  if (std::string loop = LoopNameOf(e.target);
+      !loop.empty() && e.backing_inode != 0) {
+    std::optional<LoopIdentity> now = ReadLoopIdentity(loop);
+    if (!now || !(*now == LoopIdentity{e.backing_device, e.backing_inode,
+                                       e.backing_file})) {
+      *what = e.description + ": " + loop +
+              (now ? " now backs another file" : " is not attached any more") +
+              "; left alone";
+      return Status::OK();
+    }
+  }
   if (std::optional<CacheSwitchKind> kind = ParseCacheSwitchKind(e.kind)) {
     CacheSwitch sw{*kind, "", e.target};
     Result<std::string> now = ReadCacheSwitch(sw);

@@ -1,7 +1,8 @@
-// The journal of device changes: every device setting disktune changes (a
-// write cache) and every system object it creates outside the scratch
-// directory's files (a loop device, a mount, the image behind them) is
-// written here, durably, *before* the change, and removed once undone.
+// The journal of device changes (what root trusts of it: journal_trust.h):
+// every device setting disktune changes (a write cache) and every system object
+// it creates outside the scratch directory's files (a loop device, a mount, the
+// image behind them) is written here, durably, *before* the change, and removed
+// once undone.
 //
 // It lives in one fixed place, /var/lib/disktune/journal.json (root is needed
 // for every change it records; $DISKTUNE_JOURNAL overrides it, for tests), so
@@ -45,6 +46,12 @@ struct JournalEntry {
   std::string original;
   std::string applied;      // cache kinds: the value that was set
   std::string description;  // for the operator: "write cache of loop0"
+  // When the target is a loop device: the file behind it when the entry was
+  // written (a loop number is reused by the next losetup, so the number
+  // alone does not say it is still ours). 0 = not a loop device.
+  uint64_t backing_device = 0;
+  uint64_t backing_inode = 0;
+  std::string backing_file;
 };
 void to_json(nlohmann::json& j, const JournalEntry& e);
 void from_json(const nlohmann::json& j, JournalEntry& e);

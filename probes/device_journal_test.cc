@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <fstream>
 
 #include "probes/durability_test_util.h"
+#include "probes/journal_trust.h"
 #include "probes/loop_fs.h"
 #include "probes/write_cache.h"
 
@@ -27,8 +29,22 @@ class DeviceJournalTest : public ::testing::Test {
     dir_ = MakeTempDir("journal_test");
     ASSERT_FALSE(dir_.empty());
     path_ = dir_ + "/state/journal.json";
+    // Regular files under dir_/sys stand in for sysfs attributes.
+    SetJournalSysRootForTesting(dir_ + "/sys");
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override {
+    SetJournalSysRootForTesting("/sys");
+    fs::remove_all(dir_);
+  }
+
+  // A stand-in for /sys/block/<name>/queue/write_cache holding `value`.
+  std::string FakeAttr(const std::string& value,
+                       const std::string& name = "fake0") {
+    std::string d = dir_ + "/sys/block/" + name + "/queue";
+    fs::create_directories(d);
+    WriteFile(d + "/write_cache", value + "\n");
+    return d + "/write_cache";
+  }
 
   void WriteFile(const std::string& p, const std::string& text) {
     std::ofstream(p) << text;
@@ -83,9 +99,7 @@ TEST_F(DeviceJournalTest, AddLoadRemove) {
 }
 
 TEST_F(DeviceJournalTest, KilledProcessIsReplayed) {
-  // A regular file stands in for the sysfs attribute.
-  std::string attr = dir_ + "/write_cache";
-  WriteFile(attr, "write back\n");
+  std::string attr = FakeAttr("write back");
   RunAndKill([&] {
     DeviceJournal j(path_);
     if (!j.Add(CacheEntry(attr)).ok()) _exit(2);
@@ -111,8 +125,7 @@ TEST_F(DeviceJournalTest, KilledProcessIsReplayed) {
 }
 
 TEST_F(DeviceJournalTest, EntriesOfRunningProcessesAreLeftAlone) {
-  std::string attr = dir_ + "/write_cache";
-  WriteFile(attr, "write through\n");
+  std::string attr = FakeAttr("write through");
   DeviceJournal j(path_);
   ASSERT_TRUE(j.Add(CacheEntry(attr)).ok());
   auto out = j.Restore(/*include_own=*/false);
@@ -128,7 +141,7 @@ TEST_F(DeviceJournalTest, EntriesOfRunningProcessesAreLeftAlone) {
 }
 
 TEST_F(DeviceJournalTest, ImageEntryDeletesTheImage) {
-  std::string image = dir_ + "/x.img";
+  std::string image = dir_ + "/fsmatrix-ext4.img";
   WriteFile(image, "data");
   RunAndKill([&] {
     JournalEntry e;
@@ -187,26 +200,127 @@ TEST_F(DeviceJournalTest, DefaultPathIsFixed) {
 TEST_F(DeviceJournalTest, KilledSwitchOfALoopDeviceIsReplayed) {
   std::string why = testing_util::LoopSkipReason();
   if (!why.empty()) GTEST_SKIP() << why;
+  SetJournalSysRootForTesting("/sys");
   DeviceJournal j(path_);
   auto lfs = LoopFs::Create(dir_, "ext4", 64ull << 20, &j);
   ASSERT_TRUE(lfs.ok()) << lfs.status().ToString();
   std::string attr = "/sys/block/" + (*lfs)->loop_name() + "/queue/write_cache";
+  // Whatever state the machine's loop devices start in, switch to the other.
   std::string original = SysfsValue(attr);
-  ASSERT_EQ(original, "write back");
+  std::string other = original == "write back" ? "write through" : "write back";
   RunAndKill([&] {
     JournalEntry e = CacheEntry(attr);
     e.original = original;
+    e.applied = other;
     if (!DeviceJournal(path_).Add(e).ok()) _exit(2);
-    if (!WriteCacheSwitch(CacheSwitchKind::kKernelView, attr, "write through")
-             .ok())
+    if (!WriteCacheSwitch(CacheSwitchKind::kKernelView, attr, other).ok())
       _exit(3);
   });
-  EXPECT_EQ(SysfsValue(attr), "write through");
+  EXPECT_EQ(SysfsValue(attr), other);
   auto out = j.Restore(false);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(out->restored.size(), 1u);
   EXPECT_EQ(SysfsValue(attr), original);
   EXPECT_TRUE((*lfs)->Teardown().ok());
+}
+
+// The loop number is reused by the next losetup: an entry about the old
+// device must not switch the new one.
+TEST_F(DeviceJournalTest, ReusedLoopNumberIsLeftAlone) {
+  std::string why = testing_util::LoopSkipReason();
+  if (!why.empty()) GTEST_SKIP() << why;
+  SetJournalSysRootForTesting("/sys");
+  DeviceJournal j(path_);
+  std::string attr, original, other;
+  {
+    auto a = LoopFs::Create(dir_, "ext4", 64ull << 20, &j);
+    ASSERT_TRUE(a.ok()) << a.status().ToString();
+    attr = "/sys/block/" + (*a)->loop_name() + "/queue/write_cache";
+    original = SysfsValue(attr);
+    other = original == "write back" ? "write through" : "write back";
+    RunAndKill([&] {
+      JournalEntry e = CacheEntry(attr);
+      e.original = other;  // what a replay would write
+      e.applied = original;
+      if (!DeviceJournal(path_).Add(e).ok()) _exit(2);
+    });
+    ASSERT_TRUE((*a)->Teardown().ok());
+  }
+  std::string dir2 = dir_ + "/disktune-second";
+  fs::create_directories(dir2);
+  auto b = LoopFs::Create(dir2, "ext4", 64ull << 20, &j);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  std::string attr_b = "/sys/block/" + (*b)->loop_name() + "/queue/write_cache";
+  std::string before = SysfsValue(attr_b);
+  auto out = j.Restore(false);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(SysfsValue(attr_b), before) << "a reused loop number was switched";
+  ASSERT_EQ(out->restored.size(), 1u);
+  EXPECT_NE(out->restored[0].find("left alone"), std::string::npos)
+      << out->restored[0];
+  EXPECT_TRUE((*b)->Teardown().ok());
+}
+
+TEST_F(DeviceJournalTest, EntriesNamingOtherFilesAreRefused) {
+  std::string victim = dir_ + "/victim.txt";
+  WriteFile(victim, "operator's data");
+  std::string cache_victim = dir_ + "/settings.conf";
+  WriteFile(cache_victim, "keep me");
+  RunAndKill([&] {
+    DeviceJournal jj(path_);
+    JournalEntry img;
+    img.kind = kJournalImageFile;
+    img.target = victim;
+    img.description = "not an image";
+    JournalEntry cache = CacheEntry(cache_victim);
+    JournalEntry mnt;
+    mnt.kind = kJournalMount;
+    mnt.target = "/home";
+    mnt.description = "not ours";
+    if (!jj.Add(img).ok() || !jj.Add(cache).ok() || !jj.Add(mnt).ok()) _exit(2);
+  });
+  auto out = DeviceJournal(path_).Restore(false);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_TRUE(out->restored.empty());
+  ASSERT_EQ(out->failed.size(), 3u);
+  for (const auto& f : out->failed)
+    EXPECT_NE(f.find("refused"), std::string::npos) << f;
+  EXPECT_TRUE(fs::exists(victim));
+  EXPECT_EQ(SysfsValue(cache_victim), "keep me");
+}
+
+TEST_F(DeviceJournalTest, JournalRootDoesNotOwnIsRefused) {
+  if (geteuid() != 0) GTEST_SKIP() << "the ownership rule applies to root";
+  std::string image = dir_ + "/fsmatrix-ext4.img";
+  WriteFile(image, "data");
+  RunAndKill([&] {
+    JournalEntry e;
+    e.kind = kJournalImageFile;
+    e.target = image;
+    e.description = "test image";
+    if (!DeviceJournal(path_).Add(e).ok()) _exit(2);
+  });
+  // Handed to an unprivileged user: root must not act on it any more.
+  ASSERT_EQ(chown(path_.c_str(), 65534, 65534), 0);
+  auto out = DeviceJournal(path_).Restore(false);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), Status::Code::kPermissionDenied);
+  EXPECT_NE(out.status().message().find("uid 65534"), std::string::npos)
+      << out.status().message();
+  EXPECT_TRUE(fs::exists(image));
+  // Root's again, but in a directory everyone may write.
+  ASSERT_EQ(chown(path_.c_str(), 0, 0), 0);
+  ASSERT_EQ(chmod(fs::path(path_).parent_path().c_str(), 0777), 0);
+  out = DeviceJournal(path_).Restore(false);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("everyone may write"),
+            std::string::npos)
+      << out.status().message();
+  EXPECT_TRUE(fs::exists(image));
+  ASSERT_EQ(chmod(fs::path(path_).parent_path().c_str(), 0755), 0);
+  out = DeviceJournal(path_).Restore(false);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_FALSE(fs::exists(image));
 }
 
 }  // namespace

@@ -27,10 +27,11 @@ inline std::string LoopSkipReason() {
 }
 
 // A new directory under the current one (the build tree: on a real disk,
-// where TempDir() may be a tmpfs).
+// where TempDir() may be a tmpfs), named like a disktune scratch directory
+// ("disktune-..."), as the device journal requires of images and mounts.
 inline std::string MakeTempDir(const std::string& prefix) {
-  std::string tmpl =
-      std::filesystem::current_path().string() + "/" + prefix + "_XXXXXX";
+  std::string tmpl = std::filesystem::current_path().string() + "/disktune-" +
+                     prefix + "_XXXXXX";
   if (!mkdtemp(tmpl.data())) return "";
   return tmpl;
 }

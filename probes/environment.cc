@@ -1,6 +1,7 @@
 #include "probes/environment.h"
 
 #include "generated/version.h"
+#include "src/core/json_input.h"
 
 namespace disktune {
 
@@ -44,11 +45,11 @@ void to_json(nlohmann::json& j, const Environment& e) {
                      {"memory_available_bytes", s.memory_available_bytes},
                      {"is_root", s.is_root},
                      {"build_type", e.build_type},
-                     {"target_dir", e.target_dir}};
+                     {"target_dir", PathToJson(e.target_dir)}};
   const FilesystemInfo& f = e.filesystem;
   j["filesystem"] = {{"type", f.type},
-                     {"mount_point", f.mount_point},
-                     {"source", f.source},
+                     {"mount_point", PathToJson(f.mount_point)},
+                     {"source", PathToJson(f.source)},
                      {"mount_options", f.mount_options},
                      {"total_bytes", f.total_bytes},
                      {"free_bytes", f.free_bytes}};
@@ -82,12 +83,12 @@ void from_json(const nlohmann::json& j, Environment& e) {
   s.memory_available_bytes = j.value("memory_available_bytes", uint64_t{0});
   s.is_root = j.value("is_root", false);
   e.build_type = j.value("build_type", "");
-  e.target_dir = j.value("target_dir", "");
+  e.target_dir = PathFromJson(j.value("target_dir", ""));
   if (auto it = j.find("filesystem"); it != j.end()) {
     FilesystemInfo& f = e.filesystem;
     f.type = it->value("type", "");
-    f.mount_point = it->value("mount_point", "");
-    f.source = it->value("source", "");
+    f.mount_point = PathFromJson(it->value("mount_point", ""));
+    f.source = PathFromJson(it->value("source", ""));
     f.mount_options = it->value("mount_options", "");
     f.total_bytes = it->value("total_bytes", uint64_t{0});
     f.free_bytes = it->value("free_bytes", uint64_t{0});

@@ -1,5 +1,8 @@
 #include "probes/probe_runner.h"
 
+#include <algorithm>
+#include <sstream>
+
 #include "probes/test_file.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/units.h"
@@ -95,11 +98,10 @@ Status RunProbes(const std::vector<const Probe*>& probes,
       bool writes =
           r.probe.find("write") != std::string::npos || r.probe == "fsync";
       if (r.bytes && writes) out->bytes_written += *r.bytes;
-      if (r.status == ProbeStatus::kFailed) {
-        out->warnings.push_back(r.name + " failed: " + r.error);
-      }
     }
   }
+  for (std::string& w : SummarizeFailures(out->results))
+    out->warnings.push_back(std::move(w));
 
   if (!ctx.test_file.empty() && ctx.direct_supported) {
     Result<uint64_t> resident = PageCacheResidentBytes(ctx.test_file);
@@ -122,6 +124,55 @@ Status RunProbes(const std::vector<const Probe*>& probes,
     }
   }
   return Status::OK();
+}
+
+std::vector<std::string> SummarizeFailures(
+    const std::vector<ProbeResult>& results) {
+  // The same cause fails many points at once (a full disk fails every fsync
+  // point): one line per cause, with the points it hit. File names differ
+  // from point to point, so a token holding a '/' does not tell causes apart.
+  std::vector<std::pair<std::string, std::vector<std::string>>> causes;
+  for (const ProbeResult& r : results) {
+    if (r.status != ProbeStatus::kFailed) continue;
+    std::string key, tok;
+    std::istringstream words(r.error);
+    while (words >> tok) {
+      key += (key.empty() ? "" : " ") +
+             (tok.find('/') != std::string::npos ? std::string("<file>") : tok);
+    }
+    auto it = std::find_if(causes.begin(), causes.end(),
+                           [&](const auto& c) { return c.first == key; });
+    if (it == causes.end()) {
+      causes.push_back({key, {}});
+      it = causes.end() - 1;
+    }
+    it->second.push_back(r.name);
+  }
+  std::vector<std::string> lines;
+  constexpr size_t kNamesShown = 3;
+  for (const auto& [cause, names] : causes) {
+    if (names.size() == 1) {
+      lines.push_back(names[0] + " failed: " + cause);
+      continue;
+    }
+    std::string shown;
+    for (size_t i = 0; i < names.size() && i < kNamesShown; i++)
+      shown += (i ? ", " : "") + names[i];
+    if (names.size() > kNamesShown)
+      shown += " and " + std::to_string(names.size() - kNamesShown) + " more";
+    lines.push_back(std::to_string(names.size()) + " points failed: " + cause +
+                    " (" + shown + ")");
+  }
+  return lines;
+}
+
+bool EveryPointFailed(const std::vector<ProbeResult>& results) {
+  bool any_failed = false;
+  for (const ProbeResult& r : results) {
+    if (r.status == ProbeStatus::kOk) return false;
+    any_failed |= r.status == ProbeStatus::kFailed;
+  }
+  return any_failed;
 }
 
 }  // namespace disktune

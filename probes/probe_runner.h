@@ -36,4 +36,11 @@ Status RunProbes(const std::vector<const Probe*>& probes,
                  ProbeRunOutput* out,
                  const FilesystemWorkload& fs_workload = {});
 
+// One warning line per cause of failure (a full disk fails every fsync point
+// at once: one line, with the first few points' names and a count).
+std::vector<std::string> SummarizeFailures(
+    const std::vector<ProbeResult>& results);
+// True when some point failed and none succeeded (skipped ones aside).
+bool EveryPointFailed(const std::vector<ProbeResult>& results);
+
 }  // namespace disktune

@@ -27,13 +27,18 @@ class CacheSwitchScope {
     e.applied = value;
     e.description = "write cache of " + sw_.disk + " (" + sw_.Describe() + ")";
     Result<std::string> id = ProcessJournal().Add(e);
-    if (!id.ok())
-      return id.status().WithContext("cannot record the original state");
+    if (!id.ok()) {
+      journal_failed_ = true;
+      return id.status().WithContext(
+          "cannot record the original state in the device journal " +
+          ProcessJournal().path() + ", so the cache was not switched");
+    }
     entry_ = *id;
     Status s = WriteCacheSwitch(sw_.kind, sw_.target, value);
     if (!s.ok()) (void)Restore();
     return s;
   }
+  bool journal_failed() const { return journal_failed_; }
 
   // Runs whether or not an interrupt is pending; keeps the journal entry
   // when the device refuses, so `disktune restore` can try again.
@@ -54,6 +59,7 @@ class CacheSwitchScope {
   CacheSwitch sw_;
   std::string original_;
   std::string entry_;
+  bool journal_failed_ = false;
 };
 
 }  // namespace
@@ -101,6 +107,7 @@ Status RunWriteCacheAb(ProbeContext& ctx, const FsyncTarget& target,
   CacheSwitchScope scope(*sw, *original);
   Status applied = scope.Apply(CacheValueFor(sw->kind, !was_on));
   if (!applied.ok()) {
+    if (scope.journal_failed()) return skip(applied.message());
     return skip("the device refused the switch: " + applied.message());
   }
 

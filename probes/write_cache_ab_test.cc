@@ -14,6 +14,7 @@
 #include "probes/durability_test_util.h"
 #include "probes/loop_fs.h"
 #include "probes/probe_runner.h"
+#include "probes/write_cache.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/signals.h"
 
@@ -37,9 +38,10 @@ class WriteCacheAbTest : public ::testing::Test {
     auto l = LoopFs::Create(dir_, "ext4", 512ull << 20, journal_.get());
     ASSERT_TRUE(l.ok()) << l.status().ToString();
     loop_ = std::move(*l);
-    original_ = LoopWriteCache(loop_->loop_name());
-    ASSERT_EQ(original_, "write back");
-    auto s = ScratchDir::Open(loop_->mount_point() + "/scratch");
+    // The state this test needs, set on its own loop device (a machine may
+    // start loop devices in either state); the device goes at teardown.
+    SetLoopCache("write back");
+    auto s = ScratchDir::Create(loop_->mount_point());
     ASSERT_TRUE(s.ok()) << s.status().ToString();
     scratch_ = std::move(*s);
     env_ = CollectEnvironment(scratch_->path());
@@ -64,6 +66,13 @@ class WriteCacheAbTest : public ::testing::Test {
   }
   static std::string JournalDir() {
     return fs::path(JournalPath()).parent_path().string();
+  }
+  void SetLoopCache(const std::string& value) {
+    std::string attr =
+        "/sys/block/" + loop_->loop_name() + "/queue/write_cache";
+    ASSERT_TRUE(WriteSysfs(attr, value).ok());
+    original_ = LoopWriteCache(loop_->loop_name());
+    ASSERT_EQ(original_, value);
   }
   ProbeConfig Config() {
     ProbeConfig c = ProbeConfig::Defaults(true);
@@ -134,6 +143,28 @@ TEST_F(WriteCacheAbTest, WriteThroughIsFasterAndTheSettingComesBack) {
   std::cout << "loop ext4 fdatasync 4 KiB append p50: write back "
             << back->latency_ns->p50 << " ns, write through "
             << through->latency_ns->p50 << " ns\n";
+}
+
+// From the other starting state the A/B switches the cache on, and puts
+// "write through" back.
+TEST_F(WriteCacheAbTest, StartingWriteThroughComparesWithTheCacheOn) {
+  SetLoopCache("write through");
+  if (HasFatalFailure()) return;
+  ProbeConfig c = Config();
+  auto probes = SelectProbes({"fsync"});
+  ASSERT_TRUE(probes.ok());
+  ProbeRunOutput out;
+  NullProgress np;
+  Status s = RunProbes(*probes, c, *scratch_, env_, &np, &out);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(LoopWriteCache(loop_->loop_name()), "write through");
+  EXPECT_TRUE(ProcessJournal().Load()->empty());
+  const ProbeResult* on =
+      Find(out.results, "fsync.cache_on.fdatasync.4096.append");
+  ASSERT_TRUE(on) << nlohmann::json(out.results).dump(2);
+  ASSERT_EQ(on->status, ProbeStatus::kOk) << on->error;
+  EXPECT_EQ(on->params.extra["kernel_write_cache"], "write back");
+  EXPECT_EQ(out.analyses["write_cache_ab"]["runs"][0]["as_found"], "off");
 }
 
 TEST_F(WriteCacheAbTest, SigintInTheMiddleRestoresTheSetting) {

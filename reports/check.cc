@@ -419,7 +419,7 @@ const std::vector<CheckPreset>& CheckPresets() {
   static const std::vector<CheckPreset> k = {
       {"etcd",
        "etcd's disk gate: fdatasync of a 2300 B append, p99 under 10 ms",
-       {"fsync.fdatasync.2300.append.p99 < 10ms"},
+       {"fsync.fdatasync.2300.append.sync_latency_ns.p99 < 10ms"},
        "etcd appends every raft entry to its WAL and fdatasyncs it before "
        "acknowledging; "
        "its documentation measures the disk with fio --rw=write "

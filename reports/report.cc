@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "generated/version.h"
+#include "src/core/json_input.h"
+#include "src/core/output_file.h"
 #include "src/core/sysinfo.h"
 
 namespace disktune {
@@ -41,6 +43,14 @@ nlohmann::json ReportToJson(const Report& r) {
 
 Result<Report> ReportFromJson(const nlohmann::json& j) {
   if (!j.is_object()) return Status::Corruption("not a JSON object");
+  for (const char* key : {"schema", "schema_version"}) {
+    if (j.contains(key) && !j[key].is_string()) {
+      return Status::InvalidArgument(
+          std::string(key) + " must be a string, e.g. \"" +
+          (std::string(key) == "schema" ? kReportSchema : "1.0") +
+          "\"; this is not a disktune result");
+    }
+  }
   if (j.value("schema", "") != kReportSchema) {
     return Status::InvalidArgument("not a disktune report (schema is '" +
                                    j.value("schema", std::string("missing")) +
@@ -78,41 +88,22 @@ Result<Report> ReportFromJson(const nlohmann::json& j) {
     r.bytes_written = j.value("bytes_written", uint64_t{0});
     return r;
   } catch (const nlohmann::json::exception& e) {
-    return Status::Corruption(
-        std::string("report does not have the expected shape: ") + e.what());
+    return Status::Corruption("report does not have the expected shape: " +
+                              DescribeJsonError(e));
   }
 }
 
 Result<Report> ReadReportFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::FromErrno(errno, "open " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
-  if (j.is_discarded()) return Status::Corruption(path + " is not valid JSON");
-  Result<Report> r = ReportFromJson(j);
+  Result<nlohmann::json> j = ReadJsonInput(path, "result file");
+  if (!j.ok()) return j.status();
+  Result<Report> r = ReportFromJson(*j);
   if (!r.ok()) return r.status().WithContext(path);
   return r;
 }
 
-Status WriteJsonFile(const std::string& path, const nlohmann::json& j) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) return Status::FromErrno(errno, "create " + tmp);
-    out << j.dump(2) << "\n";
-    out.flush();
-    if (!out) {
-      unlink(tmp.c_str());
-      return Status::IOError("write " + tmp + " failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    unlink(tmp.c_str());
-    return Status::FromErrno(err, "rename " + tmp);
-  }
-  return Status::OK();
+Status WriteJsonFile(const std::string& path, const nlohmann::json& j,
+                     const std::string& flag) {
+  return WriteOutputFile(path, DumpJson(j) + "\n", flag);
 }
 
 }  // namespace disktune

@@ -50,8 +50,12 @@ nlohmann::json ReportToJson(const Report& r);
 // InvalidArgument for another schema or major version, Corruption for a
 // document that does not have the report's shape.
 Result<Report> ReportFromJson(const nlohmann::json& j);
+// Reads a result through the bounded JSON reader (src/core/json_input.h);
+// every failure names the file and is InvalidArgument or Corruption.
 Result<Report> ReadReportFile(const std::string& path);
-// Writes atomically (temp file + rename) so a reader never sees half a report.
-Status WriteJsonFile(const std::string& path, const nlohmann::json& j);
+// Writes through WriteOutputFile (src/core/output_file.h): atomically, and
+// never over a file disktune did not write. `flag` names the option.
+Status WriteJsonFile(const std::string& path, const nlohmann::json& j,
+                     const std::string& flag = "output");
 
 }  // namespace disktune

@@ -70,6 +70,15 @@ const json* FindMetric(const json& j, std::string_view metric) {
     auto it = lat->find(metric);
     return it == lat->end() ? nullptr : &*it;
   }
+  if (size_t dot = metric.find('.'); dot != std::string_view::npos) {
+    // "sync_latency_ns.p99": a member of an object under `metrics`.
+    auto m = j.find("metrics");
+    if (m == j.end() || !m->is_object()) return nullptr;
+    auto obj = m->find(std::string(metric.substr(0, dot)));
+    if (obj == m->end() || !obj->is_object()) return nullptr;
+    auto leaf = obj->find(std::string(metric.substr(dot + 1)));
+    return leaf == obj->end() ? nullptr : &*leaf;
+  }
   auto it = j.find(metric);
   if (it != j.end() && (it->is_number() || it->is_boolean())) return &*it;
   auto m = j.find("metrics");
@@ -81,8 +90,20 @@ const json* FindMetric(const json& j, std::string_view metric) {
 }
 
 bool AnyProbeHasMetric(const Report& r, std::string_view metric) {
+  std::string head(metric.substr(0, metric.find('.')));
   for (const auto& p : r.probes) {
-    if (p.metrics.is_object() && p.metrics.contains(metric)) return true;
+    if (p.metrics.is_object() && p.metrics.contains(head)) return true;
+  }
+  return false;
+}
+
+// Whether some probe's `metrics` holds an object named `key` (a latency
+// summary of one part of an operation, such as sync_latency_ns).
+bool AnyProbeHasMetricGroup(const Report& r, std::string_view key) {
+  for (const auto& p : r.probes) {
+    if (!p.metrics.is_object()) continue;
+    auto it = p.metrics.find(std::string(key));
+    if (it != p.metrics.end() && it->is_object()) return true;
   }
   return false;
 }
@@ -240,6 +261,11 @@ const char* DimensionName(Dimension d) {
 }
 
 Dimension DimensionOfMetric(std::string_view m) {
+  // "sync_latency_ns.p99": the leaf when it names a percentile, else the group.
+  if (size_t dot = m.rfind('.'); dot != std::string_view::npos) {
+    std::string_view leaf = m.substr(dot + 1);
+    return DimensionOfMetric(IsLatencyKey(leaf) ? leaf : m.substr(0, dot));
+  }
   if (IsLatencyKey(m) || EndsWith(m, "_ns") || EndsWith(m, "_us") ||
       EndsWith(m, "_ms") || m == "micros_per_op") {
     return Dimension::kTime;
@@ -323,6 +349,21 @@ Result<Figure> LookupFigure(const Report& report, std::string_view path,
     return Status::InvalidArgument(
         "a path is <probe name>.<metric> (rand_read.4k.qd32.iops), "
         "bench.<engine>.<scenario>.<metric> or analyses.<key>...");
+  }
+  // <probe>.metrics.<group>.<leaf> and <probe>.<group>.<leaf>, e.g.
+  // fsync.fdatasync.2300.append.sync_latency_ns.p99 (the sync call alone).
+  if (size_t m = path.find(".metrics."); m != std::string_view::npos) {
+    std::string rewritten =
+        std::string(path.substr(0, m)) + "." + std::string(path.substr(m + 9));
+    if (metric_offset) *metric_offset = dot + 1;
+    return LookupProbe(report, rewritten, m);  // rewritten[m] is the dot
+  }
+  size_t group_dot = path.rfind('.', dot - 1);
+  if (group_dot != std::string_view::npos && group_dot > 0 &&
+      AnyProbeHasMetricGroup(report,
+                             path.substr(group_dot + 1, dot - group_dot - 1))) {
+    if (metric_offset) *metric_offset = dot + 1;
+    return LookupProbe(report, path, group_dot);
   }
   if (metric_offset) *metric_offset = dot + 1;
   return LookupProbe(report, path, dot);

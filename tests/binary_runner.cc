@@ -1,6 +1,7 @@
 #include "tests/binary_runner.h"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,12 +35,18 @@ std::string Drain(int fd) {
 }
 
 pid_t Spawn(const std::vector<std::string>& args, const std::string& cwd,
-            int* out_fd, int* err_fd) {
+            const ChildSetup& setup, int* out_fd, int* err_fd) {
   int o[2], e[2];
   if (pipe(o) != 0 || pipe(e) != 0) return -1;
   pid_t pid = fork();
   if (pid == 0) {
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
+    if (setup.file_size_limit) {
+      struct rlimit rl {
+        setup.file_size_limit, setup.file_size_limit
+      };
+      if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(125);
+    }
     dup2(o[1], 1);
     dup2(e[1], 2);
     close(o[0]);
@@ -79,15 +86,15 @@ RunOutput Collect(pid_t pid, int out_fd, int err_fd) {
 }  // namespace
 
 RunOutput RunDisktune(const std::vector<std::string>& args,
-                      const std::string& cwd) {
+                      const std::string& cwd, const ChildSetup& setup) {
   int o, e;
-  pid_t pid = Spawn(args, cwd, &o, &e);
+  pid_t pid = Spawn(args, cwd, setup, &o, &e);
   return Collect(pid, o, e);
 }
 
 BackgroundRun::BackgroundRun(const std::vector<std::string>& args,
-                             const std::string& cwd) {
-  pid_ = Spawn(args, cwd, &out_fd_, &err_fd_);
+                             const std::string& cwd, const ChildSetup& setup) {
+  pid_ = Spawn(args, cwd, setup, &out_fd_, &err_fd_);
 }
 
 BackgroundRun::~BackgroundRun() {

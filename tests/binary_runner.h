@@ -20,15 +20,22 @@ struct RunOutput {
 std::string DisktuneBin();
 std::string SourceDir();
 
+// What the child gets besides its arguments.
+struct ChildSetup {
+  // RLIMIT_FSIZE in bytes (`ulimit -f`); 0 = unchanged.
+  unsigned long long file_size_limit = 0;
+};
+
 // Runs to completion in `cwd` (or the current directory when empty).
 RunOutput RunDisktune(const std::vector<std::string>& args,
-                      const std::string& cwd = "");
+                      const std::string& cwd = "",
+                      const ChildSetup& setup = {});
 
 // A run in the background; Signal() it, then Wait().
 class BackgroundRun {
  public:
   BackgroundRun(const std::vector<std::string>& args,
-                const std::string& cwd = "");
+                const std::string& cwd = "", const ChildSetup& setup = {});
   ~BackgroundRun();
   void Signal(int sig) { kill(pid_, sig); }
   RunOutput Wait();

@@ -11,6 +11,7 @@
 
 #include "engines/engine.h"
 #include "src/bench/runner.h"
+#include "src/bench/space_guard.h"
 
 namespace disktune::bench {
 namespace {
@@ -99,6 +100,11 @@ TEST_F(LevelDbBenchTest, DbBenchSemanticsOnLevelDb) {
 TEST_F(LevelDbBenchTest, DiskFullMidFillIsAPartialResultWithLevelDbsError) {
   std::string why;
   if (!MountTmpfs("2m", false, &why)) GTEST_SKIP() << why;
+  // LevelDB's own ENOSPC path: the free-space guard would stop it first.
+  SpaceGuard::SetHeadroomForTesting(1);
+  struct Reset {
+    ~Reset() { SpaceGuard::SetHeadroomForTesting(0); }
+  } reset;
   auto req = Request("fillseq,readrandom", 100000);
   req.user.value_size = 1000;  // 100 MB into 2 MB
   req.user.compression_ratio = 1.0;

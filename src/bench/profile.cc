@@ -5,6 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include "src/core/json_input.h"
+
 namespace disktune::bench {
 namespace {
 
@@ -119,15 +121,10 @@ Result<BenchProfile> ParseBenchProfile(const nlohmann::json& j) {
 }
 
 Result<BenchProfile> ReadBenchProfile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::FromErrno(errno, "--profile " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
-  if (j.is_discarded()) {
-    return Status::InvalidArgument("--profile " + path + ": not valid JSON");
-  }
-  auto p = ParseBenchProfile(j);
+  Result<nlohmann::json> j = ReadJsonInput(path, "--profile");
+  if (!j.ok()) return j.status();
+  auto p =
+      GuardJson("--profile " + path, [&] { return ParseBenchProfile(*j); });
   if (!p.ok()) return p.status().WithContext("--profile " + path);
   return p;
 }

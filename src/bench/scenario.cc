@@ -1,12 +1,16 @@
 #include "src/bench/scenario.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <condition_variable>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <system_error>
 #include <thread>
 
+#include "src/bench/space_guard.h"
 #include "src/core/signals.h"
 
 namespace disktune::bench {
@@ -113,11 +117,15 @@ void Worker::ModelDelete(uint64_t k) {
 }
 
 bool Worker::ShouldStop() const {
-  return InterruptRequested() || run_->failed().load(std::memory_order_relaxed);
+  return InterruptRequested() ||
+         run_->failed().load(std::memory_order_relaxed) ||
+         (run_->space() && run_->space()->low());
 }
 
 Status Worker::StopStatus() const {
   if (InterruptRequested()) return Status::Aborted("interrupted");
+  if (run_->space() && run_->space()->low())
+    return Status::NoSpace(run_->space()->Message());
   return Status::Aborted("stopped: another thread failed");
 }
 
@@ -148,6 +156,16 @@ uint64_t ScenarioRun::Share(uint64_t total, int threads, int i) {
 
 Status ScenarioRun::Parallel(int threads, const Body& body, PhaseStats* into) {
   if (into == nullptr) into = &main_;
+  // Watches the filesystem for the length of this phase.
+  std::string watched = db_path_;
+  while (!watched.empty() && access(watched.c_str(), F_OK) != 0)
+    watched = std::filesystem::path(watched).parent_path().string();
+  SpaceGuard guard(watched.empty() ? "." : watched);
+  space_ = &guard;
+  struct ClearSpace {
+    const SpaceGuard** p;
+    ~ClearSpace() { *p = nullptr; }
+  } clear_space{&space_};
   std::vector<std::unique_ptr<Worker>> workers;
   workers.reserve(static_cast<size_t>(threads));
   for (int i = 0; i < threads; i++) {

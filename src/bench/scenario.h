@@ -27,6 +27,8 @@
 
 namespace disktune::bench {
 
+class SpaceGuard;
+
 class ScenarioRun;
 
 enum class DbUse {
@@ -209,6 +211,8 @@ class ScenarioRun {
 
   // Workers poll this; set when a thread fails.
   std::atomic<bool>& failed() { return failed_; }
+  // The free-space watch of the running Parallel() (null outside one).
+  const SpaceGuard* space() const { return space_; }
 
  private:
   const ScenarioSpec& spec_;
@@ -222,6 +226,7 @@ class ScenarioRun {
   PhaseStats main_;
   std::string message_;
   std::atomic<bool> failed_{false};
+  const SpaceGuard* space_ = nullptr;
 };
 
 }  // namespace disktune::bench

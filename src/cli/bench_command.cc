@@ -13,6 +13,7 @@
 #include "src/bench/scenario_sets.h"
 #include "src/cli/command.h"
 #include "src/cli/probe_session.h"
+#include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
 #include "src/tune/profile.h"
@@ -221,7 +222,7 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
 
   Report report = NewReport("bench");
   report.environment = CollectEnvironment(dir.path());
-  report.config["scratch_dir"] = dir.path();
+  report.config["scratch_dir"] = PathToJson(dir.path());
   report.config["bench"] = {{"engines", plan->engines},
                             {"scenarios", req.scenarios},
                             {"quick", req.quick},

@@ -5,6 +5,8 @@
 
 #include "generated/version.h"
 #include "src/cli/command.h"
+#include "src/core/json_input.h"
+#include "src/core/signals.h"
 
 namespace disktune::cli {
 
@@ -18,6 +20,11 @@ int Main(const std::vector<std::string>& args, std::ostream& out,
   app.set_version_flag("--version",
                        std::string("disktune ") + DISKTUNE_VERSION);
   app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 success; 1 a check requirement failed or compare found a "
+      "regression; 2 usage or bad input (nothing measured); 3 a measurement "
+      "failed; 128+N interrupted by signal N (129 SIGHUP, 130 SIGINT, 143 "
+      "SIGTERM).");
   app.fallthrough(false);
   CommandContext ctx{out, err, err_is_terminal};
   // The one place subcommands are wired in.
@@ -48,8 +55,21 @@ int Main(const std::vector<std::string>& args, std::ostream& out,
     }
   }
   std::reverse(rest.begin(), rest.end());  // CLI11 takes them in reverse order
+  // Before any command runs, so every one of them cleans up on a signal.
+  InstallInterruptHandlers();
   try {
     app.parse(rest);
+  } catch (const nlohmann::json::exception& e) {
+    // A field of an input file with the wrong type, found past the readers'
+    // checks. Caught here so the stack unwinds: the scratch directory and any
+    // device setting are put back by their destructors.
+    err << "disktune: an input file holds a field of the wrong type: "
+        << DescribeJsonError(e) << "; pass a file written by disktune\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    err << "disktune: out of memory; scratch files removed, device settings "
+           "restored\n";
+    return 3;
   } catch (const CLI::CallForHelp&) {
     out << app.help();
     return 0;

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "reports/report.h"
+#include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
@@ -22,9 +23,10 @@ void AddCommonOptions(CLI::App* cmd, CommonOptions* opts, bool with_dir) {
                 "no progress, warnings or text report");
   if (with_dir) {
     cmd->add_option("--dir", opts->dir,
-                    "scratch directory, the only place written (default: a new "
-                    "disktune-<time>-<pid> under the current directory); "
-                    "removed at the end")
+                    "where to make the scratch directory, the only place "
+                    "written: a new disktune-<time>-<pid> inside DIR (default: "
+                    "the current directory), removed at the end; nothing else "
+                    "in DIR is touched")
         ->type_name("DIR");
     cmd->add_flag("--keep", opts->keep,
                   "keep the scratch files at the end (for debugging)");
@@ -42,16 +44,15 @@ int ExitCodeFor(const Status& status) {
     case Status::Code::kNoSpace:
     case Status::Code::kPermissionDenied:
     case Status::Code::kNotSupported:
-      return 2;
-    default:
-      return 1;
+      return kExitUsage;
+    default:  // kIOError, kCorruption, ...: the measurement could not be made
+      return kExitMeasurementFailed;
   }
 }
 
 int Fail(CommandContext& ctx, const Status& status) {
   if (status.IsAborted()) {
-    ctx.err << "disktune: interrupted ("
-            << (InterruptSignal() == 15 ? "SIGTERM" : "SIGINT")
+    ctx.err << "disktune: interrupted (" << InterruptSignalName()
             << "); scratch files removed, device settings restored\n";
   } else {
     ctx.err << "disktune: " << status.message() << "\n";
@@ -101,10 +102,7 @@ Status ParseTuneBudgetFlags(const std::string& time_text,
 }
 
 Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts) {
-  std::string dir = opts.dir;
-  if (dir.empty())
-    dir = "disktune-" + LocalStamp() + "-" + std::to_string(getpid());
-  Result<std::unique_ptr<ScratchDir>> s = ScratchDir::Open(dir, "--dir");
+  Result<std::unique_ptr<ScratchDir>> s = ScratchDir::Create(opts.dir, "--dir");
   if (s.ok() && opts.keep) (*s)->Keep();
   return s;
 }
@@ -119,11 +117,11 @@ Status EmitJson(CommandContext& ctx, const CommonOptions& opts,
                 const nlohmann::json& j) {
   if (opts.json_path.empty()) return Status::OK();
   if (opts.json_path == "-") {
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << DumpJson(j) << "\n";
     ctx.out.flush();
     return Status::OK();
   }
-  return WriteJsonFile(opts.json_path, j);
+  return WriteJsonFile(opts.json_path, j, "--json");
 }
 
 std::ostream* HumanStream(CommandContext& ctx, const CommonOptions& opts) {

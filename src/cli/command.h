@@ -37,6 +37,16 @@ struct CommonOptions {
 // `with_dir`: the command writes, so it takes --dir (and --keep).
 void AddCommonOptions(CLI::App* cmd, CommonOptions* opts, bool with_dir);
 
+// Exit codes, the same in every command (README, "Exit codes"):
+inline constexpr int kExitOk = 0;
+// check: a requirement failed; compare: a regression past the threshold.
+inline constexpr int kExitFailed = 1;
+// Usage or bad input: a flag, a file, a path; nothing was measured.
+inline constexpr int kExitUsage = 2;
+// A measurement failed, or has too few samples to give a verdict.
+inline constexpr int kExitMeasurementFailed = 3;
+// 128 + N: interrupted by signal N (SIGINT 130, SIGHUP 129, SIGTERM 143).
+
 // Prints "disktune: <message>" on stderr and returns the exit code for it.
 int Fail(CommandContext& ctx, const Status& status);
 int ExitCodeFor(const Status& status);

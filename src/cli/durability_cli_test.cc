@@ -21,6 +21,7 @@
 #include "probes/device_journal.h"
 #include "probes/durability_test_util.h"
 #include "probes/loop_fs.h"
+#include "probes/write_cache.h"
 #include "reports/schema_validator.h"
 
 namespace disktune {
@@ -158,6 +159,12 @@ class DurabilityCliTest : public ::testing::Test {
     auto l = LoopFs::Create(dir_, "ext4", 512ull << 20, setup_journal_.get());
     ASSERT_TRUE(l.ok()) << l.status().ToString();
     loop_ = std::move(*l);
+    // The state these tests need, set on their own loop device (a machine
+    // may start loop devices in either state); the device goes at teardown.
+    ASSERT_TRUE(
+        WriteSysfs("/sys/block/" + loop_->loop_name() + "/queue/write_cache",
+                   "write back")
+            .ok());
     original_ = LoopWriteCache(loop_->loop_name());
     ASSERT_EQ(original_, "write back");
   }
@@ -176,7 +183,8 @@ class DurabilityCliTest : public ::testing::Test {
     args.insert(args.end(), {"--fs-matrix", "ext4"});
     Child r = Start(dir_, args, journal_);
     *mounted = WaitFor(
-        r.pid, [&] { return MountsMention(scratch + "/fsmatrix-ext4"); });
+        // The matrix mounts inside the run's fresh directory under --dir.
+        r.pid, [&] { return MountsMention(scratch + "/disktune-"); });
     return r;
   }
 
@@ -346,7 +354,7 @@ TEST_F(DurabilityCliTest, BadInputIsOneLine) {
 
   std::ofstream(journal_) << "{broken";
   r = Start(dir_, {"restore"}, journal_);
-  EXPECT_EQ(Wait(r), 1);
+  EXPECT_EQ(Wait(r), 3);  // the restore could not be done
   std::string err = Slurp(r.err);
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   EXPECT_NE(err.find("is not valid JSON"), std::string::npos) << err;

@@ -26,7 +26,12 @@ int RunProbeCommand(const ProbeCommandOptions& o, CommandContext& ctx) {
   if (!js.ok()) return Fail(ctx, js);
   if (std::ostream* human = HumanStream(ctx, o.common))
     *human << RenderText(report);
-  return 0;
+  if (EveryPointFailed(report.probes)) {
+    ctx.err << "disktune: every measurement failed (see the warnings above); "
+               "nothing was measured\n";
+    return kExitMeasurementFailed;
+  }
+  return kExitOk;
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include "probes/probe_runner.h"
 #include "src/cli/fillsync_on_fs.h"
 #include "src/cli/restore_command.h"
+#include "src/core/json_input.h"
+#include "src/core/output_file.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
 
@@ -14,24 +16,7 @@ namespace disktune::cli {
 
 Status CheckJsonDestination(const CommonOptions& common) {
   if (common.json_path.empty() || common.json_path == "-") return Status::OK();
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::path p = fs::absolute(common.json_path, ec);
-  if (fs::is_directory(p, ec)) {
-    return Status::InvalidArgument("--json " + common.json_path +
-                                   " is a directory; pass a file name");
-  }
-  fs::path parent = p.parent_path();
-  if (!fs::is_directory(parent, ec)) {
-    return Status::NotFound("--json " + common.json_path + ": directory " +
-                            parent.string() +
-                            " does not exist; create it first");
-  }
-  if (access(parent.c_str(), W_OK) != 0) {
-    return Status::PermissionDenied("--json " + common.json_path +
-                                    ": cannot write in " + parent.string());
-  }
-  return Status::OK();
+  return CheckOutputFile(common.json_path, "--json");
 }
 
 Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
@@ -65,7 +50,7 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
   nlohmann::json ids = nlohmann::json::array();
   for (const Probe* p : *probes) ids.push_back(std::string(p->id()));
   report->config["probes"] = ids;
-  report->config["scratch_dir"] = dir.path();
+  report->config["scratch_dir"] = PathToJson(dir.path());
 
   auto progress = MakeProgress(ctx, common);
   ProbeRunOutput out;

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "src/core/output_file.h"
+
 namespace disktune::cli {
 
 Result<Report> LoadResultFile(const std::string& path) {
@@ -21,23 +23,7 @@ Status WriteOutput(CommandContext& ctx, const std::string& out,
     ctx.out.flush();
     return Status::OK();
   }
-  std::string tmp = out + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::trunc | std::ios::binary);
-    if (!f) return Status::FromErrno(errno, "--out " + out);
-    f << text;
-    f.flush();
-    if (!f) {
-      unlink(tmp.c_str());
-      return Status::IOError("--out " + out + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), out.c_str()) != 0) {
-    int err = errno;
-    unlink(tmp.c_str());
-    return Status::FromErrno(err, "--out " + out);
-  }
-  return Status::OK();
+  return WriteOutputFile(out, text, "--out");
 }
 
 }  // namespace disktune::cli

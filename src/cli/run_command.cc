@@ -5,6 +5,7 @@
 // engine's own forms) into --out (default: a dated directory under the
 // current one), printing where they are.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,8 @@
 #include "src/cli/command.h"
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
+#include "src/core/json_input.h"
+#include "src/core/output_file.h"
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
@@ -57,37 +60,60 @@ struct RunCommandOptions {
 
 // Creates --out (its parent must exist); refuses a file or a directory that
 // already holds a result, so nothing is overwritten.
-Status PrepareOutDir(const std::string& out) {
-  std::error_code ec;
-  fs::path p = fs::absolute(out, ec);
-  if (fs::exists(p, ec)) {
-    if (!fs::is_directory(p, ec)) {
+// The files `run` writes into --out besides the profile.
+constexpr const char* kRunOutputs[] = {"result.json", "report.txt",
+                                       "report.html"};
+
+// --out: a new directory (the default name gets "-2", "-3", ... when taken),
+// or an existing one where none of the run's output names is taken by a file
+// disktune did not write. Checked before anything is measured.
+struct OutDir {
+  std::string path;
+  bool created = false;
+  std::vector<std::string> written;  // removed again if the run fails
+};
+
+Result<OutDir> PrepareOutDir(const std::string& out, bool default_name) {
+  OutDir d;
+  struct stat st {};
+  if (!default_name && stat(out.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) {
       return Status::InvalidArgument("--out " + out +
                                      " is a file; pass a directory");
     }
-    if (fs::exists(p / "result.json", ec)) {
+    // An earlier run's result is kept, even though disktune wrote it.
+    struct stat rst {};
+    if (lstat((out + "/result.json").c_str(), &rst) == 0) {
       return Status::InvalidArgument(
           "--out " + out +
           " already holds a result.json; choose a new directory");
     }
-    return Status::OK();
+    for (const char* name : kRunOutputs) {
+      Status s = CheckOutputFile(out + "/" + name, "--out");
+      if (!s.ok()) return s;
+    }
+    d.path = out;
+    return d;
   }
-  if (!fs::is_directory(p.parent_path(), ec)) {
-    return Status::NotFound("--out " + out + ": parent directory " +
-                            p.parent_path().string() +
-                            " does not exist; create it first");
-  }
-  if (mkdir(p.c_str(), 0755) != 0)
-    return Status::FromErrno(errno, "--out " + out);
+  Result<std::string> made = CreateFreshDirectory(out, default_name, "--out");
+  if (!made.ok()) return made.status();
+  d.path = *made;
+  d.created = true;
+  return d;
+}
+
+Status WriteOut(OutDir* d, const std::string& name, const std::string& text) {
+  std::string path = d->path + "/" + name;
+  DT_RETURN_IF_ERROR(WriteOutputFile(path, text, "--out"));
+  d->written.push_back(path);
   return Status::OK();
 }
 
-Status WriteText(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::trunc);
-  f << text;
-  f.flush();
-  if (!f) return Status::IOError("write " + path + " failed");
-  return Status::OK();
+// After a failed run: only the files this run wrote, then the directory if
+// this run made it (rmdir: only when nothing else is in it).
+void RemoveOutputs(const OutDir& d) {
+  for (const std::string& p : d.written) unlink(p.c_str());
+  if (d.created) rmdir(d.path.c_str());
 }
 
 bool Skipped(const RunCommandOptions& o, const std::string& step) {
@@ -148,7 +174,7 @@ uint64_t QuickTuneWriteBudget(std::optional<uint64_t> disk_bytes) {
 // Tunes with the facts this run's probes measured; writes the profile and
 // the engine's own forms into --out.
 Status RunTuneStep(const RunCommandOptions& o, const tune::TuneRequest& base,
-                   ProgressSink* progress, Report* report) {
+                   ProgressSink* progress, OutDir* out, Report* report) {
   tune::TuneRequest req = base;
   req.facts = tune::FactsFromProbes(report->probes, report->environment,
                                     "this run's probes");
@@ -158,15 +184,16 @@ Status RunTuneStep(const RunCommandOptions& o, const tune::TuneRequest& base,
   if (!result.ok()) return result.status();
   report->tune = tune::TuneResultToJson(*result);
   std::string name = result->workload.name + "-" + result->engine;
-  std::string stem = o.out_dir + "/profile-" + name;
-  DT_RETURN_IF_ERROR(WriteJsonFile(
-      stem + ".json",
-      tune::ProfileToJson(tune::TuneResultToProfile(*result, name))));
+  std::string stem = "profile-" + name;
+  DT_RETURN_IF_ERROR(WriteOut(
+      out, stem + ".json",
+      DumpJson(tune::ProfileToJson(tune::TuneResultToProfile(*result, name))) +
+          "\n"));
   std::string header =
       tune::EngineFormsHeader(*result, "profile-" + name + ".json");
   for (const auto& [suffix, text] :
        tune::EngineForms(result->engine, result->recommendation, header)) {
-    DT_RETURN_IF_ERROR(WriteText(stem + suffix, text));
+    DT_RETURN_IF_ERROR(WriteOut(out, stem + suffix, text));
   }
   for (const auto& line : result->explanation) progress->Info(line);
   return Status::OK();
@@ -174,7 +201,8 @@ Status RunTuneStep(const RunCommandOptions& o, const tune::TuneRequest& base,
 
 int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   InstallInterruptHandlers();
-  if (o.out_dir.empty()) o.out_dir = "disktune-run-" + LocalStamp();
+  bool default_out = o.out_dir.empty();
+  if (default_out) o.out_dir = "disktune-run-" + LocalStamp();
   for (const auto& s : o.skip) {
     if (s != "bench" && s != "tune") {
       return Fail(ctx, Status::InvalidArgument("--skip: unknown step '" + s +
@@ -232,19 +260,18 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   Status js = CheckJsonDestination(o.common);
   if (!js.ok()) return Fail(ctx, js);
   std::error_code ec;
-  bool out_existed = fs::exists(o.out_dir, ec);
-  Status s = PrepareOutDir(o.out_dir);
-  if (!s.ok()) return Fail(ctx, s);
-  std::string out_abs = fs::absolute(o.out_dir, ec).string();
+  Result<OutDir> out = PrepareOutDir(o.out_dir, default_out);
+  if (!out.ok()) return Fail(ctx, out.status());
+  std::string out_abs = fs::absolute(out->path, ec).string();
 
   // What the run wrote: the disk's own sector count (it sees what reached the
   // device, but also other writers) and the kernel's per-process count (it
   // counts a large folio whole each time a small write re-dirties it, so it
   // can exceed what the disk received).
-  std::string parent =
-      o.common.dir.empty()
-          ? "."
-          : fs::path(fs::absolute(o.common.dir, ec)).parent_path().string();
+  // The disk under --dir (its parent while it does not exist yet).
+  std::string parent = o.common.dir.empty() ? "." : o.common.dir;
+  if (!fs::exists(parent, ec))
+    parent = fs::path(fs::absolute(parent, ec)).parent_path().string();
   Result<DeviceInfo> disk = ResolveDevice(parent);
   std::optional<FlushCounters> disk_before;
   if (disk.ok()) {
@@ -252,13 +279,13 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   }
   bench::ProcessSnapshot io_before = bench::TakeProcessSnapshot();
   Report report = NewReport("run");
-  report.config["out_dir"] = out_abs;
+  report.config["out_dir"] = PathToJson(out_abs);
   report.config["run"] = {{"engine", o.engine},
                           {"scenario", o.scenario},
                           {"workload", o.workload},
                           {"memory_budget", o.memory_budget},
                           {"skip", o.skip}};
-  s = RunProbeSession(o.common, o.probe, ctx, &report);
+  Status s = RunProbeSession(o.common, o.probe, ctx, &report);
   auto progress = MakeProgress(ctx, o.common);
   if (s.ok() && !Skipped(o, "bench"))
     s = RunBaselineBench(o, progress.get(), &report);
@@ -267,7 +294,7 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
       tune_req.write_budget_bytes =
           QuickTuneWriteBudget(DiskBytesSince(disk, disk_before));
     }
-    s = RunTuneStep(o, tune_req, progress.get(), &report);
+    s = RunTuneStep(o, tune_req, progress.get(), &*out, &report);
   }
   progress->Finish();
   bench::ProcessSnapshot io_after = bench::TakeProcessSnapshot();
@@ -288,15 +315,16 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   }
   report.analyses["bytes_written"] = written;
   if (!s.ok() && !s.IsAborted()) {
-    if (!out_existed) fs::remove_all(o.out_dir, ec);
+    RemoveOutputs(*out);
     return Fail(ctx, s);
   }
   if (s.IsAborted()) report.completion = "interrupted";
 
-  Status ws = WriteJsonFile(o.out_dir + "/result.json", ReportToJson(report));
+  Status ws =
+      WriteOut(&*out, "result.json", DumpJson(ReportToJson(report)) + "\n");
   std::string text = RenderText(report);
-  if (ws.ok()) ws = WriteText(o.out_dir + "/report.txt", text);
-  if (ws.ok()) ws = WriteText(o.out_dir + "/report.html", RenderHtml(report));
+  if (ws.ok()) ws = WriteOut(&*out, "report.txt", text);
+  if (ws.ok()) ws = WriteOut(&*out, "report.html", RenderHtml(report));
   if (!ws.ok()) return Fail(ctx, ws);
   if (!s.ok())
     return Fail(ctx, s);  // interrupted: the partial result is kept, marked
@@ -304,8 +332,8 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   if (!e.ok()) return Fail(ctx, e);
   if (std::ostream* human = HumanStream(ctx, o.common)) {
     *human << text << "\nresults in " << out_abs << "/:";
-    for (const auto& entry : fs::directory_iterator(out_abs, ec)) {
-      *human << " " << entry.path().filename().string();
+    for (const std::string& p : out->written) {
+      *human << " " << fs::path(p).filename().string();
     }
     *human << "\n";
   }

@@ -18,6 +18,8 @@
 #include "reports/report.h"
 #include "src/cli/command.h"
 #include "src/cli/probe_session.h"
+#include "src/core/json_input.h"
+#include "src/core/output_file.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
 #include "src/tune/engine_forms.h"
@@ -54,44 +56,12 @@ std::string Stem(const std::string& out) {
 }
 
 Status CheckOutDestination(const std::string& out) {
-  std::error_code ec;
-  fs::path p = fs::absolute(out, ec);
-  if (fs::is_directory(p, ec)) {
-    return Status::InvalidArgument("--out " + out +
-                                   " is a directory; pass a file name such "
-                                   "as profiles/NAME.json");
-  }
-  fs::path parent = p.parent_path();
-  if (!fs::is_directory(parent, ec)) {
-    return Status::NotFound("--out " + out + ": directory " + parent.string() +
-                            " does not exist; create it first");
-  }
-  if (access(parent.c_str(), W_OK) != 0) {
-    return Status::PermissionDenied("--out " + out + ": cannot write in " +
-                                    parent.string());
-  }
-  return Status::OK();
+  return CheckOutputFile(out, "--out");
 }
 
-// Temp file + rename, so a reader never sees half a file.
+// Atomically, and never over a file disktune did not write.
 Status WriteTextFile(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream f(tmp, std::ios::trunc);
-    if (!f) return Status::FromErrno(errno, "write " + tmp);
-    f << text;
-    f.flush();
-    if (!f) {
-      std::remove(tmp.c_str());
-      return Status::FromErrno(errno, "write " + tmp);
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    std::remove(tmp.c_str());
-    return Status::FromErrno(err, "rename " + tmp + " to " + path);
-  }
-  return Status::OK();
+  return WriteOutputFile(path, text, "--out");
 }
 
 int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
@@ -169,7 +139,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
                          : fs::path(Stem(f.out)).filename().string();
   if (!f.out.empty()) {
     tune::Profile profile = tune::TuneResultToProfile(*result, name);
-    Status s = WriteJsonFile(f.out, tune::ProfileToJson(profile));
+    Status s = WriteJsonFile(f.out, tune::ProfileToJson(profile), "--out");
     if (!s.ok()) return Fail(ctx, s);
     std::string header = tune::EngineFormsHeader(*result, name + ".json");
     for (const auto& [suffix, text] :
@@ -182,7 +152,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     Report report = NewReport("tune");
     report.environment = result->environment ? *result->environment
                                              : CollectEnvironment(dir.path());
-    report.config["scratch_dir"] = dir.path();
+    report.config["scratch_dir"] = PathToJson(dir.path());
     report.config["tune"] = {{"engine", req.engine},
                              {"workload", f.workload},
                              {"memory_budget_bytes", req.memory_budget_bytes},

@@ -1,5 +1,6 @@
 #include "src/core/scratch_dir.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -10,118 +11,195 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "src/core/sysinfo.h"
 #include "src/core/units.h"
 
 namespace disktune {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr const char* kLockName = ".disktune.lock";
+
+// How many "-<n>" suffixes to try before giving up on a unique name; each
+// try is one mkdir, and only another process creating the same names in the
+// same second makes a second try necessary.
+constexpr int kMaxNameTries = 1000;
+
+Status AccessError(int err, const std::string& flag, const std::string& p,
+                   const std::string& what) {
+  if (err == EACCES || err == EROFS || err == EPERM) {
+    return Status::PermissionDenied(flag + " " + p + " is not writable (" +
+                                    std::strerror(err) +
+                                    "); choose a writable directory");
+  }
+  if (err == ENOSPC || err == EDQUOT) {
+    return Status::NoSpace(flag + " " + p + ": no space to create " + what +
+                           "; free some space or choose another " + flag);
+  }
+  return Status::FromErrno(err, flag + " " + p + ": " + what);
 }
 
-Result<std::unique_ptr<ScratchDir>> ScratchDir::Open(const std::string& path,
-                                                     const std::string& flag) {
-  if (path.empty())
-    return Status::InvalidArgument(flag + " is empty; pass a directory path");
+// Resolves the --dir value to an absolute path without trailing slashes, and
+// makes sure it names a directory (creating it when only it is missing).
+Status PrepareParent(const std::string& given, const std::string& flag,
+                     std::string* abs_out, bool* created) {
   std::error_code ec;
-  fs::path abs = fs::absolute(path, ec).lexically_normal();
+  fs::path abs = given.empty() ? fs::current_path(ec)
+                               : fs::absolute(given, ec).lexically_normal();
+  if (ec) return Status::FromErrno(ec.value(), "current directory");
   std::string p = abs.string();
   while (p.size() > 1 && p.back() == '/') p.pop_back();
-  std::unique_ptr<ScratchDir> dir(new ScratchDir());
-  dir->path_ = p;
-
+  *abs_out = p;
   struct stat st {};
   if (stat(p.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode)) {
       return Status::InvalidArgument(
-          flag + " " + p +
-          " is a file, not a directory; pass a directory path");
+          flag + " " + p + " is a file, not a directory; pass a directory");
     }
-    for (const auto& e : fs::directory_iterator(p, ec)) {
-      dir->preexisting_.insert(e.path().filename().string());
-    }
-    if (ec)
-      return Status::FromErrno(ec.value(), flag + " " + p + ": cannot list");
-  } else {
-    fs::path parent = abs.parent_path();
-    if (!fs::is_directory(parent, ec)) {
-      return Status::NotFound(
-          flag + " " + p + ": parent directory " + parent.string() +
-          " does not exist; create it first or choose another " + flag);
-    }
-    if (mkdir(p.c_str(), 0755) != 0) {
-      int err = errno;
-      if (err == EACCES || err == EROFS || err == EPERM) {
-        return Status::PermissionDenied(
-            flag + " " + p + ": cannot create it (" + std::strerror(err) +
-            "); choose a writable directory");
-      }
-      return Status::FromErrno(err, flag + " " + p + ": mkdir");
-    }
-    dir->created_ = true;
+    return Status::OK();
   }
+  int err = errno;
+  struct stat lst {};
+  if (lstat(p.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    std::error_code rec;
+    fs::path target = fs::read_symlink(p, rec);
+    return Status::InvalidArgument(
+        flag + " " + p + " is a symbolic link to " + target.string() +
+        ", which does not exist; create the target or pass another " + flag);
+  }
+  if (err != ENOENT) return AccessError(err, flag, p, "stat");
+  std::string parent = fs::path(p).parent_path().string();
+  struct stat pst {};
+  if (stat(parent.c_str(), &pst) != 0 || !S_ISDIR(pst.st_mode)) {
+    return Status::NotFound(flag + " " + p + ": parent directory " + parent +
+                            " does not exist; create it first or choose "
+                            "another " +
+                            flag);
+  }
+  if (mkdir(p.c_str(), 0755) != 0) return AccessError(errno, flag, p, "mkdir");
+  *created = true;
+  return Status::OK();
+}
 
-  std::string lock_path = dir->Join(kLockName);
-  int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    int err = errno;
-    if (err == EACCES || err == EROFS || err == EPERM) {
-      return Status::PermissionDenied(flag + " " + p + " is not writable (" +
-                                      std::strerror(err) +
-                                      "); choose a writable directory");
+}  // namespace
+
+Result<std::unique_ptr<ScratchDir>> ScratchDir::Create(
+    const std::string& parent, const std::string& flag) {
+  std::unique_ptr<ScratchDir> dir(new ScratchDir());
+  DT_RETURN_IF_ERROR(
+      PrepareParent(parent, flag, &dir->parent_path_, &dir->parent_created_));
+  const std::string& pp = dir->parent_path_;
+  // The operator named it, so a symbolic link is followed; from here on
+  // the handle is used, not the name.
+  dir->parent_fd_ = open(pp.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir->parent_fd_ < 0) return AccessError(errno, flag, pp, "open");
+  struct stat pst {};
+  if (fstat(dir->parent_fd_, &pst) != 0)
+    return Status::FromErrno(errno, "stat " + pp);
+  dir->parent_dev_ = pst.st_dev;
+  dir->parent_ino_ = pst.st_ino;
+
+  std::string base =
+      "disktune-" + LocalStamp() + "-" + std::to_string(getpid());
+  for (int n = 1; n <= kMaxNameTries; n++) {
+    std::string name = n == 1 ? base : base + "-" + std::to_string(n);
+    if (mkdirat(dir->parent_fd_, name.c_str(), 0755) == 0) {
+      dir->name_ = name;
+      break;
     }
-    return Status::FromErrno(err, flag + " " + p + ": create lock file");
+    if (errno != EEXIST)
+      return AccessError(errno, flag, pp, "a scratch directory");
   }
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  if (dir->name_.empty()) {
+    return Status::Busy(flag + " " + pp + ": no free name for a scratch " +
+                        "directory after " + std::to_string(kMaxNameTries) +
+                        " tries; choose another " + flag);
+  }
+  dir->path_ = pp == "/" ? "/" + dir->name_ : pp + "/" + dir->name_;
+  dir->dir_fd_ = openat(dir->parent_fd_, dir->name_.c_str(),
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dir->dir_fd_ < 0) {
     int err = errno;
-    std::string holder;
-    char buf[32] = {};
-    if (pread(fd, buf, sizeof(buf) - 1, 0) > 0) {
-      std::string pid = buf;
-      while (!pid.empty() && pid.back() == '\n') pid.pop_back();
-      holder = " (pid " + pid + ")";
-    }
-    close(fd);
-    if (err == EWOULDBLOCK) {
-      // Not ours: leave the directory and its lock file alone.
-      dir->preexisting_.insert(kLockName);
-      dir->created_ = false;
-      dir->keep_ = true;
-      return Status::Busy(flag + " " + p +
-                          " is in use by another disktune run" + holder +
-                          "; wait for it to finish or choose another " + flag);
-    }
-    return Status::FromErrno(err, flag + " " + p + ": lock");
+    unlinkat(dir->parent_fd_, dir->name_.c_str(), AT_REMOVEDIR);
+    dir->name_.clear();
+    return Status::FromErrno(err, "open " + dir->path_);
   }
-  std::string pid = std::to_string(getpid()) + "\n";
-  if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) < 0) {
-    int err = errno;
-    close(fd);
-    return Status::FromErrno(err, flag + " " + p + ": write lock file");
-  }
-  dir->lock_fd_ = fd;
+  struct stat st {};
+  fstat(dir->dir_fd_, &st);
+  dir->dev_ = st.st_dev;
+  dir->ino_ = st.st_ino;
+  // Held for the life of the run: a live run's scratch is locked.
+  flock(dir->dir_fd_, LOCK_EX | LOCK_NB);
   return dir;
 }
 
-ScratchDir::~ScratchDir() { Cleanup(); }
+ScratchDir::~ScratchDir() {
+  Remove();
+  if (dir_fd_ >= 0) close(dir_fd_);
+  if (parent_fd_ >= 0) close(parent_fd_);
+}
 
-void ScratchDir::Cleanup() {
-  if (!keep_ && !path_.empty()) {
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(path_, ec)) {
-      std::string name = e.path().filename().string();
-      if (name == kLockName || preexisting_.count(name)) continue;
-      (void)RemoveTreeUnder(path_, e.path().string());
+void ScratchDir::Remove() {
+  if (removed_ || keep_ || dir_fd_ < 0 || name_.empty()) return;
+  removed_ = true;
+  RemoveContentsAt(dir_fd_, dev_, path_, &leftover_);
+  // Only the directory created, under the name it was created with.
+  struct stat st {};
+  if (fstatat(parent_fd_, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+      st.st_dev == dev_ && st.st_ino == ino_) {
+    unlinkat(parent_fd_, name_.c_str(), AT_REMOVEDIR);
+  }
+  if (parent_created_) {
+    // Removed only when empty (rmdir refuses otherwise) and still the same.
+    struct stat pst {};
+    if (stat(parent_path_.c_str(), &pst) == 0 && pst.st_dev == parent_dev_ &&
+        pst.st_ino == parent_ino_) {
+      rmdir(parent_path_.c_str());
     }
   }
-  if (lock_fd_ >= 0) {
-    if (!keep_ && !preexisting_.count(kLockName))
-      unlink(Join(kLockName).c_str());
-    close(lock_fd_);
-    lock_fd_ = -1;
+}
+
+void RemoveContentsAt(int dir_fd, dev_t dev, const std::string& shown_path,
+                      std::string* leftover) {
+  int fd = dup(dir_fd);
+  if (fd < 0) return;
+  DIR* d = fdopendir(fd);
+  if (!d) {
+    close(fd);
+    return;
   }
-  if (!keep_ && created_) rmdir(path_.c_str());
+  rewinddir(d);
+  // Collect first: unlinking while reading a directory may skip entries.
+  std::vector<std::string> names;
+  while (struct dirent* e = readdir(d)) {
+    std::string n = e->d_name;
+    if (n != "." && n != "..") names.push_back(n);
+  }
+  for (const std::string& n : names) {
+    struct stat st {};
+    if (fstatat(dir_fd, n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    std::string shown = shown_path + "/" + n;
+    if (S_ISDIR(st.st_mode)) {
+      if (st.st_dev != dev) {
+        *leftover += shown + " is a mount point; unmount it, then remove it\n";
+        continue;
+      }
+      int sub = openat(dir_fd, n.c_str(),
+                       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub >= 0) {
+        RemoveContentsAt(sub, dev, shown, leftover);
+        close(sub);
+      }
+      if (unlinkat(dir_fd, n.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT &&
+          errno != ENOTEMPTY) {
+        *leftover += shown + ": " + std::strerror(errno) + "\n";
+      }
+    } else if (unlinkat(dir_fd, n.c_str(), 0) != 0 && errno != ENOENT) {
+      *leftover += shown + ": " + std::strerror(errno) + "\n";
+    }
+  }
+  closedir(d);
 }
 
 Result<uint64_t> ScratchDir::FreeBytes() const {
@@ -142,20 +220,6 @@ Status ScratchDir::RequireFreeSpace(uint64_t need_bytes,
         FormatBytes(static_cast<double>(*free_bytes)) +
         " free; free some space, choose a smaller size or another --dir");
   }
-  return Status::OK();
-}
-
-Status RemoveTreeUnder(const std::string& root, const std::string& path) {
-  fs::path r = fs::path(root).lexically_normal();
-  fs::path p = fs::path(path).lexically_normal();
-  auto rel = p.lexically_relative(r);
-  if (rel.empty() || rel.native().rfind("..", 0) == 0 || rel == ".") {
-    return Status::InvalidArgument("refusing to remove " + path + ": outside " +
-                                   root);
-  }
-  std::error_code ec;
-  fs::remove_all(p, ec);
-  if (ec) return Status::FromErrno(ec.value(), "remove " + path);
   return Status::OK();
 }
 

@@ -23,51 +23,120 @@ class ScratchDirTest : public ::testing::Test {
   std::string root_;
 };
 
-TEST_F(ScratchDirTest, CreatesLocksAndRemovesWhatItCreated) {
-  std::string p = root_ + "/work";
+TEST_F(ScratchDirTest, FreshDirectoryInsideAnExistingOneIsRemovedAtTheEnd) {
+  std::ofstream(root_ + "/old.txt") << "operator's file";
+  std::string path;
   {
-    auto dir = ScratchDir::Open(p);
+    auto dir = ScratchDir::Create(root_);
     ASSERT_TRUE(dir.ok()) << dir.status().ToString();
-    EXPECT_TRUE((*dir)->created());
-    std::ofstream((*dir)->Join("data")) << "x";
+    path = (*dir)->path();
+    EXPECT_EQ(fs::path(path).parent_path(), fs::path(root_));
+    EXPECT_EQ(fs::path(path).filename().string().rfind("disktune-", 0), 0u);
+    EXPECT_FALSE((*dir)->created_parent());
+    std::ofstream((*dir)->Join("probe.dat")) << "x";
     fs::create_directory((*dir)->Join("db"));
     std::ofstream((*dir)->Join("db/table")) << "y";
-    // A second run on the same directory is refused while the first holds it.
-    auto second = ScratchDir::Open(p);
-    ASSERT_FALSE(second.ok());
-    EXPECT_EQ(second.status().code(), Status::Code::kBusy);
-    EXPECT_NE(second.status().message().find("another disktune run"),
-              std::string::npos);
-    EXPECT_TRUE(
-        fs::exists((*dir)->Join("data")));  // the refused run removed nothing
+    // Another program writes beside the scratch during the run.
+    std::ofstream(root_ + "/other_app.log") << "mine";
   }
-  EXPECT_FALSE(fs::exists(p));
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_TRUE(fs::exists(root_ + "/old.txt"));
+  EXPECT_TRUE(fs::exists(root_ + "/other_app.log"));
 }
 
-TEST_F(ScratchDirTest, AdoptsExistingDirectoryAndKeepsItsFiles) {
-  std::ofstream(root_ + "/mine") << "operator's file";
+TEST_F(ScratchDirTest, UsersFilesUnderDisktuneNamesAreNeverTouched) {
+  // Files a user keeps in --dir under the names disktune gives its files.
+  for (const char* n : {"probe.dat", "fsync-append.dat", ".disktune.lock"})
+    std::ofstream(root_ + "/" + n) << "user data";
+  fs::create_directories(root_ + "/bench/leveldb");
+  std::ofstream(root_ + "/bench/leveldb/CURRENT") << "user data";
   {
-    auto dir = ScratchDir::Open(root_);
+    auto dir = ScratchDir::Create(root_);
     ASSERT_TRUE(dir.ok()) << dir.status().ToString();
-    EXPECT_FALSE((*dir)->created());
-    std::ofstream((*dir)->Join("probe.dat")) << "x";
+    std::ofstream((*dir)->Join("probe.dat")) << "scratch";
   }
-  EXPECT_TRUE(fs::exists(root_ + "/mine"));
-  EXPECT_FALSE(fs::exists(root_ + "/probe.dat"));
-  EXPECT_FALSE(fs::exists(root_ + "/.disktune.lock"));
+  for (const char* n : {"probe.dat", "fsync-append.dat", ".disktune.lock",
+                        "bench/leveldb/CURRENT"}) {
+    std::ifstream in(root_ + "/" + n);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(text, "user data") << n;
+  }
+}
+
+TEST_F(ScratchDirTest, TwoRunsInOneDirectoryGetTheirOwnScratch) {
+  auto a = ScratchDir::Create(root_);
+  auto b = ScratchDir::Create(root_);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_NE((*a)->path(), (*b)->path());
+  std::ofstream((*a)->Join("f")) << "a";
+  std::string a_path = (*a)->path();
+  b->reset();
+  EXPECT_TRUE(fs::exists(a_path + "/f")) << "b's cleanup touched a's scratch";
+}
+
+TEST_F(ScratchDirTest, MissingDirIsCreatedAndRemovedWhenEmpty) {
+  std::string p = root_ + "/new/";  // a trailing slash is fine
+  {
+    auto dir = ScratchDir::Create(p);
+    ASSERT_TRUE(dir.ok()) << dir.status().ToString();
+    EXPECT_TRUE((*dir)->created_parent());
+    EXPECT_TRUE(fs::is_directory(root_ + "/new"));
+  }
+  EXPECT_FALSE(fs::exists(root_ + "/new"));
+  // Kept when someone else put a file in it meanwhile.
+  {
+    auto dir = ScratchDir::Create(root_ + "/new2");
+    ASSERT_TRUE(dir.ok());
+    std::ofstream(root_ + "/new2/theirs") << "x";
+  }
+  EXPECT_TRUE(fs::exists(root_ + "/new2/theirs"));
+}
+
+TEST_F(ScratchDirTest, CleanupDoesNotFollowSymlinksOrRenamedDirectories) {
+  std::string outside = root_ + "/outside";
+  fs::create_directory(outside);
+  std::ofstream(outside + "/precious") << "x";
+  {
+    auto dir = ScratchDir::Create(root_);
+    ASSERT_TRUE(dir.ok());
+    fs::create_directory_symlink(outside, (*dir)->Join("link"));
+  }
+  EXPECT_TRUE(fs::exists(outside + "/precious"));
+  // The scratch renamed away and the name taken by a user's directory.
+  std::string moved = root_ + "/moved";
+  {
+    auto dir = ScratchDir::Create(root_);
+    ASSERT_TRUE(dir.ok());
+    std::string p = (*dir)->path();
+    fs::rename(p, moved);
+    fs::create_directory(p);
+    std::ofstream(p + "/users") << "x";
+    (*dir)->Remove();
+    EXPECT_TRUE(fs::exists(p + "/users"));
+    fs::remove_all(p);
+  }
 }
 
 TEST_F(ScratchDirTest, MissingParentIsOneClearError) {
-  auto dir = ScratchDir::Open(root_ + "/no/such/parent");
+  auto dir = ScratchDir::Create(root_ + "/no/such/parent");
   ASSERT_FALSE(dir.ok());
   EXPECT_NE(dir.status().message().find("parent directory"), std::string::npos);
   EXPECT_NE(dir.status().message().find("does not exist"), std::string::npos);
   EXPECT_FALSE(fs::exists(root_ + "/no"));
 }
 
+TEST_F(ScratchDirTest, DanglingSymlinkIsNamed) {
+  fs::create_symlink(root_ + "/gone", root_ + "/link");
+  auto dir = ScratchDir::Create(root_ + "/link");
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.status().message().find("symbolic link"), std::string::npos)
+      << dir.status().message();
+  EXPECT_FALSE(fs::exists(root_ + "/gone"));
+}
+
 TEST_F(ScratchDirTest, FileIsNotADirectory) {
   std::ofstream(root_ + "/f") << "x";
-  auto dir = ScratchDir::Open(root_ + "/f");
+  auto dir = ScratchDir::Create(root_ + "/f");
   ASSERT_FALSE(dir.ok());
   EXPECT_NE(dir.status().message().find("is a file"), std::string::npos);
   EXPECT_TRUE(fs::exists(root_ + "/f"));
@@ -78,25 +147,19 @@ TEST_F(ScratchDirTest, ReadOnlyDirectoryRefused) {
   std::string ro = root_ + "/ro";
   fs::create_directory(ro);
   chmod(ro.c_str(), 0555);
-  auto dir = ScratchDir::Open(ro);
+  auto dir = ScratchDir::Create(ro);
   ASSERT_FALSE(dir.ok());
   EXPECT_NE(dir.status().message().find("not writable"), std::string::npos);
   chmod(ro.c_str(), 0755);
 }
 
 TEST_F(ScratchDirTest, FreeSpaceCheck) {
-  auto dir = ScratchDir::Open(root_ + "/w");
+  auto dir = ScratchDir::Create(root_ + "/w");
   ASSERT_TRUE(dir.ok());
   EXPECT_TRUE((*dir)->RequireFreeSpace(1, "probe file").ok());
   Status s = (*dir)->RequireFreeSpace(uint64_t{1} << 60, "probe file");
   EXPECT_EQ(s.code(), Status::Code::kNoSpace);
   EXPECT_NE(s.message().find("probe file needs"), std::string::npos);
-}
-
-TEST(RemoveTreeUnderTest, RefusesOutsideRoot) {
-  EXPECT_FALSE(RemoveTreeUnder("/tmp/a", "/tmp/b").ok());
-  EXPECT_FALSE(RemoveTreeUnder("/tmp/a", "/tmp/a").ok());
-  EXPECT_FALSE(RemoveTreeUnder("/tmp/a", "/tmp/a/../b").ok());
 }
 
 }  // namespace

@@ -21,8 +21,32 @@ void InstallInterruptHandlers() {
   sa.sa_handler = OnSignal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  // A dropped SSH session (SIGHUP), Ctrl-\ (SIGQUIT) and a reader that went
+  // away (SIGPIPE) end the run like Ctrl-C: through the normal return path,
+  // so the scratch directory, write caches, mounts and loop devices are put
+  // back.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE})
+    sigaction(sig, &sa, nullptr);
+  // Past `ulimit -f`, a write fails with EFBIG (reported with the file's
+  // name) instead of killing the process with files and settings left.
+  signal(SIGXFSZ, SIG_IGN);
+}
+
+const char* InterruptSignalName() {
+  switch (g_signal.load()) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGPIPE:
+      return "SIGPIPE";
+    default:
+      return "a signal";
+  }
 }
 
 bool InterruptRequested() {

@@ -94,8 +94,10 @@ Result<uint64_t> ParseSize(std::string_view text) {
       Scale(text, kUnits, sizeof(kUnits) / sizeof(kUnits[0]), true, "size");
   if (!r.ok()) return r.status();
   double v = std::round(*r);
-  if (v > 1.8e19)
-    return Status::InvalidArgument("'" + std::string(text) + "' is too large");
+  if (!(v <= 1.8e19)) {
+    return Status::InvalidArgument("'" + std::string(text) +
+                                   "' is too large (at most 16 EiB)");
+  }
   return static_cast<uint64_t>(v);
 }
 
@@ -106,6 +108,13 @@ Result<uint64_t> ParseDuration(std::string_view text) {
   Result<double> r = Scale(text, kUnits, sizeof(kUnits) / sizeof(kUnits[0]),
                            false, "duration");
   if (!r.ok()) return r.status();
+  // More than a year is a typo, and past ~584 years it does not fit in
+  // nanoseconds at all.
+  constexpr double kMaxDurationNs = 366.0 * 24 * 3600e9;
+  if (!(*r <= kMaxDurationNs)) {
+    return Status::InvalidArgument("'" + std::string(text) +
+                                   "' is too long (at most a year)");
+  }
   return static_cast<uint64_t>(std::round(*r));
 }
 

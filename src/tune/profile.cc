@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "src/core/json_input.h"
 #include "src/tune/json_shape.h"
 
 namespace disktune::tune {
@@ -340,19 +341,15 @@ Result<Profile> ParseProfile(const json& j, const std::string& where) {
 
 Result<Profile> ParseProfileText(std::string_view text,
                                  const std::string& where) {
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) {
-    return Status::InvalidArgument(where + ": not valid JSON");
-  }
-  return ParseProfile(j, where);
+  Result<json> j = ParseJsonInput(text, where);
+  if (!j.ok()) return j.status();
+  return GuardJson(where, [&] { return ParseProfile(*j, where); });
 }
 
 Result<Profile> ReadProfile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::FromErrno(errno, "read profile " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseProfileText(ss.str(), path);
+  Result<json> j = ReadJsonInput(path, "profile");
+  if (!j.ok()) return j.status();
+  return GuardJson(path, [&] { return ParseProfile(*j, path); });
 }
 
 json ProfileEngineOptionsToJson(const EngineOptions& o) {
@@ -401,18 +398,14 @@ json ProfileToJson(const Profile& p) {
 }
 
 Result<bench::BenchProfile> ReadProfileForBench(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::FromErrno(errno, "--profile " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  json j = json::parse(ss.str(), nullptr, false);
-  if (j.is_discarded()) {
-    return Status::InvalidArgument("--profile " + path + ": not valid JSON");
-  }
-  bench::BenchProfile b;
-  auto p = ParseProfileImpl(j, "--profile " + path, &b);
-  if (!p.ok()) return p.status();
-  return b;
+  Result<json> j = ReadJsonInput(path, "--profile");
+  if (!j.ok()) return j.status();
+  return GuardJson("--profile " + path, [&]() -> Result<bench::BenchProfile> {
+    bench::BenchProfile b;
+    auto p = ParseProfileImpl(*j, "--profile " + path, &b);
+    if (!p.ok()) return p.status();
+    return b;
+  });
 }
 
 }  // namespace disktune::tune

@@ -1,0 +1,56 @@
+// Stops a scenario cleanly before its filesystem fills up.
+//
+// An engine that meets ENOSPC mid-write does not always fail cleanly: the
+// Debian RocksDB is built with assertions, and a failed WAL sync aborts the
+// process (writable_file_writer.h: "sync_without_flush_called_"), leaving the
+// scratch directory behind. So while a scenario runs, a thread samples the
+// free space of the database's filesystem every kPollNs; once it drops below
+// the headroom, workers see low() at their next ShouldStop() and the scenario
+// ends with NoSpace, while the engine still has room for its flushes and
+// compactions.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace disktune::bench {
+
+// The free space kept back: 5% of the filesystem, at least 64 MiB (a
+// memtable flush and a compaction's output files; a quarter of a filesystem
+// smaller than 256 MiB), at most 1 GiB.
+uint64_t SpaceHeadroomBytes(uint64_t filesystem_bytes);
+
+class SpaceGuard {
+ public:
+  // Watches the filesystem holding `path` (a directory that exists).
+  explicit SpaceGuard(std::string path);
+  ~SpaceGuard();
+  SpaceGuard(const SpaceGuard&) = delete;
+  SpaceGuard& operator=(const SpaceGuard&) = delete;
+
+  bool low() const { return low_.load(std::memory_order_relaxed); }
+  // "free space on /x fell to 60 MiB, below the 64 MiB kept back ..."
+  std::string Message() const;
+
+  // For tests: the headroom to use instead of SpaceHeadroomBytes().
+  static void SetHeadroomForTesting(uint64_t bytes);
+
+ private:
+  void Sample();
+  void Loop();
+
+  std::string path_;
+  uint64_t headroom_ = 0;
+  std::atomic<bool> low_{false};
+  std::atomic<uint64_t> free_at_stop_{0};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace disktune::bench
