@@ -54,6 +54,17 @@ uint64_t FdLimit() {
   return static_cast<uint64_t>(rl.rlim_cur);
 }
 
+// Of the time left, the share a plan may commit: trial costs are estimates
+// (the cost model is fitted to a few runs), and the rest absorbs their error
+// so the tune ends inside its budget.
+constexpr double kUsableTimeShare = 0.95;
+// Of the spare time after the A/B's minimum, the share that buys extra
+// knob-check rounds; the rest is left for more A/B pairs.
+constexpr double kExtraKnobRoundsShare = 0.55;
+// The first calibration run's cost split into fixed (open, load) and
+// per-scale parts until a second run at another scale separates them.
+constexpr double kCalibrationFixedShare = 0.2;
+
 // How the plan shares the time after calibration between the A/B, the knob
 // check and the search (which gets the rest).
 struct PlanShares {
@@ -126,13 +137,7 @@ class Trials {
     br.engines = {req_.engine};
     br.scenarios = w_.scenarios;
     br.user = WorkloadOverrides(w_, scale);
-    br.user.cache_bytes = t.cache_bytes;
-    br.user.write_buffer_bytes = t.write_buffer_bytes;
-    br.user.bloom_bits_per_key = t.bloom_bits_per_key;
-    br.user.compression = t.compression;
-    br.user.block_size_bytes = t.block_size_bytes;
-    br.user.max_open_files = t.max_open_files;
-    br.user.max_file_bytes = t.max_file_bytes;
+    br.user.knobs = ToEngineOptions(t);
     br.user.sync = t.sync;
     br.user.entries_per_batch = static_cast<int64_t>(t.entries_per_batch);
     br.db_root = root_;
@@ -253,44 +258,17 @@ const RuleRecord* FindRecord(const std::vector<RuleRecord>& rules,
   return nullptr;
 }
 
-json KnobValueJson(const TuneConfig& c, Knob k) {
-  switch (k) {
-    case Knob::kWriteBuffer:
-      return c.write_buffer_bytes;
-    case Knob::kBloom:
-      return c.bloom_bits_per_key;
-    case Knob::kCompression:
-      return CompressionName(c.compression);
-    case Knob::kBlockSize:
-      return c.block_size_bytes;
-    case Knob::kMaxOpenFiles:
-      return c.max_open_files ? *c.max_open_files : -1;
-    case Knob::kMaxFileSize:
-      return c.max_file_bytes;
-    case Knob::kBatch:
-      return c.entries_per_batch;
-  }
-  return nullptr;
-}
-
 // The engine options a profile states for a config: the budget's cache and
 // every knob that differs from the engine's default.
 EngineOptions ProfileOptions(const TuneConfig& c, const EngineModel& m) {
+  const EngineOptions full = ToEngineOptions(c);
   EngineOptions o;
   o.cache_bytes = c.cache_bytes;
-  const TuneConfig& d = m.defaults;
-  if (c.write_buffer_bytes != d.write_buffer_bytes) {
-    o.write_buffer_bytes = c.write_buffer_bytes;
+  for (Knob k : AllKnobs()) {
+    if (k.spec != nullptr && KnobDiffers(c, m.defaults, k)) {
+      k.spec->set(&o, k.spec->get(full));
+    }
   }
-  if (c.bloom_bits_per_key != d.bloom_bits_per_key) {
-    o.bloom_bits_per_key = c.bloom_bits_per_key;
-  }
-  if (c.compression != d.compression) o.compression = c.compression;
-  if (c.block_size_bytes != d.block_size_bytes) {
-    o.block_size_bytes = c.block_size_bytes;
-  }
-  if (c.max_open_files != d.max_open_files) o.max_open_files = c.max_open_files;
-  if (c.max_file_bytes != d.max_file_bytes) o.max_file_bytes = c.max_file_bytes;
   o.sync = c.sync;
   return o;
 }
@@ -429,8 +407,9 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
                  " candidates after the rules; calibrating trial cost");
   auto c1 = trials.Run(res.baseline, s_rank, "calibrate");
   if (!c1.ok()) return c1.status().WithContext("baseline trial");
-  CostModel cost(0.2 * static_cast<double>(c1->Cost()),
-                 0.8 * static_cast<double>(c1->Cost()) / s_rank);
+  CostModel cost(
+      kCalibrationFixedShare * static_cast<double>(c1->Cost()),
+      (1 - kCalibrationFixedShare) * static_cast<double>(c1->Cost()) / s_rank);
   cost.Observe(s_rank, c1->Cost());
   double s_cal2 = EffectiveScale(w, std::min(1.0, 4 * s_rank));
   if (s_cal2 > s_rank && remaining() > 10 * cost.Estimate(s_cal2)) {
@@ -512,7 +491,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
         [&](const TuneConfig& c) { return KnobDiffers(c, res.baseline, k); });
     varying += any ? 1 : 0;
     varying_judged +=
-        any && !(buffer_on_rule && k == Knob::kWriteBuffer) ? 1 : 0;
+        any && !(buffer_on_rule && k.name() == "write_buffer_bytes") ? 1 : 0;
   }
   // Runs of a knob check (the winner, and it without each judged knob,
   // kMinRepeats times); none with fewer than two changed knobs, where the
@@ -532,8 +511,8 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
       ab_runs * cost.Estimate(s_v) + plan_knob_runs * cost.Estimate(s_k);
 
   SearchBudget sb;
-  sb.budget_ns =
-      static_cast<uint64_t>(std::max(0.0, 0.95 * left - verify_cost));
+  sb.budget_ns = static_cast<uint64_t>(
+      std::max(0.0, kUsableTimeShare * left - verify_cost));
   sb.max_scale = s_search;
   sb.min_scale = std::min(s_rank, s_k);
   int trial_no = 0;
@@ -595,7 +574,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   // taken from the rule (its trials are no deeper than the search's).
   std::vector<size_t> judged;
   for (size_t i = 0; i < changed.size(); i++) {
-    if (!(buffer_on_rule && changed[i] == Knob::kWriteBuffer)) {
+    if (!(buffer_on_rule && changed[i].name() == "write_buffer_bytes")) {
       judged.push_back(i);
     }
   }
@@ -610,14 +589,14 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
       w, std::min(s_v, fit_scale(ab_runs, plan.ab_refit * left_now)));
   s_k = EffectiveScale(
       w, std::min(s_v, check ? fit_scale(check_runs,
-                                         0.95 * left_now -
+                                         kUsableTimeShare * left_now -
                                              ab_runs * cost.Estimate(s_v))
                              : s_v));
   int knob_rounds = kMinRepeats;
   if (check && plan.extra_knob_rounds) {
-    double spare = 0.95 * left_now - ab_runs * cost.Estimate(s_v);
+    double spare = kUsableTimeShare * left_now - ab_runs * cost.Estimate(s_v);
     double share =
-        0.55 * spare /
+        kExtraKnobRoundsShare * spare /
         (cost.Estimate(s_k) * static_cast<double>(1 + judged.size()));
     knob_rounds =
         std::clamp(static_cast<int>(share), kMinRepeats, kMaxKnobCheckRounds);
@@ -664,11 +643,12 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   std::vector<bool> by_rule(changed.size(), false);
   for (size_t i = 0; i < changed.size(); i++) {
     Knob k = changed[i];
-    if (buffer_on_rule && k == Knob::kWriteBuffer) {
+    if (buffer_on_rule && k.name() == "write_buffer_bytes") {
       by_rule[i] = true;
       continue;
     }
-    if (keep[i] || (k != Knob::kMaxOpenFiles && k != Knob::kMaxFileSize)) {
+    if (keep[i] ||
+        (k.name() != "max_open_files" && k.name() != "max_file_bytes")) {
       continue;
     }
     TuneConfig b = trials.Scaled(res.baseline, s_k);
@@ -700,10 +680,12 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   // that affords them), since a small copy may not show what the full
   // size does; when time ran short it shrinks to kMinRepeats pairs.
   s_v = EffectiveScale(
-      w, std::max(fit_scale(2.0 * kPreferredAbRepeats, 0.95 * remaining()),
-                  std::min(s_v, fit_scale(ab_runs, 0.95 * remaining()))));
+      w,
+      std::max(
+          fit_scale(2.0 * kPreferredAbRepeats, kUsableTimeShare * remaining()),
+          std::min(s_v, fit_scale(ab_runs, kUsableTimeShare * remaining()))));
   if (plan.ab_fills_time) {
-    s_v = EffectiveScale(w, fit_scale(ab_runs, 0.95 * remaining()));
+    s_v = EffectiveScale(w, fit_scale(ab_runs, kUsableTimeShare * remaining()));
   }
 
   // 5. A/B.
@@ -713,9 +695,9 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
     // left, not from the results), so stopping cannot favour a verdict;
     // with ab_fills_time rounds go on while the next one fits in the time
     // left (a rule on the clock, not on the results, too).
-    int repeats = std::clamp(
-        static_cast<int>(0.95 * remaining() / (2 * cost.Estimate(s_v))),
-        kMinRepeats, kMaxAbRepeats);
+    int repeats = std::clamp(static_cast<int>(kUsableTimeShare * remaining() /
+                                              (2 * cost.Estimate(s_v))),
+                             kMinRepeats, kMaxAbRepeats);
     if (plan.ab_fills_time) repeats = kMaxAbRepeats;
     v.compared =
         joint ? "search winner (no knob won on its own)" : "recommendation";
@@ -766,7 +748,7 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
       } else if (by_rule[i]) {
         e.status = "rule";
         e.reason =
-            k == Knob::kWriteBuffer
+            k.name() == "write_buffer_bytes"
                 ? "taken from the rule and judged by the A/B: the search's "
                   "trials fill fewer LSM levels than the full size (" +
                       std::to_string(full_depth) +
