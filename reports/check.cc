@@ -7,45 +7,26 @@
 #include <cstdlib>
 
 #include "reports/render_util.h"
+#include "src/core/units.h"
 
 namespace disktune {
 namespace {
 
-struct UnitInfo {
-  const char* name;
-  Dimension dimension;
-  double factor;  // to the canonical unit
-};
-
-// Size units as ParseSize reads them, times as ParseDuration does.
-constexpr UnitInfo kUnits[] = {
-    {"ns", Dimension::kTime, 1},
-    {"us", Dimension::kTime, 1e3},
-    {"\xC2\xB5s", Dimension::kTime, 1e3},  // µs
-    {"ms", Dimension::kTime, 1e6},
-    {"s", Dimension::kTime, 1e9},
-    {"B", Dimension::kBytes, 1},
-    {"KiB", Dimension::kBytes, 1024.0},
-    {"MiB", Dimension::kBytes, 1024.0 * 1024},
-    {"GiB", Dimension::kBytes, 1024.0 * 1024 * 1024},
-    {"TiB", Dimension::kBytes, 1024.0 * 1024 * 1024 * 1024},
-    {"KB", Dimension::kBytes, 1e3},
-    {"kB", Dimension::kBytes, 1e3},
-    {"MB", Dimension::kBytes, 1e6},
-    {"GB", Dimension::kBytes, 1e9},
-    {"TB", Dimension::kBytes, 1e12},
-};
-
 constexpr const char* kUnitHelp =
-    "time: ns, us, ms, s; size: B, KiB, MiB, GiB, KB, MB, GB; bandwidth: a "
-    "size "
-    "and /s (100MB/s); rate: /s or ops/s";
+    "time: ns, us, ms, s, m, h; size: B, KiB, MiB, GiB, KB, MB, GB; "
+    "bandwidth: a size and /s (100MB/s); rate: /s or ops/s";
 
-const UnitInfo* FindUnit(std::string_view u) {
-  for (const auto& k : kUnits) {
-    if (u == k.name) return &k;
-  }
-  return nullptr;
+// A unit of the command line's grammar (core/units.h), in check's terms.
+struct UnitInfo {
+  Dimension dimension;
+  double factor;  // to the canonical unit (bytes, ns)
+};
+std::optional<UnitInfo> CheckUnit(std::string_view u) {
+  std::optional<UnitFactor> f = FindUnit(u);
+  if (!f) return std::nullopt;
+  return UnitInfo{
+      f->kind == UnitKind::kSize ? Dimension::kBytes : Dimension::kTime,
+      f->factor};
 }
 
 bool IsPathChar(char c) {
@@ -370,7 +351,7 @@ Result<Requirement> ParseRequirement(std::string_view text) {
       req.unit_dimension = Dimension::kRate;
     } else if (!per_sec && (unit == "iops" || unit == "IOPS")) {
       req.unit_dimension = Dimension::kRate;
-    } else if (const UnitInfo* u = FindUnit(base)) {
+    } else if (std::optional<UnitInfo> u = CheckUnit(base)) {
       if (per_sec && u->dimension != Dimension::kBytes) {
         return ColumnError(unit_start,
                            Quoted(unit) +

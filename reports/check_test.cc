@@ -39,6 +39,10 @@ TEST(ParseRequirementTest, ReadsPathOperatorValueAndUnit) {
   EXPECT_EQ(Parse("a.samples > 100").unit_dimension, std::nullopt);
   EXPECT_DOUBLE_EQ(Parse("bench.leveldb.fillseq.micros_per_op < 2us").threshold,
                    2000);
+  // The command line's units (core/units.h): minutes, µs, T.
+  EXPECT_DOUBLE_EQ(Parse("a.p50 < 2m").threshold, 120e9);
+  EXPECT_DOUBLE_EQ(Parse("a.p99 < 5\xC2\xB5s").threshold, 5000);
+  EXPECT_DOUBLE_EQ(Parse("a.size_bytes < 1T").threshold, 1099511627776.0);
   Requirement b = Parse("analyses.checks.etcd.pass == true");
   EXPECT_TRUE(b.bool_literal);
   EXPECT_EQ(b.threshold, 1);
@@ -50,9 +54,9 @@ TEST(ParseRequirementTest, MalformedExpressionsNameTheColumn) {
       "column 31: expected a unit or end of expression after '10', found '!'");
   EXPECT_EQ(
       ParseError("fsync.fdatasync.2300.p99 < 10xs"),
-      "column 30: unknown unit 'xs' after '10' (time: ns, us, ms, s; size: B, "
-      "KiB, MiB, GiB, "
-      "KB, MB, GB; bandwidth: a size and /s (100MB/s); rate: /s or ops/s)");
+      "column 30: unknown unit 'xs' after '10' (time: ns, us, ms, s, m, h; "
+      "size: B, KiB, MiB, GiB, KB, MB, GB; bandwidth: a size and /s "
+      "(100MB/s); rate: /s or ops/s)");
   EXPECT_EQ(ParseError("fsync.fdatasync.2300.p99 10ms"),
             "column 26: expected an operator (<, <=, >, >=, ==, !=) after "
             "'fsync.fdatasync.2300.p99', found '10ms'");

@@ -9,6 +9,7 @@
 
 #include "reports/render_util.h"
 #include "reports/svg_chart.h"
+#include "reports/tune_table.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -120,7 +121,7 @@ std::string JsonHtml(const json& v, std::string_view key, int depth) {
     std::string out = "<table class=\"kv\">\n";
     for (auto it = v.begin(); it != v.end(); ++it) {
       if (it->is_structured() && it->empty()) continue;
-      out += "<tr>" + Th(it.key()) + "<td>" +
+      out += "<tr>" + Th(FieldLabel(it.key(), *it)) + "<td>" +
              JsonHtml(it.value(), it.key(), depth + 1) + "</td></tr>\n";
     }
     return out + "</table>\n";
@@ -324,16 +325,33 @@ void Recommendation(const Report& r, std::string& out) {
     out += "<p>" + JsonHtml(r.tune, "", 0) + "</p></section>\n";
     return;
   }
-  // What it is for (engine, workload, budget: the scalars) in one table, then
-  // the recommendation, its evidence, and anything else the tuner wrote.
-  TuneSections t = SplitTune(r.tune);
+  // The recommendation as a table, then the evidence behind a <details> a
+  // reader opens: what it is for (the scalars), the recommendation's
+  // details, its evidence, and anything else the tuner wrote.
+  std::vector<RecommendationRow> rows = RecommendationRows(r.tune);
+  if (!rows.empty()) {
+    out += "<p>" + H(RecommendationHeadline(r.tune)) + "</p>\n<table><tr>";
+    for (const std::string& c : RecommendationColumns()) out += Th(c);
+    out += "</tr>\n";
+    for (const RecommendationRow& row : rows) {
+      out += "<tr>";
+      for (const std::string& cell : RecommendationCells(row)) {
+        out += "<td>" + H(cell) + "</td>";
+      }
+      out += "</tr>\n";
+    }
+    out += "</table>\n<details><summary>Evidence</summary>\n";
+  }
+  const json evidence = TuneEvidence(r.tune);
+  TuneSections t = SplitTune(evidence);
   if (!t.scalars.empty()) out += JsonHtml(t.scalars, "", 0);
   for (const auto& k : t.sections) {
     std::string title = k;
     if (!title.empty()) title[0] = static_cast<char>(std::toupper(title[0]));
     std::replace(title.begin(), title.end(), '_', ' ');
-    out += "<h3>" + H(title) + "</h3>\n" + JsonHtml(r.tune[k], k, 0);
+    out += "<h3>" + H(title) + "</h3>\n" + JsonHtml(evidence[k], k, 0);
   }
+  if (!rows.empty()) out += "</details>\n";
   out += "</section>\n";
 }
 
@@ -911,7 +929,7 @@ void ProbeTable(const Report& r, std::string& out) {
 
 void BenchTable(const Report& r, std::string& out) {
   out += "<h3>Benchmarks</h3>\n<table><tr>" + Th("engine") + Th("scenario") +
-         Th("micros/op", true) + Th("ops/sec", true) + Th("MB/s", true) +
+         Th("micros/op", true) + Th("ops/sec", true) + Th("MiB/s", true) +
          Th("p50", true) + Th("p99", true) + Th("spread of repeats", true) +
          Th("write amp.", true) + Th("note") + "</tr>\n";
   std::vector<int> occ = BenchOccurrences(r.benches);
@@ -951,7 +969,9 @@ void BenchTable(const Report& r, std::string& out) {
   out +=
       "</table>\n<p class=\"note\">micros/op is summed per-thread time over "
       "operations and "
-      "MB/s is MiB over wall time, as db_bench prints them.</p>\n";
+      "MiB/s (2<sup>20</sup> bytes a second) over wall time, as db_bench "
+      "prints them (db_bench labels them MB/s); the device tables' MB/s are "
+      "10<sup>6</sup> bytes a second, as fio prints them.</p>\n";
 }
 
 void Figures(const Report& r, std::string& out) {

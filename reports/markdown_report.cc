@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "reports/render_util.h"
+#include "reports/tune_table.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -110,7 +111,7 @@ void JsonMd(const json& v, const std::string& key, int depth,
         os << pad << "- **" << Md(it.key()) << "**\n";
         JsonMd(*it, it.key(), depth + 1, os);
       } else {
-        os << pad << "- **" << Md(it.key())
+        os << pad << "- **" << Md(FieldLabel(it.key(), *it))
            << "**: " << Md(HumanValue(it.key(), *it)) << "\n";
       }
     }
@@ -138,7 +139,7 @@ void JsonMd(const json& v, const std::string& key, int depth,
       if (e.is_object()) {
         std::string line;
         for (const auto& k : DisplayKeys(e)) {
-          line += (line.empty() ? "" : ", ") + k + " " +
+          line += (line.empty() ? "" : ", ") + FieldLabel(k, e[k]) + " " +
                   (e[k].is_structured() ? e[k].dump() : HumanValue(k, e[k]));
         }
         os << pad << "- " << Md(line) << "\n";
@@ -156,11 +157,26 @@ void Recommendation(const Report& r, std::ostringstream& os) {
   if (r.tune.is_null()) return;
   os << "\n### Recommendation\n\n";
   if (r.tune.is_object()) {
-    // The scalars (engine, workload, budget), then the recommendation, its
-    // evidence and the rest.
+    // The recommendation as a table, then the evidence in a block a reader
+    // opens: the scalars (engine, workload, budget), the recommendation's
+    // details, its evidence and the rest.
+    std::vector<RecommendationRow> rows = RecommendationRows(r.tune);
+    if (!rows.empty()) {
+      os << Md(RecommendationHeadline(r.tune)) << "\n\n"
+         << HeaderRow(RecommendationColumns(), "llllll");
+      for (const RecommendationRow& row : rows) {
+        std::vector<std::string> cells;
+        for (const std::string& c : RecommendationCells(row)) {
+          cells.push_back(Md(c));
+        }
+        os << Row(cells);
+      }
+      os << "\n<details><summary>Evidence</summary>\n\n";
+    }
+    const json evidence = TuneEvidence(r.tune);
     json scalars = json::object();
     json rest = json::object();
-    for (auto it = r.tune.begin(); it != r.tune.end(); ++it) {
+    for (auto it = evidence.begin(); it != evidence.end(); ++it) {
       (it->is_structured() ? rest : scalars)[it.key()] = *it;
     }
     if (!scalars.empty()) {
@@ -180,6 +196,7 @@ void Recommendation(const Report& r, std::ostringstream& os) {
       JsonMd(*it, it.key(), 0, os);
       os << "\n";
     }
+    if (!rows.empty()) os << "</details>\n";
   } else {
     JsonMd(r.tune, "", 0, os);
   }
@@ -196,7 +213,7 @@ void Benches(const Report& r, std::ostringstream& os) {
        << " runs (spread: min..max)";
   }
   os << ".\n\n"
-     << HeaderRow({"engine", "scenario", "ops/sec", "micros/op", "MB/s", "p99",
+     << HeaderRow({"engine", "scenario", "ops/sec", "micros/op", "MiB/s", "p99",
                    "spread"},
                   "llrrrrr");
   std::vector<int> occ = BenchOccurrences(r.benches);

@@ -98,6 +98,11 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 std::string HumanValue(std::string_view key, const nlohmann::json& v) {
   if (!v.is_number() || v.is_boolean()) return JsonScalarText(v);
   double d = v.get<double>();
+  // The tuner's successive halving keeps the best 1/eta of each rung.
+  if (key == "eta") return "best 1 in " + JsonScalarText(v) + " kept per rung";
+  if (key.starts_with("bytes_") && !EndsWith(key, "_per_sec")) {
+    return FormatBytes(d);
+  }
   if (key == "bytes_per_sec" || EndsWith(key, "_bytes_per_sec"))
     return FormatRate(d);
   if (key == "bytes" || EndsWith(key, "_bytes")) return FormatBytes(d);
@@ -106,6 +111,17 @@ std::string HumanValue(std::string_view key, const nlohmann::json& v) {
   if (EndsWith(key, "_per_sec"))
     return (d >= 100 ? Thousands(d) : Fixed(d, 1)) + "/s";
   return JsonScalarText(v);
+}
+
+std::string FieldLabel(std::string_view key, const nlohmann::json& v) {
+  std::string label(key);
+  if (!v.is_number() || v.is_boolean()) return label;
+  for (std::string_view unit : {"_ns", "_ms", "_bytes"}) {
+    if (EndsWith(key, unit) && key.size() > unit.size()) {
+      return label.substr(0, key.size() - unit.size());
+    }
+  }
+  return label;
 }
 
 std::string ProbeLabel(const ProbeResult& p) {

@@ -43,8 +43,13 @@ std::string JsonScalarText(const nlohmann::json& v);
 
 // A value for a person, read through its key's unit suffix: *_bytes ->
 // "64 MiB", *_ns -> "1.25 ms", *_per_sec -> "4,643/s" (bytes_per_sec ->
-// "65.7 MB/s"); other scalars as JsonScalarText. Objects and arrays compactly.
+// "65.7 MB/s"), bytes_* -> "1.6 GiB", eta (the search's) in words; other
+// scalars as JsonScalarText. Objects and arrays compactly.
 std::string HumanValue(std::string_view key, const nlohmann::json& v);
+// The label a person reads beside HumanValue(key, v): the key without the
+// unit suffix the value now shows ("elapsed_ns" -> "elapsed" beside
+// "37.1 s"); other keys as they are.
+std::string FieldLabel(std::string_view key, const nlohmann::json& v);
 
 // A short label for a probe point: "4 KiB sequential reads, QD 1",
 // "fdatasync 2300 append" (fsync points: the name without "fsync.").

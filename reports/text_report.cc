@@ -6,6 +6,7 @@
 
 #include "reports/durability_text.h"
 #include "reports/render_util.h"
+#include "reports/tune_table.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -182,7 +183,7 @@ void Benches(const Report& r, std::ostringstream& os) {
   }
   char line[512];
   std::snprintf(line, sizeof(line), "\n%-*s %-*s %12s %11s %9s %10s %10s  %s\n",
-                we, "engine", ws, "scenario", "ops/sec", "micros/op", "MB/s",
+                we, "engine", ws, "scenario", "ops/sec", "micros/op", "MiB/s",
                 "p50", "p99", "spread (min..max)");
   os << line;
   for (size_t i = 0; i < r.benches.size(); i++) {
@@ -247,7 +248,7 @@ void JsonText(const nlohmann::json& v, const std::string& key, int indent,
         os << pad << it.key() << ":\n";
         JsonText(*it, it.key(), indent + 2, os);
       } else {
-        os << pad << it.key() << ": ";
+        os << pad << FieldLabel(it.key(), *it) << ": ";
         JsonText(*it, it.key(), 0, os);
       }
     }
@@ -258,7 +259,7 @@ void JsonText(const nlohmann::json& v, const std::string& key, int indent,
       for (const auto& e : v) {
         std::string line;
         for (const auto& k : DisplayKeys(e)) {
-          line += (line.empty() ? "" : ", ") + k + " " +
+          line += (line.empty() ? "" : ", ") + FieldLabel(k, e[k]) + " " +
                   (e[k].is_structured() ? e[k].dump() : HumanValue(k, e[k]));
         }
         os << pad << "- " << line << "\n";
@@ -287,8 +288,35 @@ void JsonText(const nlohmann::json& v, const std::string& key, int indent,
   os << pad << HumanValue(key, v) << "\n";
 }
 
-// The scalars (engine, workload, budget) first, then the recommendation, its
-// evidence and the rest, as the HTML report orders them.
+// The recommendation as a table (knob, value, default, verdict, gain,
+// reason), then the evidence: the tuner's scalars first, then the
+// recommendation, its evidence and the rest, as the HTML report orders them.
+void RecommendationTable(const nlohmann::json& tune, std::ostringstream& os) {
+  std::vector<RecommendationRow> rows = RecommendationRows(tune);
+  if (rows.empty()) return;
+  os << "  " << RecommendationHeadline(tune) << "\n";
+  std::vector<std::vector<std::string>> cells = {RecommendationColumns()};
+  for (const RecommendationRow& row : rows) {
+    cells.push_back(RecommendationCells(row));
+  }
+  std::vector<size_t> width(cells[0].size(), 0);
+  for (const auto& line : cells) {
+    for (size_t i = 0; i < line.size(); i++) {
+      width[i] = std::max(width[i], line[i].size());
+    }
+  }
+  for (const auto& line : cells) {
+    std::string out = " ";
+    for (size_t i = 0; i < line.size(); i++) {
+      out += " " + line[i];
+      if (i + 1 < line.size())
+        out += std::string(width[i] - line[i].size(), ' ');
+    }
+    out.erase(out.find_last_not_of(' ') + 1);
+    os << out << "\n";
+  }
+}
+
 void Recommendation(const Report& r, std::ostringstream& os) {
   if (r.tune.is_null()) return;
   os << "\nrecommendation:\n";
@@ -296,11 +324,14 @@ void Recommendation(const Report& r, std::ostringstream& os) {
     JsonText(r.tune, "", 2, os);
     return;
   }
-  TuneSections t = SplitTune(r.tune);
+  RecommendationTable(r.tune, os);
+  const nlohmann::json evidence = TuneEvidence(r.tune);
+  if (!RecommendationRows(r.tune).empty()) os << "\nevidence:\n";
+  TuneSections t = SplitTune(evidence);
   JsonText(t.scalars, "", 2, os);
   for (const auto& k : t.sections) {
     nlohmann::json one = nlohmann::json::object();
-    one[k] = r.tune[k];
+    one[k] = evidence[k];
     JsonText(one, "", 2, os);
   }
 }

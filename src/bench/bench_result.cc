@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "engines/knob_spec.h"
+
 namespace disktune::bench {
 
 using nlohmann::json;
@@ -103,14 +105,7 @@ LatencySummary LatencyFromJson(const json& j) {
 }
 
 json EngineOptionsToJson(const EngineOptions& o) {
-  json j = json::object();
-  PutOpt(j, "cache_bytes", o.cache_bytes);
-  PutOpt(j, "write_buffer_bytes", o.write_buffer_bytes);
-  PutOpt(j, "bloom_bits_per_key", o.bloom_bits_per_key);
-  if (o.compression) j["compression"] = CompressionName(*o.compression);
-  PutOpt(j, "block_size_bytes", o.block_size_bytes);
-  PutOpt(j, "max_open_files", o.max_open_files);
-  PutOpt(j, "max_file_bytes", o.max_file_bytes);
+  json j = KnobsToJson(o);
   PutOpt(j, "expected_db_bytes", o.expected_db_bytes);
   j["in_memory"] = o.in_memory;
   j["sync"] = o.sync;
@@ -119,15 +114,9 @@ json EngineOptionsToJson(const EngineOptions& o) {
 
 EngineOptions EngineOptionsFromJson(const json& j) {
   EngineOptions o;
-  GetOpt(j, "cache_bytes", &o.cache_bytes);
-  GetOpt(j, "write_buffer_bytes", &o.write_buffer_bytes);
-  GetOpt(j, "bloom_bits_per_key", &o.bloom_bits_per_key);
-  if (j.contains("compression")) {
-    o.compression = ParseCompression(j["compression"].get<std::string>());
-  }
-  GetOpt(j, "block_size_bytes", &o.block_size_bytes);
-  GetOpt(j, "max_open_files", &o.max_open_files);
-  GetOpt(j, "max_file_bytes", &o.max_file_bytes);
+  // A report that passed its schema has knobs of the right types; one that
+  // did not keeps what could be read.
+  (void)KnobsFromJson(j, "engine_options", &o);
   GetOpt(j, "expected_db_bytes", &o.expected_db_bytes);
   GetIf(j, "in_memory", &o.in_memory);
   GetIf(j, "sync", &o.sync);

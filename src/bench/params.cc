@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "engines/knob_spec.h"
 #include "src/bench/key_value.h"
 
 namespace disktune::bench {
@@ -63,21 +64,8 @@ Status ValidateOverrides(const Overrides& o) {
   if (o.data_size_bytes && *o.data_size_bytes < 1024) {
     return Status::InvalidArgument("--data-size must be at least 1KiB");
   }
-  if (o.bloom_bits_per_key &&
-      (*o.bloom_bits_per_key < 0 || *o.bloom_bits_per_key > 64)) {
-    return Status::InvalidArgument("--bloom-bits must be in [0, 64], got " +
-                                   std::to_string(*o.bloom_bits_per_key));
-  }
-  if (o.max_open_files && *o.max_open_files < 1) {
-    return Status::InvalidArgument("--max-open-files must be positive, got " +
-                                   std::to_string(*o.max_open_files));
-  }
-  if (o.block_size_bytes && *o.block_size_bytes < 256) {
-    return Status::InvalidArgument("--block-size must be at least 256B");
-  }
-  if (o.write_buffer_bytes && *o.write_buffer_bytes < 64 * 1024) {
-    return Status::InvalidArgument(
-        "--write-buffer-size must be at least 64KiB");
+  for (const KnobSpec& k : Knobs()) {
+    if (auto v = k.get(o.knobs)) DT_RETURN_IF_ERROR(CheckKnobRange(k, *v));
   }
   return Status::OK();
 }
@@ -114,13 +102,7 @@ void ApplyOverrides(const Overrides& o, BenchParams* p) {
         static_cast<uint64_t>(static_cast<double>(*o.data_size_bytes) / entry));
   }
   EngineOptions& e = p->engine;
-  if (o.cache_bytes) e.cache_bytes = *o.cache_bytes;
-  if (o.write_buffer_bytes) e.write_buffer_bytes = *o.write_buffer_bytes;
-  if (o.bloom_bits_per_key) e.bloom_bits_per_key = *o.bloom_bits_per_key;
-  if (o.compression) e.compression = *o.compression;
-  if (o.block_size_bytes) e.block_size_bytes = *o.block_size_bytes;
-  if (o.max_open_files) e.max_open_files = *o.max_open_files;
-  if (o.max_file_bytes) e.max_file_bytes = *o.max_file_bytes;
+  MergeKnobs(o.knobs, /*overwrite=*/true, &e);
   if (o.in_memory) e.in_memory = *o.in_memory;
   if (o.sync) e.sync = *o.sync;
 }

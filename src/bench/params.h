@@ -80,14 +80,9 @@ struct Overrides {
   std::optional<PageCachePolicy> page_cache;
   // UTXO data set size: num = data_size / (40 + mean value 65.5).
   std::optional<uint64_t> data_size_bytes;
-  // Engine knobs.
-  std::optional<uint64_t> cache_bytes;
-  std::optional<uint64_t> write_buffer_bytes;
-  std::optional<int> bloom_bits_per_key;
-  std::optional<Compression> compression;
-  std::optional<uint64_t> block_size_bytes;
-  std::optional<int> max_open_files;
-  std::optional<uint64_t> max_file_bytes;
+  // Engine knobs: only the rows of Knobs() (engines/knob_spec.h) are read;
+  // in_memory and sync are the optionals below.
+  EngineOptions knobs;
   std::optional<bool> in_memory;
   // Multipliers applied after every absolute value, to the effective num
   // (key space) or op counts: large values run num/1000 entries.

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "engines/knob_spec.h"
 #include "src/core/json_input.h"
 
 namespace disktune::bench {
@@ -66,27 +67,12 @@ Result<BenchProfile> ParseBenchProfile(const nlohmann::json& j) {
   if (j.contains("engine_options")) {
     const nlohmann::json& e = j["engine_options"];
     const std::string w = "profile.engine_options";
-    DT_RETURN_IF_ERROR(
-        CheckKeys(e,
-                  {"cache_bytes", "write_buffer_bytes", "bloom_bits_per_key",
-                   "compression", "block_size_bytes", "max_open_files",
-                   "max_file_bytes", "in_memory", "sync"},
-                  w));
-    DT_RETURN_IF_ERROR(Get(e, "cache_bytes", &o.cache_bytes, w));
-    DT_RETURN_IF_ERROR(Get(e, "write_buffer_bytes", &o.write_buffer_bytes, w));
-    DT_RETURN_IF_ERROR(Get(e, "bloom_bits_per_key", &o.bloom_bits_per_key, w));
-    DT_RETURN_IF_ERROR(Get(e, "block_size_bytes", &o.block_size_bytes, w));
-    DT_RETURN_IF_ERROR(Get(e, "max_open_files", &o.max_open_files, w));
-    DT_RETURN_IF_ERROR(Get(e, "max_file_bytes", &o.max_file_bytes, w));
+    std::set<std::string> keys = {"in_memory", "sync"};
+    for (const KnobSpec& k : Knobs()) keys.emplace(k.json_key);
+    DT_RETURN_IF_ERROR(CheckKeys(e, keys, w));
+    DT_RETURN_IF_ERROR(KnobsFromJson(e, w, &o.knobs));
     DT_RETURN_IF_ERROR(Get(e, "in_memory", &o.in_memory, w));
     DT_RETURN_IF_ERROR(Get(e, "sync", &o.sync, w));
-    if (e.contains("compression")) {
-      auto c = e["compression"].is_string()
-                   ? ParseCompression(e["compression"].get<std::string>())
-                   : std::nullopt;
-      if (!c) return Status::InvalidArgument(w + ".compression is unknown");
-      o.compression = *c;
-    }
   }
   if (j.contains("workload")) {
     const nlohmann::json& wl = j["workload"];

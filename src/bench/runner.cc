@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 
+#include "engines/knob_spec.h"
 #include "src/bench/process_stats.h"
 #include "src/bench/repeat_stats.h"
 #include "src/bench/scenario_sets.h"
@@ -283,14 +284,7 @@ struct EngineRun {
 };
 
 bool SameOptions(const EngineOptions& a, const EngineOptions& b) {
-  return a.cache_bytes == b.cache_bytes &&
-         a.write_buffer_bytes == b.write_buffer_bytes &&
-         a.bloom_bits_per_key == b.bloom_bits_per_key &&
-         a.compression == b.compression &&
-         a.block_size_bytes == b.block_size_bytes &&
-         a.max_open_files == b.max_open_files &&
-         a.max_file_bytes == b.max_file_bytes &&
-         a.expected_db_bytes == b.expected_db_bytes &&
+  return SameKnobs(a, b) && a.expected_db_bytes == b.expected_db_bytes &&
          a.in_memory == b.in_memory && a.sync == b.sync;
 }
 
@@ -497,8 +491,6 @@ BenchResult Aggregate(std::vector<BenchResult> runs) {
 }
 
 }  // namespace
-
-std::span<const std::string_view> KnownEngineIds() { return kKnownEngines; }
 
 Result<BenchPlan> PlanBench(const BenchRequest& request) {
   if (request.repeat < 1 || request.repeat > 100) {

@@ -20,9 +20,6 @@
 
 namespace disktune::bench {
 
-// The six engine ids disktune knows, whether or not this build has them.
-std::span<const std::string_view> KnownEngineIds();
-
 using EngineFactory =
     std::function<Result<std::unique_ptr<Engine>>(std::string_view id)>;
 using LineSink = std::function<void(std::string_view line)>;

@@ -61,7 +61,7 @@ TEST(ScenarioTableTest, SeedVariantsAreNamedSets) {
     EXPECT_NE(FindScenarioSet(name), nullptr) << name;
   }
   const ScenarioSet* baseline = FindScenarioSet("baseline-2011");
-  EXPECT_EQ(baseline->overrides.cache_bytes, 4u << 20);
+  EXPECT_EQ(baseline->overrides.knobs.cache_bytes, 4u << 20);
   ASSERT_EQ(baseline->steps.size(), 16u);
   EXPECT_EQ(baseline->steps[0].scenario, "fillseq");
   EXPECT_EQ(baseline->steps[15].scenario, "snappyuncomp");

@@ -3,9 +3,11 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <sstream>
 
 #include "engines/engine.h"
+#include "engines/knob_spec.h"
 #include "probes/environment.h"
 #include "reports/report.h"
 #include "src/bench/runner.h"
@@ -35,10 +37,9 @@ struct BenchFlags {
   std::optional<uint64_t> seed;
   int repeat = 1;
   bool quick = false;
-  std::string cache_size, write_buffer_size, block_size, max_file_size,
-      data_size;
-  std::optional<int> bloom_bits, max_open_files;
-  std::string compression;
+  std::string data_size;
+  // Engine knobs as typed, by KnobSpec::json_key (engines/knob_spec.h).
+  std::map<std::string_view, std::string> knobs;
   bool sync = false;
   bool in_memory = false;
   std::string page_cache;
@@ -86,8 +87,6 @@ Result<bench::Overrides> BuildOverrides(const BenchFlags& f) {
   o.pulses = f.pulses;
   o.compression_ratio = f.compression_ratio;
   o.seed = f.seed;
-  o.bloom_bits_per_key = f.bloom_bits;
-  o.max_open_files = f.max_open_files;
   if (!f.value_size.empty()) {
     auto v = ParseByteCount("--value-size", f.value_size);
     if (!v.ok()) return v.status();
@@ -98,33 +97,17 @@ Result<bench::Overrides> BuildOverrides(const BenchFlags& f) {
     if (!v.ok()) return v.status();
     o.key_size = *v;
   }
-  struct SizeFlag {
-    const char* name;
-    const std::string* text;
-    std::optional<uint64_t>* out;
-    const char* example;
-  };
-  for (const SizeFlag& s :
-       {SizeFlag{"--cache-size", &f.cache_size, &o.cache_bytes, "8MiB"},
-        SizeFlag{"--write-buffer-size", &f.write_buffer_size,
-                 &o.write_buffer_bytes, "4MiB"},
-        SizeFlag{"--block-size", &f.block_size, &o.block_size_bytes, "4KiB"},
-        SizeFlag{"--max-file-size", &f.max_file_size, &o.max_file_bytes,
-                 "2MiB"},
-        SizeFlag{"--data-size", &f.data_size, &o.data_size_bytes, "10GB"}}) {
-    if (s.text->empty()) continue;
-    auto v = ParseSizeFlag(s.name, *s.text, s.example);
+  if (!f.data_size.empty()) {
+    auto v = ParseSizeFlag("--data-size", f.data_size, "10GB");
     if (!v.ok()) return v.status();
-    *s.out = *v;
+    o.data_size_bytes = *v;
   }
-  if (!f.compression.empty()) {
-    auto c = ParseCompression(f.compression);
-    if (!c) {
-      return Status::InvalidArgument("--compression: unknown '" +
-                                     f.compression +
-                                     "'; valid: none, snappy, lz4, zstd, lzo");
-    }
-    o.compression = *c;
+  for (const KnobSpec& k : Knobs()) {
+    auto text = f.knobs.find(k.json_key);
+    if (text == f.knobs.end() || text->second.empty()) continue;
+    Result<KnobValue> v = ParseKnobFlag(k, text->second);
+    if (!v.ok()) return v.status();
+    k.set(&o.knobs, *v);
   }
   if (f.sync) o.sync = true;
   if (f.in_memory) o.in_memory = true;
@@ -152,13 +135,7 @@ void MergeProfile(const bench::Overrides& profile, bench::Overrides* o) {
   take(o->key_size, profile.key_size);
   take(o->compression_ratio, profile.compression_ratio);
   take(o->seed, profile.seed);
-  take(o->cache_bytes, profile.cache_bytes);
-  take(o->write_buffer_bytes, profile.write_buffer_bytes);
-  take(o->bloom_bits_per_key, profile.bloom_bits_per_key);
-  take(o->compression, profile.compression);
-  take(o->block_size_bytes, profile.block_size_bytes);
-  take(o->max_open_files, profile.max_open_files);
-  take(o->max_file_bytes, profile.max_file_bytes);
+  MergeKnobs(profile.knobs, /*overwrite=*/false, &o->knobs);
   take(o->in_memory, profile.in_memory);
   take(o->sync, profile.sync);
   take(o->entries_per_batch, profile.entries_per_batch);
@@ -266,6 +243,19 @@ std::string ScenarioHelp() {
   return s.str();
 }
 
+const char* KnobTypeName(KnobUnit unit) {
+  switch (unit) {
+    case KnobUnit::kBytes:
+      return "SIZE";
+    case KnobUnit::kCompression:
+      return "CODEC";
+    case KnobUnit::kCount:
+    case KnobUnit::kBitsPerKey:
+      break;
+  }
+  return "INT";
+}
+
 }  // namespace
 
 void SetupBenchCommand(CLI::App& app, CommandContext& ctx) {
@@ -311,23 +301,11 @@ void SetupBenchCommand(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--warmup", f.warmup, "untimed reads before read scenarios");
   cmd->add_option("--batch", f.batch,
                   "entries per write batch (db_bench entries_per_batch)");
-  cmd->add_option("--cache-size", f.cache_size,
-                  "block cache, e.g. 8MiB (default: engine's)")
-      ->type_name("SIZE");
-  cmd->add_option("--write-buffer-size", f.write_buffer_size,
-                  "write buffer / memtable, e.g. 4MiB (default: engine's)")
-      ->type_name("SIZE");
-  cmd->add_option("--bloom-bits", f.bloom_bits,
-                  "bloom filter bits per key (0 = none)");
-  cmd->add_option("--compression", f.compression,
-                  "none, snappy, lz4, zstd, lzo");
-  cmd->add_option("--block-size", f.block_size, "table block size, e.g. 4KiB")
-      ->type_name("SIZE");
-  cmd->add_option("--max-file-size", f.max_file_size,
-                  "table file size, e.g. 2MiB")
-      ->type_name("SIZE");
-  cmd->add_option("--max-open-files", f.max_open_files,
-                  "table files kept open");
+  for (const KnobSpec& k : Knobs()) {
+    cmd->add_option("--" + std::string(k.flag), f.knobs[k.json_key],
+                    std::string(k.help))
+        ->type_name(KnobTypeName(k.unit));
+  }
   cmd->add_flag("--sync", f.sync, "sync every write");
   cmd->add_flag("--in-memory", f.in_memory, "use the engine's in-memory mode");
   cmd->add_option("--max-threads", f.max_threads,

@@ -29,21 +29,13 @@
 #include "src/tune/engine_forms.h"
 #include "src/tune/knobs.h"
 #include "src/tune/profile.h"
+#include "src/tune/run_budget.h"
 #include "src/tune/tuner.h"
 #include "src/tune/workload.h"
 
 namespace disktune::cli {
 namespace {
 namespace fs = std::filesystem;
-
-constexpr uint64_t kRunQuickTuneBudgetNs = 60ull * 1000000000ull;
-// run --quick writes at most this much in all (probes, bench, tuner).
-constexpr uint64_t kRunQuickWriteLimitBytes = 4ull << 30;
-// Kept back from the tuner's share: the bench's and the tuner's pages still
-// in writeback when the share is computed, and other writers on the disk.
-constexpr uint64_t kRunQuickWriteReserveBytes = 256ull << 20;
-// The tuner's share when the disk's own count cannot be read.
-constexpr uint64_t kRunQuickFallbackTuneWriteBytes = 1ull << 30;
 
 struct RunCommandOptions {
   CommonOptions common;
@@ -120,22 +112,84 @@ bool Skipped(const RunCommandOptions& o, const std::string& step) {
   return std::find(o.skip.begin(), o.skip.end(), step) != o.skip.end();
 }
 
-// The baseline scenarios on the engine, in their own scratch directory.
-Status RunBaselineBench(const RunCommandOptions& o, ProgressSink* progress,
-                        Report* report) {
+// The baseline scenarios' request, as planned and as run.
+bench::BenchRequest BaselineBenchRequest(const RunCommandOptions& o) {
   bench::BenchRequest req;
   req.engines = {o.engine};
   req.scenarios = {o.scenario};
   req.quick = o.probe.quick;
   req.available = AvailableEngines();
   req.factory = NewEngine;
-  Result<std::unique_ptr<ScratchDir>> scratch = OpenScratch(o.common);
-  if (!scratch.ok()) return scratch.status();
-  req.db_root = (*scratch)->Join("bench");
+  return req;
+}
+
+// The tuner's request from the flags, checked (the write budget under
+// --quick is set once the probes and the bench have run).
+Result<tune::TuneRequest> PlanTuneStep(const RunCommandOptions& o) {
+  if (!tune::IsTunableEngine(o.engine)) {
+    return Status::InvalidArgument(
+        "--engine '" + o.engine + "': the tuner supports " +
+        tune::TunableEngineList() + "; or pass --skip tune");
+  }
+  Result<tune::Workload> w = tune::ResolveWorkload(o.workload);
+  if (!w.ok()) return w.status().WithContext("--workload");
+  Result<uint64_t> budget =
+      ParseSizeFlag("--memory-budget", o.memory_budget, "128MiB");
+  if (!budget.ok()) return budget.status();
+  tune::TuneRequest req;
+  req.engine = o.engine;
+  req.workload = *w;
+  req.memory_budget_bytes = *budget;
+  req.quick = o.probe.quick;
+  req.time_budget_ns = tune::RunTuneTimeBudgetNs(o.probe.quick);
+  DT_RETURN_IF_ERROR(ParseTuneBudgetFlags(o.time_budget, o.write_budget,
+                                          &req.time_budget_ns,
+                                          &req.write_budget_bytes));
+  req.available = AvailableEngines();
+  req.factory = NewEngine;
+  DT_RETURN_IF_ERROR(tune::ValidateTuneRequest(req));
+  return req;
+}
+
+// Every flag checked before anything is created, so bad input leaves
+// nothing: the steps, the probe flags, the engine, the tuner's request and
+// the bench plan.
+Status PlanRun(const RunCommandOptions& o, tune::TuneRequest* tune_req) {
+  for (const auto& s : o.skip) {
+    if (s != "bench" && s != "tune") {
+      return Status::InvalidArgument("--skip: unknown step '" + s +
+                                     "'; valid: bench, tune");
+    }
+  }
+  Result<ProbeConfig> cfg = BuildProbeConfig(o.probe);
+  if (!cfg.ok()) return cfg.status();
+  if (Result<std::unique_ptr<Engine>> e = NewEngine(o.engine); !e.ok()) {
+    return e.status().WithContext("--engine");
+  }
+  if (!Skipped(o, "tune")) {
+    Result<tune::TuneRequest> t = PlanTuneStep(o);
+    if (!t.ok()) return t.status();
+    *tune_req = std::move(*t);
+  }
+  if (!Skipped(o, "bench")) {
+    Result<bench::BenchPlan> plan = bench::PlanBench(BaselineBenchRequest(o));
+    if (!plan.ok()) return plan.status().WithContext("--scenario");
+  }
+  return Status::OK();
+}
+
+// The baseline scenarios on the engine, in the run's scratch directory.
+Status RunBaselineBench(const RunCommandOptions& o, const ScratchDir& scratch,
+                        ProgressSink* progress, Report* report) {
+  bench::BenchRequest req = BaselineBenchRequest(o);
+  req.db_root = scratch.Join("bench");
   req.progress = [progress](std::string_view line) {
     progress->Info(std::string(line));
   };
   Result<std::vector<bench::BenchResult>> results = bench::RunBench(req);
+  // The tuner runs in the same scratch directory next: free its space.
+  std::error_code ec;
+  fs::remove_all(req.db_root, ec);
   if (!results.ok()) return results.status();
   report->benches = std::move(*results);
   for (const auto& r : report->benches) {
@@ -160,27 +214,15 @@ std::optional<uint64_t> DiskBytesSince(
   return (now->sectors_written - before->sectors_written) * 512;
 }
 
-// The tuner's write budget under --quick: what the 4 GiB limit leaves after
-// what the disk counted so far (the probes' writes are synced, so the count
-// is current), less a reserve; never below the tuner's minimum.
-uint64_t QuickTuneWriteBudget(std::optional<uint64_t> disk_bytes) {
-  if (!disk_bytes) return kRunQuickFallbackTuneWriteBytes;
-  uint64_t used = *disk_bytes + kRunQuickWriteReserveBytes;
-  uint64_t left =
-      used < kRunQuickWriteLimitBytes ? kRunQuickWriteLimitBytes - used : 0;
-  return std::max(left, tune::kMinWriteBudgetBytes);
-}
-
 // Tunes with the facts this run's probes measured; writes the profile and
 // the engine's own forms into --out.
 Status RunTuneStep(const RunCommandOptions& o, const tune::TuneRequest& base,
-                   ProgressSink* progress, OutDir* out, Report* report) {
+                   const ScratchDir& scratch, ProgressSink* progress,
+                   OutDir* out, Report* report) {
   tune::TuneRequest req = base;
   req.facts = tune::FactsFromProbes(report->probes, report->environment,
                                     "this run's probes");
-  Result<std::unique_ptr<ScratchDir>> scratch = OpenScratch(o.common);
-  if (!scratch.ok()) return scratch.status();
-  Result<tune::TuneResult> result = tune::RunTuner(req, **scratch, progress);
+  Result<tune::TuneResult> result = tune::RunTuner(req, scratch, progress);
   if (!result.ok()) return result.status();
   report->tune = tune::TuneResultToJson(*result);
   std::string name = result->workload.name + "-" + result->engine;
@@ -203,59 +245,10 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   InstallInterruptHandlers();
   bool default_out = o.out_dir.empty();
   if (default_out) o.out_dir = "disktune-run-" + LocalStamp();
-  for (const auto& s : o.skip) {
-    if (s != "bench" && s != "tune") {
-      return Fail(ctx, Status::InvalidArgument("--skip: unknown step '" + s +
-                                               "'; valid: bench, tune"));
-    }
-  }
-  // Every flag is validated before --out is created, so bad input leaves
-  // nothing.
-  Result<ProbeConfig> cfg = BuildProbeConfig(o.probe);
-  if (!cfg.ok()) return Fail(ctx, cfg.status());
-  if (Result<std::unique_ptr<Engine>> e = NewEngine(o.engine); !e.ok()) {
-    return Fail(ctx, e.status().WithContext("--engine"));
-  }
+  // Planned first: every flag is validated before --out is created.
   tune::TuneRequest tune_req;
-  if (!Skipped(o, "tune")) {
-    if (!tune::IsTunableEngine(o.engine)) {
-      return Fail(ctx, Status::InvalidArgument("--engine '" + o.engine +
-                                               "': the tuner supports " +
-                                               tune::TunableEngineList() +
-                                               "; or pass --skip tune"));
-    }
-    Result<tune::Workload> w = tune::ResolveWorkload(o.workload);
-    if (!w.ok()) return Fail(ctx, w.status().WithContext("--workload"));
-    Result<uint64_t> budget =
-        ParseSizeFlag("--memory-budget", o.memory_budget, "128MiB");
-    if (!budget.ok()) return Fail(ctx, budget.status());
-    tune_req.engine = o.engine;
-    tune_req.workload = *w;
-    tune_req.memory_budget_bytes = *budget;
-    tune_req.quick = o.probe.quick;
-    // run --quick must write at most 4 GiB in all: its tuner gets 60 s and
-    // (below) a write budget of what the probes and the bench left; on the
-    // development VM a 60 s tune of `mixed` alone wrote 5.1 GB.
-    tune_req.time_budget_ns =
-        o.probe.quick ? kRunQuickTuneBudgetNs : tune::kDefaultTimeBudgetNs;
-    Status budgets = ParseTuneBudgetFlags(o.time_budget, o.write_budget,
-                                          &tune_req.time_budget_ns,
-                                          &tune_req.write_budget_bytes);
-    if (!budgets.ok()) return Fail(ctx, budgets);
-    tune_req.available = AvailableEngines();
-    tune_req.factory = NewEngine;
-    Status v = tune::ValidateTuneRequest(tune_req);
-    if (!v.ok()) return Fail(ctx, v);
-  }
-  if (!Skipped(o, "bench")) {
-    bench::BenchRequest probe_plan;
-    probe_plan.engines = {o.engine};
-    probe_plan.scenarios = {o.scenario};
-    probe_plan.quick = o.probe.quick;
-    probe_plan.available = AvailableEngines();
-    probe_plan.factory = NewEngine;
-    Result<bench::BenchPlan> plan = bench::PlanBench(probe_plan);
-    if (!plan.ok()) return Fail(ctx, plan.status().WithContext("--scenario"));
+  if (Status planned = PlanRun(o, &tune_req); !planned.ok()) {
+    return Fail(ctx, planned);
   }
   Status js = CheckJsonDestination(o.common);
   if (!js.ok()) return Fail(ctx, js);
@@ -287,15 +280,26 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
                           {"skip", o.skip}};
   Status s = RunProbeSession(o.common, o.probe, ctx, &report);
   auto progress = MakeProgress(ctx, o.common);
+  // The bench and the tuner share one scratch directory, opened once.
+  std::unique_ptr<ScratchDir> scratch;
+  if (s.ok() && (!Skipped(o, "bench") || !Skipped(o, "tune"))) {
+    Result<std::unique_ptr<ScratchDir>> opened = OpenScratch(o.common);
+    if (opened.ok()) {
+      scratch = std::move(*opened);
+    } else {
+      s = opened.status();
+    }
+  }
   if (s.ok() && !Skipped(o, "bench"))
-    s = RunBaselineBench(o, progress.get(), &report);
+    s = RunBaselineBench(o, *scratch, progress.get(), &report);
   if (s.ok() && !Skipped(o, "tune")) {
     if (o.probe.quick && o.write_budget.empty()) {
       tune_req.write_budget_bytes =
-          QuickTuneWriteBudget(DiskBytesSince(disk, disk_before));
+          tune::QuickTuneWriteBudget(DiskBytesSince(disk, disk_before));
     }
-    s = RunTuneStep(o, tune_req, progress.get(), &*out, &report);
+    s = RunTuneStep(o, tune_req, *scratch, progress.get(), &*out, &report);
   }
+  scratch.reset();
   progress->Finish();
   bench::ProcessSnapshot io_after = bench::TakeProcessSnapshot();
   nlohmann::json written;

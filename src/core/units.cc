@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 namespace disktune {
@@ -12,6 +13,28 @@ struct Unit {
   const char* name;
   double factor;
 };
+
+// One table per kind: what ParseSize, ParseDuration and FindUnit read.
+constexpr Unit kSizeUnits[] = {
+    {"B", 1},
+    {"KiB", 1024.0},
+    {"MiB", 1048576.0},
+    {"GiB", 1073741824.0},
+    {"TiB", 1099511627776.0},
+    {"KB", 1e3},
+    {"kB", 1e3},
+    {"MB", 1e6},
+    {"GB", 1e9},
+    {"TB", 1e12},
+    {"K", 1024.0},
+    {"M", 1048576.0},
+    {"G", 1073741824.0},
+    {"T", 1099511627776.0},
+};
+constexpr Unit kDurationUnits[] = {
+    {"ns", 1},     {"us", 1e3},  {"\xC2\xB5s", 1e3} /* µs */,
+    {"ms", 1e6},   {"s", 1e9},   {"m", 60e9},
+    {"min", 60e9}, {"h", 3600e9}};
 
 // Splits "12.5MiB" into 12.5 and "MiB". Rejects empty, signs and garbage.
 Status SplitNumber(std::string_view text, double* number, std::string* unit) {
@@ -75,23 +98,8 @@ Result<double> Scale(std::string_view text, const Unit* units, size_t n,
 }  // namespace
 
 Result<uint64_t> ParseSize(std::string_view text) {
-  static const Unit kUnits[] = {
-      {"B", 1},
-      {"KiB", 1024.0},
-      {"MiB", 1048576.0},
-      {"GiB", 1073741824.0},
-      {"TiB", 1099511627776.0},
-      {"KB", 1e3},
-      {"MB", 1e6},
-      {"GB", 1e9},
-      {"TB", 1e12},
-      {"K", 1024.0},
-      {"M", 1048576.0},
-      {"G", 1073741824.0},
-      {"T", 1099511627776.0},
-  };
   Result<double> r =
-      Scale(text, kUnits, sizeof(kUnits) / sizeof(kUnits[0]), true, "size");
+      Scale(text, kSizeUnits, std::size(kSizeUnits), true, "size");
   if (!r.ok()) return r.status();
   double v = std::round(*r);
   if (!(v <= 1.8e19)) {
@@ -102,11 +110,8 @@ Result<uint64_t> ParseSize(std::string_view text) {
 }
 
 Result<uint64_t> ParseDuration(std::string_view text) {
-  static const Unit kUnits[] = {{"ns", 1},    {"us", 1e3}, {"ms", 1e6},
-                                {"s", 1e9},   {"m", 60e9}, {"min", 60e9},
-                                {"h", 3600e9}};
-  Result<double> r = Scale(text, kUnits, sizeof(kUnits) / sizeof(kUnits[0]),
-                           false, "duration");
+  Result<double> r =
+      Scale(text, kDurationUnits, std::size(kDurationUnits), false, "duration");
   if (!r.ok()) return r.status();
   // More than a year is a typo, and past ~584 years it does not fit in
   // nanoseconds at all.
@@ -116,6 +121,16 @@ Result<uint64_t> ParseDuration(std::string_view text) {
                                    "' is too long (at most a year)");
   }
   return static_cast<uint64_t>(std::round(*r));
+}
+
+std::optional<UnitFactor> FindUnit(std::string_view unit) {
+  for (const Unit& u : kSizeUnits) {
+    if (unit == u.name) return UnitFactor{UnitKind::kSize, u.factor};
+  }
+  for (const Unit& u : kDurationUnits) {
+    if (unit == u.name) return UnitFactor{UnitKind::kDuration, u.factor};
+  }
+  return std::nullopt;
 }
 
 std::string FormatBytes(double bytes) {

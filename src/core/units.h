@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,16 @@ namespace disktune {
 Result<uint64_t> ParseSize(std::string_view text);
 // ns, us, ms, s, m (minutes), h. Returns nanoseconds.
 Result<uint64_t> ParseDuration(std::string_view text);
+
+// A unit as ParseSize and ParseDuration read it, matched exactly (case
+// too): "MiB" -> a size of 1048576 bytes, "ms" -> a duration of 1e6 ns; for
+// grammars of their own (reports/check.cc) that take the same units.
+enum class UnitKind { kSize, kDuration };
+struct UnitFactor {
+  UnitKind kind;
+  double factor;  // bytes or nanoseconds per unit
+};
+std::optional<UnitFactor> FindUnit(std::string_view unit);
 
 // "4 KiB", "1.5 MiB", "512 B".
 std::string FormatBytes(double bytes);

@@ -23,6 +23,77 @@ const char* RocksDbCompression(Compression c) {
   return "kNoCompression";
 }
 
+// The OPTIONS-file spelling of a knob's value; "" = leave the line out (no
+// bloom filter is RocksDB's default and has no spelling of its own).
+std::string RocksDbValue(const KnobSpec& k, KnobValue v) {
+  if (k.unit == KnobUnit::kCompression) {
+    return RocksDbCompression(static_cast<Compression>(v));
+  }
+  if (k.unit == KnobUnit::kBitsPerKey) {
+    return v > 0 ? "bloomfilter:" + std::to_string(v) + ":false" : "";
+  }
+  return std::to_string(v);
+}
+
+std::string Human(uint64_t bytes) {
+  return FormatBytes(static_cast<double>(bytes));
+}
+
+// LevelDB has two codecs: snappy, or none.
+std::string LevelDbCompression(KnobValue v) {
+  return static_cast<Compression>(v) == Compression::kNone
+             ? "kNoCompression"
+             : "kSnappyCompression";
+}
+
+// c's value of a knob LevelDB has; unlimited open files (which LevelDB
+// cannot say) keeps LevelDB's default.
+KnobValue LevelDbValue(const KnobSpec& k, const TuneConfig& c) {
+  KnobValue v = k.get(ToEngineOptions(c)).value_or(-1);
+  return v < 0 ? *KnobDefault(k, "leveldb") : v;
+}
+
+// One line of DisktuneOptions(): the objects LevelDB takes for the cache and
+// the filter, the codec's enum, or the number with a note for people.
+std::string LevelDbLine(const KnobSpec& k, KnobValue v) {
+  const std::string opt = "  options." + std::string(k.leveldb_option) + " = ";
+  const bool is_default = v == *KnobDefault(k, "leveldb");
+  switch (k.unit) {
+    case KnobUnit::kCompression:
+      return opt + "leveldb::" + LevelDbCompression(v) + ";\n";
+    case KnobUnit::kBitsPerKey:
+      return v > 0 ? opt + "leveldb::NewBloomFilterPolicy(" +
+                         std::to_string(v) + ");\n"
+                   : "  // No bloom filter (options.filter_policy stays "
+                     "nullptr).\n";
+    case KnobUnit::kCount:
+      return opt + std::to_string(v) + ";" +
+             (is_default
+                  ? "  // the default"
+                  : "  // needs ulimit -n >= " + std::to_string(v + 64)) +
+             "\n";
+    case KnobUnit::kBytes:
+      break;
+  }
+  const std::string human = Human(static_cast<uint64_t>(v));
+  if (k.leveldb_option == "block_cache") {
+    return opt + "leveldb::NewLRUCache(" + std::to_string(v) + ");  // " +
+           human + "\n";
+  }
+  return opt + std::to_string(v) + ";  // " + human +
+         (is_default ? " (the default)" : "") + "\n";
+}
+
+// The key of a knob in the LevelDB JSON form: the option's name, or for the
+// objects LevelDB takes, the figure that sizes them.
+std::string LevelDbJsonKey(const KnobSpec& k) {
+  if (k.leveldb_option == "block_cache") return "block_cache_capacity";
+  if (k.leveldb_option == "filter_policy") {
+    return "filter_policy_bloom_bits_per_key";
+  }
+  return std::string(k.leveldb_option);
+}
+
 std::string Commented(const std::string& header, const std::string& marker) {
   std::string out;
   std::istringstream in(header);
@@ -36,10 +107,6 @@ std::string Trim(std::string_view s) {
   if (b == std::string_view::npos) return "";
   size_t e = s.find_last_not_of(" \t\r");
   return std::string(s.substr(b, e - b + 1));
-}
-
-std::string Human(uint64_t bytes) {
-  return FormatBytes(static_cast<double>(bytes));
 }
 
 }  // namespace
@@ -61,26 +128,35 @@ std::string RocksDbOptionsIni(const TuneConfig& c, const std::string& header) {
   o << "\n[Version]\n"
     << "  rocksdb_version=7.8.3\n"
     << "  options_file_version=1.1\n\n";
-  o << "[DBOptions]\n"
-    << "  create_if_missing=true\n"
-    << "  max_open_files=" << (c.max_open_files ? *c.max_open_files : -1)
-    << "\n\n";
-  o << "[CFOptions \"default\"]\n"
-    << "  write_buffer_size=" << c.write_buffer_bytes << "\n"
-    << "  max_write_buffer_number=" << m.write_buffers << "\n"
-    << "  compression=" << RocksDbCompression(c.compression) << "\n"
-    << "  target_file_size_base=" << c.max_file_bytes << "\n\n";
-  o << "[TableOptions/BlockBasedTable \"default\"]\n"
-    << "  block_cache=" << c.cache_bytes << "\n"
-    << "  block_size=" << c.block_size_bytes << "\n";
-  if (c.bloom_bits_per_key > 0) {
-    o << "  filter_policy=bloomfilter:" << c.bloom_bits_per_key << ":false\n";
+  // Each knob goes to the section and key its table row names.
+  struct Section {
+    std::string_view name;   // as KnobSpec::rocksdb_section
+    std::string_view title;  // the OPTIONS file's header
+    std::string extra;       // settings that are not knobs
+  };
+  const Section sections[] = {
+      {"DBOptions", "DBOptions", "  create_if_missing=true\n"},
+      {"CFOptions", "CFOptions \"default\"",
+       "  max_write_buffer_number=" + std::to_string(m.write_buffers) + "\n"},
+      {"TableOptions/BlockBasedTable",
+       "TableOptions/BlockBasedTable \"default\"", ""},
+  };
+  const EngineOptions e = ToEngineOptions(c);
+  for (const Section& section : sections) {
+    o << "[" << section.title << "]\n" << section.extra;
+    for (const KnobSpec& k : Knobs()) {
+      if (k.rocksdb_section != section.name || !KnobDefault(k, "rocksdb")) {
+        continue;
+      }
+      std::string value = RocksDbValue(k, k.get(e).value_or(-1));
+      if (!value.empty()) o << "  " << k.rocksdb_option << "=" << value << "\n";
+    }
+    if (section.name != sections[std::size(sections) - 1].name) o << "\n";
   }
   return o.str();
 }
 
 std::string LevelDbSnippet(const TuneConfig& c, const std::string& header) {
-  const TuneConfig& d = ModelFor("leveldb").defaults;
   std::ostringstream o;
   o << Commented(header, "// ");
   o << "//\n"
@@ -93,37 +169,9 @@ std::string LevelDbSnippet(const TuneConfig& c, const std::string& header) {
        "leveldb::Options DisktuneOptions() {\n"
        "  leveldb::Options options;\n"
        "  options.create_if_missing = true;\n";
-  auto note = [](uint64_t v, uint64_t def, const std::string& text) {
-    return v == def ? "  // " + text + " (the default)" : "  // " + text;
-  };
-  o << "  options.write_buffer_size = " << c.write_buffer_bytes << ";"
-    << note(c.write_buffer_bytes, d.write_buffer_bytes,
-            Human(c.write_buffer_bytes))
-    << "\n";
-  o << "  options.block_cache = leveldb::NewLRUCache(" << c.cache_bytes
-    << ");  // " << Human(c.cache_bytes) << "\n";
-  if (c.bloom_bits_per_key > 0) {
-    o << "  options.filter_policy = leveldb::NewBloomFilterPolicy("
-      << c.bloom_bits_per_key << ");\n";
-  } else {
-    o << "  // No bloom filter (options.filter_policy stays nullptr).\n";
+  for (const KnobSpec& k : Knobs()) {
+    if (KnobDefault(k, "leveldb")) o << LevelDbLine(k, LevelDbValue(k, c));
   }
-  o << "  options.compression = "
-    << (c.compression == Compression::kNone ? "leveldb::kNoCompression"
-                                            : "leveldb::kSnappyCompression")
-    << ";\n";
-  o << "  options.block_size = " << c.block_size_bytes << ";"
-    << note(c.block_size_bytes, d.block_size_bytes, Human(c.block_size_bytes))
-    << "\n";
-  int mof = c.max_open_files.value_or(*d.max_open_files);
-  o << "  options.max_open_files = " << mof << ";"
-    << (mof == *d.max_open_files
-            ? std::string("  // the default")
-            : "  // needs ulimit -n >= " + std::to_string(mof + 64))
-    << "\n";
-  o << "  options.max_file_size = " << c.max_file_bytes << ";"
-    << note(c.max_file_bytes, d.max_file_bytes, Human(c.max_file_bytes))
-    << "\n";
   o << "  return options;\n}\n";
   if (c.sync) {
     o << "\n// Durable writes: leveldb::WriteOptions write_options; "
@@ -138,16 +186,16 @@ std::string LevelDbSnippet(const TuneConfig& c, const std::string& header) {
 
 nlohmann::json LevelDbOptionsJson(const TuneConfig& c,
                                   const std::string& header) {
-  const TuneConfig& d = ModelFor("leveldb").defaults;
   nlohmann::json o;
-  o["write_buffer_size"] = c.write_buffer_bytes;
-  o["block_cache_capacity"] = c.cache_bytes;
-  o["filter_policy_bloom_bits_per_key"] = c.bloom_bits_per_key;
-  o["compression"] = c.compression == Compression::kNone ? "kNoCompression"
-                                                         : "kSnappyCompression";
-  o["block_size"] = c.block_size_bytes;
-  o["max_open_files"] = c.max_open_files.value_or(*d.max_open_files);
-  o["max_file_size"] = c.max_file_bytes;
+  for (const KnobSpec& k : Knobs()) {
+    if (!KnobDefault(k, "leveldb")) continue;
+    KnobValue v = LevelDbValue(k, c);
+    if (k.unit == KnobUnit::kCompression) {
+      o[LevelDbJsonKey(k)] = LevelDbCompression(v);
+    } else {
+      o[LevelDbJsonKey(k)] = v;
+    }
+  }
   nlohmann::json j;
   j["engine"] = "leveldb";
   j["leveldb_version"] = std::string(ModelFor("leveldb").version);

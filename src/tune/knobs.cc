@@ -11,24 +11,18 @@ namespace {
 
 constexpr std::array<std::string_view, 2> kTunable = {"leveldb", "rocksdb"};
 
-constexpr std::array<Knob, 7> kKnobs = {Knob::kWriteBuffer,  Knob::kBloom,
-                                        Knob::kCompression,  Knob::kBlockSize,
-                                        Knob::kMaxOpenFiles, Knob::kMaxFileSize,
-                                        Knob::kBatch};
+// The engine knob table's defaults for `engine`, as a TuneConfig.
+TuneConfig TableDefaults(std::string_view engine) {
+  EngineOptions o;
+  for (const KnobSpec& k : Knobs()) k.set(&o, KnobDefault(k, engine));
+  return FromEngineOptions(o, TuneConfig{});
+}
 
 EngineModel LevelDbModel() {
   EngineModel m;
   m.id = "leveldb";
   m.version = "1.23";
-  // leveldb::Options() in include/leveldb/options.h, and the 8 MiB LRU cache
-  // DBImpl creates when block_cache is null.
-  m.defaults.cache_bytes = 8 * kMiB;
-  m.defaults.write_buffer_bytes = 4 * kMiB;
-  m.defaults.bloom_bits_per_key = 0;
-  m.defaults.compression = Compression::kSnappy;
-  m.defaults.block_size_bytes = 4 * kKiB;
-  m.defaults.max_open_files = 1000;
-  m.defaults.max_file_bytes = 2 * kMiB;
+  m.defaults = TableDefaults(m.id);
   // SanitizeOptions() in db/db_impl.cc clips these ranges.
   m.write_buffers = 2;  // mem_ and imm_
   m.min_write_buffer_bytes = 64 * kKiB;
@@ -49,16 +43,8 @@ EngineModel RocksDbModel() {
   EngineModel m;
   m.id = "rocksdb";
   m.version = "7.8";
-  // rocksdb::Options() and BlockBasedTableOptions() of 7.8 (table.h: "If
-  // NULL, rocksdb will automatically create and use an 8MB internal cache").
-  m.defaults.cache_bytes = 8 * kMiB;
-  m.defaults.write_buffer_bytes = 64 * kMiB;
-  m.defaults.bloom_bits_per_key = 0;
-  m.defaults.compression = Compression::kSnappy;
-  m.defaults.block_size_bytes = 4 * kKiB;
-  m.defaults.max_open_files = std::nullopt;  // -1
-  m.defaults.max_file_bytes = 64 * kMiB;     // target_file_size_base
-  m.write_buffers = 2;                       // max_write_buffer_number
+  m.defaults = TableDefaults(m.id);
+  m.write_buffers = 2;  // max_write_buffer_number
   m.min_write_buffer_bytes = 64 * kKiB;
   m.max_write_buffer_bytes = 64 * kGiB;
   m.min_file_bytes = 1 * kMiB;
@@ -76,8 +62,6 @@ EngineModel RocksDbModel() {
 
 }  // namespace
 
-std::span<const std::string_view> TunableEngines() { return kTunable; }
-
 bool IsTunableEngine(std::string_view id) {
   return std::find(kTunable.begin(), kTunable.end(), id) != kTunable.end();
 }
@@ -91,105 +75,89 @@ std::string TunableEngineList() {
   return out;
 }
 
-std::span<const Knob> AllKnobs() { return kKnobs; }
+std::span<const Knob> AllKnobs() {
+  static const std::vector<Knob> kAll = [] {
+    std::vector<Knob> all;
+    for (const KnobSpec& k : Knobs()) {
+      if (k.json_key != "cache_bytes") all.push_back(Knob{&k});
+    }
+    all.push_back(Knob{});  // the batch
+    return all;
+  }();
+  return kAll;
+}
 
-const char* KnobName(Knob k) {
-  switch (k) {
-    case Knob::kWriteBuffer:
-      return "write_buffer_bytes";
-    case Knob::kBloom:
-      return "bloom_bits_per_key";
-    case Knob::kCompression:
-      return "compression";
-    case Knob::kBlockSize:
-      return "block_size_bytes";
-    case Knob::kMaxOpenFiles:
-      return "max_open_files";
-    case Knob::kMaxFileSize:
-      return "max_file_bytes";
-    case Knob::kBatch:
-      return "entries_per_batch";
+Knob KnobNamed(std::string_view name) {
+  for (Knob k : AllKnobs()) {
+    if (k.name() == name) return k;
   }
-  return "?";
+  return Knob{};
+}
+
+EngineOptions ToEngineOptions(const TuneConfig& c) {
+  EngineOptions o;
+  o.cache_bytes = c.cache_bytes;
+  o.write_buffer_bytes = c.write_buffer_bytes;
+  o.bloom_bits_per_key = c.bloom_bits_per_key;
+  o.compression = c.compression;
+  o.block_size_bytes = c.block_size_bytes;
+  o.max_open_files = c.max_open_files;
+  o.max_file_bytes = c.max_file_bytes;
+  o.sync = c.sync;
+  return o;
+}
+
+TuneConfig FromEngineOptions(const EngineOptions& o, const TuneConfig& base) {
+  TuneConfig c = base;
+  c.cache_bytes = o.cache_bytes.value_or(c.cache_bytes);
+  c.write_buffer_bytes = o.write_buffer_bytes.value_or(c.write_buffer_bytes);
+  c.bloom_bits_per_key = o.bloom_bits_per_key.value_or(c.bloom_bits_per_key);
+  c.compression = o.compression.value_or(c.compression);
+  c.block_size_bytes = o.block_size_bytes.value_or(c.block_size_bytes);
+  c.max_open_files = o.max_open_files;
+  if (c.max_open_files && *c.max_open_files < 0) c.max_open_files.reset();
+  c.max_file_bytes = o.max_file_bytes.value_or(c.max_file_bytes);
+  return c;
+}
+
+KnobValue KnobValueOf(const TuneConfig& c, Knob k) {
+  if (k.spec == nullptr) return static_cast<KnobValue>(c.entries_per_batch);
+  return k.spec->get(ToEngineOptions(c)).value_or(-1);
+}
+
+nlohmann::json KnobValueJson(const TuneConfig& c, Knob k) {
+  if (k.spec == nullptr) return c.entries_per_batch;
+  return KnobValueToJson(*k.spec, KnobValueOf(c, k));
 }
 
 bool KnobDiffers(const TuneConfig& a, const TuneConfig& b, Knob k) {
-  switch (k) {
-    case Knob::kWriteBuffer:
-      return a.write_buffer_bytes != b.write_buffer_bytes;
-    case Knob::kBloom:
-      return a.bloom_bits_per_key != b.bloom_bits_per_key;
-    case Knob::kCompression:
-      return a.compression != b.compression;
-    case Knob::kBlockSize:
-      return a.block_size_bytes != b.block_size_bytes;
-    case Knob::kMaxOpenFiles:
-      return a.max_open_files != b.max_open_files;
-    case Knob::kMaxFileSize:
-      return a.max_file_bytes != b.max_file_bytes;
-    case Knob::kBatch:
-      return a.entries_per_batch != b.entries_per_batch;
-  }
-  return false;
+  return KnobValueOf(a, k) != KnobValueOf(b, k);
 }
 
 void CopyKnob(const TuneConfig& from, Knob k, TuneConfig* to) {
-  switch (k) {
-    case Knob::kWriteBuffer:
-      to->write_buffer_bytes = from.write_buffer_bytes;
-      break;
-    case Knob::kBloom:
-      to->bloom_bits_per_key = from.bloom_bits_per_key;
-      break;
-    case Knob::kCompression:
-      to->compression = from.compression;
-      break;
-    case Knob::kBlockSize:
-      to->block_size_bytes = from.block_size_bytes;
-      break;
-    case Knob::kMaxOpenFiles:
-      to->max_open_files = from.max_open_files;
-      break;
-    case Knob::kMaxFileSize:
-      to->max_file_bytes = from.max_file_bytes;
-      break;
-    case Knob::kBatch:
-      to->entries_per_batch = from.entries_per_batch;
-      break;
+  if (k.spec == nullptr) {
+    to->entries_per_batch = from.entries_per_batch;
+    return;
   }
+  EngineOptions o = ToEngineOptions(*to);
+  k.spec->set(&o, k.spec->get(ToEngineOptions(from)));
+  *to = FromEngineOptions(o, *to);
 }
 
 std::string KnobValueText(const TuneConfig& c, Knob k) {
-  auto bytes = [](uint64_t b) { return FormatBytes(static_cast<double>(b)); };
-  switch (k) {
-    case Knob::kWriteBuffer:
-      return bytes(c.write_buffer_bytes);
-    case Knob::kBloom:
-      return c.bloom_bits_per_key > 0
-                 ? std::to_string(c.bloom_bits_per_key) + " bits/key"
-                 : "none";
-    case Knob::kCompression:
-      return CompressionName(c.compression);
-    case Knob::kBlockSize:
-      return bytes(c.block_size_bytes);
-    case Knob::kMaxOpenFiles:
-      return c.max_open_files ? std::to_string(*c.max_open_files) : "unlimited";
-    case Knob::kMaxFileSize:
-      return bytes(c.max_file_bytes);
-    case Knob::kBatch:
-      return std::to_string(c.entries_per_batch);
-  }
-  return "?";
+  if (k.spec == nullptr) return std::to_string(c.entries_per_batch);
+  return disktune::KnobValueText(*k.spec, KnobValueOf(c, k));
 }
 
 std::string ConfigText(const TuneConfig& c) {
-  std::string s = "wb " + KnobValueText(c, Knob::kWriteBuffer) + ", cache " +
+  auto text = [&c](std::string_view name) {
+    return KnobValueText(c, KnobNamed(name));
+  };
+  std::string s = "wb " + text("write_buffer_bytes") + ", cache " +
                   FormatBytes(static_cast<double>(c.cache_bytes)) + ", bloom " +
-                  KnobValueText(c, Knob::kBloom) + ", " +
-                  KnobValueText(c, Knob::kCompression) + ", block " +
-                  KnobValueText(c, Knob::kBlockSize) + ", open files " +
-                  KnobValueText(c, Knob::kMaxOpenFiles) + ", file " +
-                  KnobValueText(c, Knob::kMaxFileSize);
+                  text("bloom_bits_per_key") + ", " + text("compression") +
+                  ", block " + text("block_size_bytes") + ", open files " +
+                  text("max_open_files") + ", file " + text("max_file_bytes");
   if (c.entries_per_batch != 1) {
     s += ", batch " + std::to_string(c.entries_per_batch);
   }
@@ -265,19 +233,6 @@ Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
         std::max(kMinCacheBytes, std::min(s.cache_bytes, *cache_cap_bytes));
   }
   return s;
-}
-
-EngineOptions ToEngineOptions(const TuneConfig& c) {
-  EngineOptions o;
-  o.cache_bytes = c.cache_bytes;
-  o.write_buffer_bytes = c.write_buffer_bytes;
-  o.bloom_bits_per_key = c.bloom_bits_per_key;
-  o.compression = c.compression;
-  o.block_size_bytes = c.block_size_bytes;
-  o.max_open_files = c.max_open_files;
-  o.max_file_bytes = c.max_file_bytes;
-  o.sync = c.sync;
-  return o;
 }
 
 }  // namespace disktune::tune

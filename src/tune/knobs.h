@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "engines/engine.h"
+#include "engines/knob_spec.h"
 #include "src/core/status.h"
 
 namespace disktune::tune {
@@ -24,23 +26,27 @@ inline constexpr uint64_t kMiB = 1024 * kKiB;
 inline constexpr uint64_t kGiB = 1024 * kMiB;
 
 // The engines the tuner supports (the LSM engines whose knobs it models).
-std::span<const std::string_view> TunableEngines();
 bool IsTunableEngine(std::string_view id);
 std::string TunableEngineList();  // "leveldb, rocksdb"
 
-enum class Knob {
-  kWriteBuffer,  // write_buffer_bytes; the block cache takes what is left
-  kBloom,
-  kCompression,
-  kBlockSize,
-  kMaxOpenFiles,
-  kMaxFileSize,
-  kBatch,  // entries per synced write batch (group commit)
+// A knob the tuner decides: a row of the engine knob table
+// (engines/knob_spec.h), or, with no row, the entries per synced write batch
+// (group commit: a setting of the writer, not an engine option).
+struct Knob {
+  const KnobSpec* spec = nullptr;
+  // The JSON / EngineOptions name: "write_buffer_bytes", ...,
+  // "entries_per_batch".
+  std::string_view name() const {
+    return spec != nullptr ? spec->json_key : "entries_per_batch";
+  }
+  bool operator==(const Knob&) const = default;
 };
+// Every row of Knobs() but the block cache (the budget's remainder, never
+// searched on its own), then the batch.
 std::span<const Knob> AllKnobs();
-// The JSON / EngineOptions name: "write_buffer_bytes", "bloom_bits_per_key",
-// ..., "entries_per_batch".
-const char* KnobName(Knob k);
+// REQUIRES: `name` is a Knob's name().
+Knob KnobNamed(std::string_view name);
+inline const char* KnobName(Knob k) { return k.name().data(); }
 
 struct TuneConfig {
   uint64_t cache_bytes = 0;
@@ -57,6 +63,17 @@ struct TuneConfig {
   bool operator==(const TuneConfig&) const = default;
 };
 
+// The one place TuneConfig's fields meet the knob table. Unlimited open
+// files (nullopt here) is unset in EngineOptions, as RocksDB's default -1 is;
+// the other knobs are always set. FromEngineOptions keeps `base`'s sync and
+// batch and reads every knob `o` sets.
+EngineOptions ToEngineOptions(const TuneConfig& c);
+TuneConfig FromEngineOptions(const EngineOptions& o, const TuneConfig& base);
+// Knob k's value in c, as the knob table spells it (-1 = unlimited).
+KnobValue KnobValueOf(const TuneConfig& c, Knob k);
+// The value as JSON: a number, or the codec's name.
+nlohmann::json KnobValueJson(const TuneConfig& c, Knob k);
+
 // True when a and b differ in knob k (the cache is derived, never a knob).
 bool KnobDiffers(const TuneConfig& a, const TuneConfig& b, Knob k);
 // Copies knob k from `from` into `to`.
@@ -72,6 +89,7 @@ std::string ConfigText(const TuneConfig& c);
 struct EngineModel {
   std::string_view id;
   std::string_view version;  // of the library this build links
+  // The knob table's defaults for this engine, with its own block cache.
   TuneConfig defaults;
   // Memtables held at once (LevelDB: the active one and one being flushed;
   // RocksDB: max_write_buffer_number, default 2).
@@ -137,8 +155,5 @@ Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
 // The smallest block cache worth configuring: below it the engine spends
 // more on cache bookkeeping than it saves.
 inline constexpr uint64_t kMinCacheBytes = 256 * kKiB;
-
-// The EngineOptions a trial (or `bench --profile`) passes to the adapter.
-EngineOptions ToEngineOptions(const TuneConfig& c);
 
 }  // namespace disktune::tune

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engines/knob_spec.h"
 #include "src/core/json_input.h"
 #include "src/tune/json_shape.h"
 
@@ -56,15 +57,16 @@ const Shape& EngineOptionsShape() {
   static const Shape kInt = Shape::Scalar(K::kInteger);
   static const Shape kStr = Shape::Scalar(K::kString);
   static const Shape kBool = Shape::Scalar(K::kBool);
-  static const Shape kShape = Shape::Object({{"cache_bytes", &kInt},
-                                             {"write_buffer_bytes", &kInt},
-                                             {"bloom_bits_per_key", &kInt},
-                                             {"compression", &kStr},
-                                             {"block_size_bytes", &kInt},
-                                             {"max_open_files", &kInt},
-                                             {"max_file_bytes", &kInt},
-                                             {"in_memory", &kBool},
-                                             {"sync", &kBool}});
+  static const Shape kShape = [] {
+    std::vector<Shape::Field> fields;
+    for (const KnobSpec& k : Knobs()) {
+      fields.push_back({std::string(k.json_key),
+                        k.unit == KnobUnit::kCompression ? &kStr : &kInt});
+    }
+    fields.push_back({"in_memory", &kBool});
+    fields.push_back({"sync", &kBool});
+    return Shape::Object(std::move(fields));
+  }();
   return kShape;
 }
 
@@ -266,13 +268,7 @@ Result<Profile> ParseProfileImpl(const json& j, const std::string& where,
   w.compression_ratio = o.compression_ratio;
   w.seed = o.seed;
   EngineOptions& e = out.engine_options;
-  e.cache_bytes = o.cache_bytes;
-  e.write_buffer_bytes = o.write_buffer_bytes;
-  e.bloom_bits_per_key = o.bloom_bits_per_key;
-  e.compression = o.compression;
-  e.block_size_bytes = o.block_size_bytes;
-  e.max_open_files = o.max_open_files;
-  e.max_file_bytes = o.max_file_bytes;
+  MergeKnobs(o.knobs, /*overwrite=*/true, &e);
   e.in_memory = o.in_memory.value_or(false);
   e.sync = o.sync.value_or(false);
   w.durable_writes = e.sync;
@@ -353,14 +349,7 @@ Result<Profile> ReadProfile(const std::string& path) {
 }
 
 json ProfileEngineOptionsToJson(const EngineOptions& o) {
-  json j = json::object();
-  if (o.cache_bytes) j["cache_bytes"] = *o.cache_bytes;
-  if (o.write_buffer_bytes) j["write_buffer_bytes"] = *o.write_buffer_bytes;
-  if (o.bloom_bits_per_key) j["bloom_bits_per_key"] = *o.bloom_bits_per_key;
-  if (o.compression) j["compression"] = CompressionName(*o.compression);
-  if (o.block_size_bytes) j["block_size_bytes"] = *o.block_size_bytes;
-  if (o.max_open_files) j["max_open_files"] = *o.max_open_files;
-  if (o.max_file_bytes) j["max_file_bytes"] = *o.max_file_bytes;
+  json j = KnobsToJson(o);
   if (o.in_memory) j["in_memory"] = true;
   if (o.sync) j["sync"] = true;
   return j;

@@ -167,7 +167,7 @@ TEST(ProfileTest, RoundTripAndWhatBenchRuns) {
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   EXPECT_EQ(b->overrides.entries_per_batch, std::optional<int64_t>(8));
   EXPECT_EQ(b->overrides.num, std::optional<int64_t>(1000));
-  EXPECT_EQ(b->overrides.bloom_bits_per_key, std::optional<int>(10));
+  EXPECT_EQ(b->overrides.knobs.bloom_bits_per_key, std::optional<int>(10));
   EXPECT_FALSE(b->overrides.threads.has_value() && *b->overrides.threads != 1);
 }
 

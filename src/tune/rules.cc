@@ -88,7 +88,7 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   r->fact = std::to_string(tables) + " tables expected (" +
             Bytes(static_cast<double>(EstimateDbBytes(in.shape, c))) + " / " +
             Bytes(static_cast<double>(c.max_file_bytes)) + "); default " +
-            KnobValueText(m.defaults, Knob::kMaxOpenFiles) +
+            KnobValueText(m.defaults, KnobNamed("max_open_files")) +
             "; open-file limit " + std::to_string(in.facts.fd_limit);
   s->max_open_files = m.defaults.max_open_files;
   if (!m.defaults.max_open_files) {
@@ -117,7 +117,8 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     s->max_open_files = static_cast<int>(std::min(want, cap));
     r->decision = "raise to " + std::to_string(*s->max_open_files) +
                   " (>= tables + 25%): below the table count every read can "
-                  "reopen a table (§7: 2-4x slower reads); the service needs "
+                  "reopen a table (2-4x slower reads, measured on LevelDB); "
+                  "the service needs "
                   "ulimit -n >= " +
                   std::to_string(*s->max_open_files + 64);
   }
@@ -144,12 +145,12 @@ void Bloom(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     s->bloom_bits = {10, 0};
     r->decision =
         "10 bits/key first: each read of a table a key is not in costs a "
-        "device read, and 10 bits give ~1% false positives (§7); none is "
+        "device read, and 10 bits give ~1% false positives; none is "
         "measured too";
   } else {
     s->bloom_bits = {10, 0};
     r->decision =
-        "measure 10 bits/key (~1% false positives, §7) against none: from "
+        "measure 10 bits/key (~1% false positives) against none: from "
         "memory a filter saves block lookups, not device reads";
   }
   if (t.sequential_writes_only && t.point_read_share > 0) {
@@ -186,13 +187,13 @@ void WriteBuffer(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     r->decision =
         "an eighth of the budget first: the disk absorbs flushes cheaply, "
         "so beyond that a larger memtable mostly adds CPU per insert and "
-        "larger level-0 merges; the 2011 gain at 120 MB (§7) came from "
+        "larger level-0 merges; the 2011 gain at 120 MB came from "
         "saving disk I/O";
   } else if (w >= 0.5) {
     v = {s7, s4, s8};
     r->decision =
         "large buffers first: fewer, larger level-0 files and less merging "
-        "(§7, seed: 2.16x random writes at 120 MB)";
+        "(LevelDB's 2011 benchmark: 2.16x random writes at 120 MB)";
   } else if (w == 0) {
     v = {d, s16};
     r->decision =
@@ -247,11 +248,11 @@ void Cache(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
         RoundUpPow2(static_cast<uint64_t>(ws * 1.25) / kMiB + 1) * kMiB;
     r->decision = "the working set fits: cache at most " +
                   Bytes(static_cast<double>(*s->cache_cap_bytes)) +
-                  " (above it a cache buys nothing, §7)";
+                  " (above it a cache buys nothing)";
   } else {
     r->decision =
         "the working set exceeds the budget: the cache takes everything the "
-        "write buffers and index/filter blocks leave (§7: a larger cache "
+        "write buffers and index/filter blocks leave (a larger cache "
         "helps random reads near the working set)";
   }
   r->candidates = {s->cache_cap_bytes ? json(*s->cache_cap_bytes)
@@ -287,12 +288,12 @@ void CompressionRule(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     v = {Compression::kNone, Compression::kSnappy, Compression::kLz4};
     r->decision =
         "the CPU, not the disk, limits writes: measure without compression "
-        "first (§7: compression trades CPU for bytes written)";
+        "first (compression trades CPU for bytes written)";
   } else if (f.snappy_bytes_per_sec && f.seq_write_bytes_per_sec &&
              *f.seq_write_bytes_per_sec * 4 < *f.snappy_bytes_per_sec) {
     v = {Compression::kSnappy, Compression::kLz4, Compression::kZstd};
     r->decision =
-        "the disk limits writes: keep compressing (§7: 2011 disks wrote "
+        "the disk limits writes: keep compressing (2011 disks wrote "
         "0.76-0.82x as fast without)";
   } else {
     v = {Compression::kSnappy, Compression::kNone, Compression::kLz4};
@@ -402,14 +403,14 @@ constexpr Rule kRules[] = {
     {"table-file-size", "max_file_bytes",
      "estimated table data and the open-file limit", TableFileSize},
     {"open-files-vs-tables", "max_open_files",
-     "estimated table count (§7: below it reads reopen tables)", OpenFiles},
+     "estimated table count (below it reads reopen tables)", OpenFiles},
     {"bloom-for-point-reads", "bloom_bits_per_key",
      "point-read share, 4 KiB random read latency, data vs memory", Bloom},
     {"write-buffer-for-writes", "write_buffer_bytes",
-     "write share, the memory budget (§7) and the disk's write bandwidth",
+     "write share, the memory budget and the disk's write bandwidth",
      WriteBuffer},
     {"cache-vs-working-set", "cache_bytes",
-     "working set of the reads against the budget (§7)", Cache},
+     "working set of the reads against the budget", Cache},
     {"compression-cpu-vs-disk", "compression",
      "value compressibility, snappy speed per core, disk write bandwidth",
      CompressionRule},

@@ -1,18 +1,24 @@
 // The tuner: recommend engine settings for a workload under a memory budget,
 // with the evidence.
 //
-//   1. Facts: a quick probe of the device under the scratch directory (or
-//      the figures of an earlier probe), and snappy's speed on this CPU.
-//   2. Rules (rules.h) narrow each knob to the values worth measuring.
-//   3. Search (search.h): successive halving over the combinations, with
-//      short trials on a scaled copy of the workload.
-//   4. Knob check: each knob the winner changed is reverted on its own, in
-//      interleaved rounds; a knob whose revert does not measurably hurt is
-//      not recommended.
-//   5. A/B: the recommendation against the baseline ("the engine's defaults
-//      at the same memory budget", rules.h BaselineConfig), >= 3 interleaved
-//      repeats each, median gain with a 95% interval. When the interval
-//      reaches 1, the verdict is "no significant gain" and the defaults stay.
+// The phases (tuner.cc), each a function over one TuneState:
+//   Setup: the facts (a quick probe of the device under the scratch
+//     directory, or an earlier probe's figures, and snappy's speed on this
+//     CPU) and the rules (rules.h), which narrow each knob to the values
+//     worth measuring.
+//   Calibrate: the baseline at two small scales gives a trial's cost.
+//   Search (search.h): successive halving over the combinations, with
+//     short trials on a scaled copy of the workload, in the time the plan
+//     (plan.h) leaves after verification.
+//   CheckKnobs: each knob the winner changed is reverted on its own, in
+//     interleaved rounds; a knob whose revert does not measurably hurt is
+//     not recommended.
+//   Verify: the recommendation against the baseline ("the engine's defaults
+//     at the same memory budget", rules.h BaselineConfig), >= 3 interleaved
+//     repeats each, median gain with a 95% interval.
+//   Judge: each knob's outcome; when the interval reaches 1 the verdict is
+//     "no significant gain" and the defaults stay.
+//   Explain: the verdict and the lines the terminal shows.
 //
 // The scaled copy: every trial runs the workload with its key space and op
 // counts multiplied by a scale s <= 1 and the block cache multiplied by s
@@ -37,6 +43,7 @@
 #include "src/core/status.h"
 #include "src/tune/budget.h"
 #include "src/tune/knobs.h"
+#include "src/tune/plan.h"
 #include "src/tune/profile.h"
 #include "src/tune/rules.h"
 #include "src/tune/search.h"
@@ -54,13 +61,17 @@ inline constexpr uint64_t kDefaultTimeBudgetNs = 600 * kSecondNs;
 // `disktune tune --quick`'s time budget (`run --quick` gives its tuner 60 s
 // and a write budget instead, src/cli/run_command.cc).
 inline constexpr uint64_t kQuickTimeBudgetNs = 120 * kSecondNs;
-inline constexpr int kMinRepeats = 3;
-// Spare time buys repeats (narrower intervals), up to these: the knob check
-// compares many configs at once and pools their noise, the A/B only two.
-inline constexpr int kMaxKnobCheckRounds = 8;
-inline constexpr int kMaxAbRepeats = 8;
-// Time left before the A/B buys scale first, until this many pairs fit.
-inline constexpr int kPreferredAbRepeats = 5;
+// The tuner's seam to the machine: a test gives fakes and drives the whole
+// tuner (every phase) in milliseconds, deterministically.
+struct TuneEnv {
+  // Runs one trial: `config` as scaled for `scale`. Unset: a bench run in
+  // the scratch directory. Set: also no CPU measurement for the rules.
+  TrialFn trial;
+  // The clock and the bytes-written counter of the budget. Unset: the
+  // monotonic clock and the process's write count (/proc/self/io).
+  std::function<uint64_t()> now_ns;
+  std::function<uint64_t()> bytes_written;
+};
 
 struct TuneRequest {
   std::string engine = "leveldb";
@@ -81,6 +92,7 @@ struct TuneRequest {
   bench::EngineFactory factory;
   // The machine's memory (the budget may not exceed it); 0 = read it.
   uint64_t machine_memory_bytes = 0;
+  TuneEnv env;
 };
 
 // Bad input, checked before anything runs: InvalidArgument with one clear

@@ -1,0 +1,99 @@
+// The engine knobs disktune sets, as one table.
+//
+// Every place that names a knob iterates Knobs(): bench's flags, the
+// "engine_options" object of profiles and results, the runner's "same
+// options?" test, the tuner's evidence and engine forms, and the reports.
+// Adding a knob is one row in knob_spec.cc plus its EngineOptions field and
+// the adapters' mapping of that field onto the engine's own options.
+//
+// A value travels as one integer (KnobValue): bytes, a count, bits per key or
+// a Compression's enum value, so generic code (flags, JSON, text, "does it
+// differ?") needs no switch over knobs.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "engines/engine.h"
+#include "src/core/status.h"
+
+namespace disktune {
+
+enum class KnobUnit {
+  kBytes,        // text "48 MiB", flag "48MiB", JSON integer bytes
+  kCount,        // text and JSON integer; -1 = unlimited (RocksDB's spelling)
+  kBitsPerKey,   // text "10 bits/key", 0 = "none"
+  kCompression,  // text and JSON the codec's name ("snappy")
+};
+
+using KnobValue = int64_t;
+
+struct KnobSpec {
+  std::string_view name;      // for people: "write buffer"
+  std::string_view json_key;  // "write_buffer_bytes" (EngineOptions' field)
+  std::string_view flag;      // bench's flag without "--": "write-buffer-size"
+  std::string_view help;      // the flag's help text
+  std::string_view example;   // a valid flag value: "4MiB"
+  KnobUnit unit;
+  // What a user may set, by flag or profile (defaults are not checked).
+  KnobValue min_value;
+  KnobValue max_value;
+  // The engine's own default (leveldb::Options(), rocksdb::Options());
+  // unset = the engine has no such option.
+  std::optional<KnobValue> leveldb_default;
+  std::optional<KnobValue> rocksdb_default;
+  // The engine's own option names, as its configuration is written:
+  // leveldb::Options' member and RocksDB's OPTIONS-file section and key.
+  std::string_view leveldb_option;
+  std::string_view rocksdb_section;
+  std::string_view rocksdb_option;
+  // Reads and writes the knob's EngineOptions field (unset = the engine's
+  // default).
+  std::optional<KnobValue> (*get)(const EngineOptions&);
+  void (*set)(EngineOptions*, std::optional<KnobValue>);
+};
+
+// Every knob, in the order people read them.
+std::span<const KnobSpec> Knobs();
+// The row whose json_key is `key`; nullptr when there is none.
+const KnobSpec* FindKnob(std::string_view json_key);
+// The engine's own default for the knob; unset when the engine has no such
+// option or is not one the table models ("leveldb", "rocksdb").
+std::optional<KnobValue> KnobDefault(const KnobSpec& k,
+                                     std::string_view engine);
+
+// For people: "48 MiB", "10 bits/key", "none", "snappy", "1000",
+// "unlimited".
+std::string KnobValueText(const KnobSpec& k, KnobValue v);
+// Parses what a user typed for `k`'s flag (sizes with units, see
+// core/units.h; counts as integers; codec names) and checks the range.
+// InvalidArgument naming the flag and a valid example otherwise.
+Result<KnobValue> ParseKnobFlag(const KnobSpec& k, std::string_view text);
+// InvalidArgument naming the flag when v is outside [min_value, max_value].
+Status CheckKnobRange(const KnobSpec& k, KnobValue v);
+
+// JSON: an integer, or the codec's name for compression.
+nlohmann::json KnobValueToJson(const KnobSpec& k, KnobValue v);
+// InvalidArgument "<where>.<json_key> ..." on a wrong type or unknown codec.
+Result<KnobValue> KnobValueFromJson(const KnobSpec& k, const nlohmann::json& j,
+                                    const std::string& where);
+
+// Every knob `o` sets, by json_key.
+nlohmann::json KnobsToJson(const EngineOptions& o);
+// Reads every knob key of `j` into *o; keys that are not knobs are left for
+// the caller. A wrong type or codec names `where`; ranges are checked
+// where the values are used (bench::ValidateOverrides).
+Status KnobsFromJson(const nlohmann::json& j, const std::string& where,
+                     EngineOptions* o);
+
+// True when a and b set every knob alike (unset = unset).
+bool SameKnobs(const EngineOptions& a, const EngineOptions& b);
+// Copies each knob `from` sets into *to: always (`overwrite`), or only where
+// *to leaves it unset.
+void MergeKnobs(const EngineOptions& from, bool overwrite, EngineOptions* to);
+
+}  // namespace disktune

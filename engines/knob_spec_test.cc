@@ -1,0 +1,105 @@
+// The engine knob table: every row is complete, unique, and round-trips
+// through its flag text, its JSON and EngineOptions; the generic operations
+// (same, merge, range) see every row.
+#include "engines/knob_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+namespace disktune {
+namespace {
+
+// An in-range value for any row, not the LevelDB default.
+KnobValue Sample(const KnobSpec& k) {
+  KnobValue v = std::clamp<KnobValue>(3 << 20, k.min_value, k.max_value);
+  if (k.leveldb_default && v == *k.leveldb_default) v = k.min_value;
+  return v;
+}
+
+TEST(KnobSpecTest, RowsAreCompleteAndUnique) {
+  std::set<std::string_view> keys, flags, names;
+  for (const KnobSpec& k : Knobs()) {
+    EXPECT_FALSE(k.name.empty());
+    EXPECT_FALSE(k.help.empty()) << k.json_key;
+    EXPECT_TRUE(keys.insert(k.json_key).second) << k.json_key;
+    EXPECT_TRUE(flags.insert(k.flag).second) << k.flag;
+    EXPECT_TRUE(names.insert(k.name).second) << k.name;
+    EXPECT_LE(k.min_value, k.max_value) << k.json_key;
+    EXPECT_EQ(FindKnob(k.json_key), &k);
+    // A row the engines have names its option in their configuration.
+    if (k.leveldb_default) {
+      EXPECT_FALSE(k.leveldb_option.empty());
+    }
+    if (k.rocksdb_default) {
+      EXPECT_FALSE(k.rocksdb_option.empty());
+      EXPECT_FALSE(k.rocksdb_section.empty());
+    }
+    EXPECT_TRUE(ParseKnobFlag(k, k.example).ok()) << k.flag;
+  }
+  EXPECT_EQ(FindKnob("no_such_knob"), nullptr);
+}
+
+TEST(KnobSpecTest, EveryRowRoundTripsThroughJsonAndOptions) {
+  EngineOptions o;
+  for (const KnobSpec& k : Knobs()) k.set(&o, Sample(k));
+  nlohmann::json j = KnobsToJson(o);
+  EXPECT_EQ(j.size(), Knobs().size());
+  EngineOptions back;
+  ASSERT_TRUE(KnobsFromJson(j, "test", &back).ok());
+  EXPECT_TRUE(SameKnobs(o, back));
+  for (const KnobSpec& k : Knobs()) {
+    EXPECT_EQ(k.get(back), Sample(k)) << k.json_key;
+    EngineOptions one = back;
+    k.set(&one, std::nullopt);
+    EXPECT_FALSE(SameKnobs(one, back)) << k.json_key;
+    EXPECT_FALSE(KnobsToJson(one).contains(k.json_key)) << k.json_key;
+  }
+}
+
+TEST(KnobSpecTest, MergeFillsOrOverwrites) {
+  EngineOptions from, to;
+  for (const KnobSpec& k : Knobs()) k.set(&from, Sample(k));
+  const KnobSpec& first = Knobs().front();
+  first.set(&to, first.min_value);
+  EngineOptions fill = to;
+  MergeKnobs(from, /*overwrite=*/false, &fill);
+  EXPECT_EQ(first.get(fill), first.min_value);
+  EngineOptions over = to;
+  MergeKnobs(from, /*overwrite=*/true, &over);
+  EXPECT_TRUE(SameKnobs(over, from));
+}
+
+TEST(KnobSpecTest, FlagsParseUnitsAndCheckRanges) {
+  const KnobSpec* wb = FindKnob("write_buffer_bytes");
+  ASSERT_NE(wb, nullptr);
+  EXPECT_EQ(*ParseKnobFlag(*wb, "16MiB"), 16 << 20);
+  Status small = ParseKnobFlag(*wb, "1KiB").status();
+  EXPECT_NE(small.message().find("--write-buffer-size must be at least 64 KiB"),
+            std::string::npos)
+      << small.ToString();
+  EXPECT_NE(ParseKnobFlag(*wb, "16").status().message().find("e.g. "),
+            std::string::npos);
+  const KnobSpec* bloom = FindKnob("bloom_bits_per_key");
+  ASSERT_NE(bloom, nullptr);
+  EXPECT_FALSE(ParseKnobFlag(*bloom, "65").ok());
+  EXPECT_FALSE(ParseKnobFlag(*bloom, "ten").ok());
+  EXPECT_EQ(KnobValueText(*bloom, 0), "none");
+  EXPECT_EQ(KnobValueText(*bloom, 10), "10 bits/key");
+  const KnobSpec* codec = FindKnob("compression");
+  ASSERT_NE(codec, nullptr);
+  EXPECT_EQ(*ParseKnobFlag(*codec, "zstd"),
+            static_cast<KnobValue>(Compression::kZstd));
+  EXPECT_EQ(KnobValueToJson(*codec, 0), "none");
+  EXPECT_FALSE(KnobValueFromJson(*codec, "brotli", "p").ok());
+  const KnobSpec* files = FindKnob("max_open_files");
+  ASSERT_NE(files, nullptr);
+  EXPECT_EQ(KnobValueText(*files, -1), "unlimited");
+  EXPECT_EQ(KnobDefault(*files, "rocksdb"), -1);
+  EXPECT_EQ(KnobDefault(*files, "leveldb"), 1000);
+  EXPECT_EQ(KnobDefault(*files, "sqlite3"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace disktune

@@ -1,0 +1,130 @@
+#include "reports/tune_table.h"
+
+#include <cstdio>
+
+#include "engines/knob_spec.h"
+#include "src/core/units.h"
+
+namespace disktune {
+namespace {
+
+using json = nlohmann::json;
+
+// The tuner's per-knob status (src/tune/tuner.h KnobEvidence) in words.
+std::string VerdictText(const std::string& status) {
+  if (status == "won") return "won alone";
+  if (status == "won_jointly") return "won with the others";
+  if (status == "rule") return "set by rule";
+  if (status == "no_gain") return "no gain: default kept";
+  if (status == "default") return "default kept";
+  return status;
+}
+
+std::string ValueText(const KnobSpec* spec, const json& v) {
+  if (v.is_null()) return "-";
+  if (spec != nullptr) {
+    Result<KnobValue> k = KnobValueFromJson(*spec, v, "tune");
+    if (k.ok()) return KnobValueText(*spec, *k);
+  }
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+std::string Ratio(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.2fx", x);
+  return buf;
+}
+
+std::string GainText(const json& g) {
+  if (!g.is_object() || !g.contains("median")) return "";
+  std::string s = Ratio(g.value("median", 1.0));
+  if (g.contains("ci95_low") && g.contains("ci95_high")) {
+    s += " [" + Ratio(g.value("ci95_low", 1.0)) + ", " +
+         Ratio(g.value("ci95_high", 1.0)) + "]";
+  }
+  return s;
+}
+
+}  // namespace
+
+const std::vector<std::string>& RecommendationColumns() {
+  static const std::vector<std::string> kColumns = {
+      "knob", "value", "default", "verdict", "gain [95% interval]", "reason"};
+  return kColumns;
+}
+
+std::vector<std::string> RecommendationCells(const RecommendationRow& row) {
+  return {row.knob,
+          row.value,
+          row.default_value,
+          row.verdict,
+          row.gain.empty() ? "-" : row.gain,
+          row.reason};
+}
+
+std::vector<RecommendationRow> RecommendationRows(const json& tune) {
+  std::vector<RecommendationRow> rows;
+  if (!tune.is_object() || !tune.contains("evidence") ||
+      !tune["evidence"].is_object()) {
+    return rows;
+  }
+  const json& knobs = tune["evidence"].value("knobs", json::array());
+  if (!knobs.is_array()) return rows;
+  // The block cache is not judged: it is what the budget leaves.
+  const json& rec = tune.value("recommendation", json::object());
+  const KnobSpec* cache = FindKnob("cache_bytes");
+  if (rec.is_object() && rec.contains("engine_options") &&
+      rec["engine_options"].contains("cache_bytes") && cache != nullptr) {
+    RecommendationRow r;
+    r.knob = std::string(cache->name);
+    r.value = ValueText(cache, rec["engine_options"]["cache_bytes"]);
+    auto d = KnobDefault(*cache, tune.value("engine", ""));
+    r.default_value = d ? KnobValueText(*cache, *d) : "-";
+    r.verdict = "sized from the budget";
+    r.reason =
+        "what the memory budget leaves after the write buffers and the "
+        "index and filter blocks";
+    rows.push_back(r);
+  }
+  for (const json& k : knobs) {
+    if (!k.is_object()) continue;
+    const std::string key = k.value("knob", "");
+    const KnobSpec* spec = FindKnob(key);
+    RecommendationRow r;
+    r.knob = spec != nullptr              ? std::string(spec->name)
+             : key == "entries_per_batch" ? "entries per batch"
+                                          : key;
+    r.value = ValueText(spec, k.value("recommended", json()));
+    r.default_value = ValueText(spec, k.value("default", json()));
+    r.verdict = VerdictText(k.value("status", ""));
+    r.gain = GainText(k.value("gain", json()));
+    r.reason = k.value("reason", "");
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+std::string RecommendationHeadline(const json& tune) {
+  if (!tune.is_object() || !tune.contains("engine")) return "";
+  std::string s = tune.value("engine", "") + " for workload '" +
+                  tune.value("workload", "") + "'";
+  if (tune.contains("memory_budget_bytes") &&
+      tune["memory_budget_bytes"].is_number()) {
+    s += " at a " + FormatBytes(tune["memory_budget_bytes"].get<double>()) +
+         " memory budget";
+  }
+  if (tune.contains("verdict") && tune["verdict"].is_string()) {
+    s += ": " + tune["verdict"].get<std::string>();
+  }
+  return s;
+}
+
+json TuneEvidence(const json& tune) {
+  json rest = tune;
+  if (!rest.is_object() || RecommendationRows(tune).empty()) return rest;
+  for (const char* k : {"engine", "workload", "memory_budget_bytes", "verdict"})
+    rest.erase(k);
+  return rest;
+}
+
+}  // namespace disktune

@@ -1,0 +1,92 @@
+#include "src/tune/plan.h"
+
+#include <algorithm>
+
+namespace disktune::tune {
+namespace {
+
+// The A/B's minimum: kMinRepeats pairs.
+constexpr double kAbRuns = 2.0 * kMinRepeats;
+
+double Rounded(const PlanContext& c, double scale) {
+  return EffectiveScale(*c.workload, scale);
+}
+
+}  // namespace
+
+double FitScale(const PlanContext& c, double runs, double budget_ns) {
+  double lo = c.min_scale, hi = 1.0;
+  if (runs * c.cost->Estimate(hi) <= budget_ns) return hi;
+  // The cost model never decreases with scale, so bisection finds the
+  // largest affordable scale to 2^-40.
+  for (int i = 0; i < 40; i++) {
+    double mid = (lo + hi) / 2;
+    (runs * c.cost->Estimate(mid) <= budget_ns ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+double KnobCheckRuns(size_t changed_knobs, size_t judged_knobs) {
+  return changed_knobs >= 2 && judged_knobs >= 1
+             ? static_cast<double>((1 + judged_knobs) * kMinRepeats)
+             : 0.0;
+}
+
+TunePlan PlanTune(const PlanContext& c, const PlanShares& shares,
+                  double left_ns, double rank_scale, double knob_runs) {
+  TunePlan p;
+  p.ab_scale = Rounded(c, FitScale(c, kAbRuns, shares.ab * left_ns));
+  p.knob_scale =
+      knob_runs > 0
+          ? Rounded(c, std::min(p.ab_scale,
+                                FitScale(c, knob_runs, shares.knob * left_ns)))
+          : p.ab_scale;
+  double verify_ns = kAbRuns * c.cost->Estimate(p.ab_scale) +
+                     knob_runs * c.cost->Estimate(p.knob_scale);
+  p.search_budget_ns = static_cast<uint64_t>(
+      std::max(0.0, kUsableTimeShare * left_ns - verify_ns));
+  p.search_min_scale = std::min(rank_scale, p.knob_scale);
+  return p;
+}
+
+CheckPlan PlanKnobCheck(const PlanContext& c, const PlanShares& shares,
+                        double left_ns, double ab_scale, double check_runs,
+                        size_t judged) {
+  CheckPlan p;
+  p.ab_scale = Rounded(
+      c, std::min(ab_scale, FitScale(c, kAbRuns, shares.ab_refit * left_ns)));
+  // What the knob check may use once the A/B's minimum is set aside.
+  const double spare =
+      kUsableTimeShare * left_ns - kAbRuns * c.cost->Estimate(p.ab_scale);
+  const bool check = check_runs > 0;
+  p.knob_scale =
+      Rounded(c, std::min(p.ab_scale,
+                          check ? FitScale(c, check_runs, spare) : p.ab_scale));
+  if (check && shares.extra_knob_rounds) {
+    double rounds =
+        kExtraKnobRoundsShare * spare /
+        (c.cost->Estimate(p.knob_scale) * static_cast<double>(1 + judged));
+    p.knob_rounds =
+        std::clamp(static_cast<int>(rounds), kMinRepeats, kMaxKnobCheckRounds);
+  }
+  return p;
+}
+
+AbPlan PlanAb(const PlanContext& c, const PlanShares& shares, double left_ns,
+              double ab_scale) {
+  const double usable = kUsableTimeShare * left_ns;
+  AbPlan p;
+  p.scale =
+      Rounded(c, std::max(FitScale(c, 2.0 * kPreferredAbRepeats, usable),
+                          std::min(ab_scale, FitScale(c, kAbRuns, usable))));
+  if (shares.ab_fills_time) p.scale = Rounded(c, FitScale(c, kAbRuns, usable));
+  p.repeats =
+      std::clamp(static_cast<int>(usable / (2 * c.cost->Estimate(p.scale))),
+                 kMinRepeats, kMaxAbRepeats);
+  // Rounds go on while the next one fits in the time left (a rule on the
+  // clock, not on the results).
+  if (shares.ab_fills_time) p.repeats = kMaxAbRepeats;
+  return p;
+}
+
+}  // namespace disktune::tune

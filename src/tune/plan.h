@@ -1,0 +1,108 @@
+// The tuner's time plan: how large a copy of the workload each phase can
+// afford, from the cost model and the time left. Pure functions (no clock,
+// no trials), so the arithmetic is tested on its own.
+//
+// Verification is planned first: the A/B (kMinRepeats pairs at least) at
+// the largest scale its share of the time affords, the knob check at the
+// largest scale its share affords (no larger than the A/B's), and the
+// search gets the rest, its last rung no larger than the A/B's (a ranking
+// made only on small copies can miss what the full size rewards).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "src/tune/search.h"
+#include "src/tune/workload.h"
+
+namespace disktune::tune {
+
+inline constexpr int kMinRepeats = 3;
+// Spare time buys repeats (narrower intervals), up to these: the knob check
+// compares many configs at once and pools their noise, the A/B only two.
+inline constexpr int kMaxKnobCheckRounds = 8;
+inline constexpr int kMaxAbRepeats = 8;
+// Time left before the A/B buys scale first, until this many pairs fit.
+inline constexpr int kPreferredAbRepeats = 5;
+// Of the time left, the share a plan may commit: trial costs are estimates
+// (the cost model is fitted to a few runs), and the rest absorbs their error
+// so the tune ends inside its budget.
+inline constexpr double kUsableTimeShare = 0.95;
+// Of the spare time after the A/B's minimum, the share that buys extra
+// knob-check rounds; the rest is left for more A/B pairs.
+inline constexpr double kExtraKnobRoundsShare = 0.55;
+
+// How the plan shares the time after calibration between the A/B, the knob
+// check and the search (which gets the rest).
+struct PlanShares {
+  double ab;               // of the time left, for the A/B's 3 pairs
+  double knob;             // for the knob check's 3 rounds
+  double ab_refit;         // for the A/B when re-fitted after the search
+  bool extra_knob_rounds;  // spare time buys knob-check rounds
+  bool ab_fills_time;      // the A/B takes the largest scale 3 pairs afford
+                           // and adds pairs while time remains
+};
+inline constexpr PlanShares kPlan = {0.4, 0.25, 0.6, true, false};
+// When the A/B alone judges a write buffer taken from the rule: a buffer
+// shows more of its effect the deeper the copy (16 MiB vs 4 MiB on the
+// 4M-key write-heavy workload: 1.04x, 1.06x and 1.12x in A/Bs at half its
+// size, not significant twice; 1.40x in the full-size grid's means), so the
+// A/B gets most of the time, at the largest scale it affords.
+inline constexpr PlanShares kPlanBufferOnRule = {0.7, 0.1, 0.85, false, true};
+
+// What the arithmetic needs: the workload (its scales are rounded to whole
+// keys), the cost model and the smallest scale worth a trial.
+struct PlanContext {
+  const Workload* workload = nullptr;
+  const CostModel* cost = nullptr;
+  double min_scale = 0;  // the smallest scale at all
+};
+
+// The largest scale at which `runs` trials cost at most `budget_ns` (the
+// full size when it fits, min_scale when nothing does). The plans below
+// round what they return as the workload runs it (EffectiveScale).
+double FitScale(const PlanContext& c, double runs, double budget_ns);
+
+// Runs of a knob check: the winner and it without each judged knob,
+// kMinRepeats times; none with fewer than two changed knobs (the A/B is then
+// each knob's test) or none to judge.
+double KnobCheckRuns(size_t changed_knobs, size_t judged_knobs);
+
+// The plan made before the search.
+struct TunePlan {
+  double ab_scale = 0;
+  double knob_scale = 0;
+  uint64_t search_budget_ns = 0;
+  double search_min_scale = 0;
+};
+// `left_ns`: the time after calibration; `rank_scale`: the smallest scale
+// worth ranking on; `knob_runs`: KnobCheckRuns of the knobs that may change.
+TunePlan PlanTune(const PlanContext& c, const PlanShares& shares,
+                  double left_ns, double rank_scale, double knob_runs);
+
+// The plan re-fitted after the search, to the time actually left.
+struct CheckPlan {
+  double ab_scale = 0;
+  double knob_scale = 0;
+  int knob_rounds = kMinRepeats;
+};
+// `ab_scale`: the scale planned before the search (never exceeded);
+// `check_runs`: KnobCheckRuns of the knobs the winner changed;
+// `judged`: how many of them the check judges.
+CheckPlan PlanKnobCheck(const PlanContext& c, const PlanShares& shares,
+                        double left_ns, double ab_scale, double check_runs,
+                        size_t judged);
+
+// The A/B re-fitted to what is left after the knob check: time the search
+// and the check did not use buys a larger copy (kPreferredAbRepeats pairs
+// at the largest scale that affords them) and then pairs; `ab_scale` is the
+// scale planned so far. The pair count is fixed before the first run (from
+// the time, not from results), so stopping cannot favour a verdict.
+struct AbPlan {
+  double scale = 0;
+  int repeats = kMinRepeats;
+};
+AbPlan PlanAb(const PlanContext& c, const PlanShares& shares, double left_ns,
+              double ab_scale);
+
+}  // namespace disktune::tune

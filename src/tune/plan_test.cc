@@ -1,0 +1,88 @@
+// The tuner's time plan on its own: what each phase may spend, and that the
+// verification is planned before the search takes the rest.
+#include "src/tune/plan.h"
+
+#include <gtest/gtest.h>
+
+namespace disktune::tune {
+namespace {
+
+constexpr double kS = 1e9;
+
+class PlanTest : public ::testing::Test {
+ protected:
+  PlanTest() : cost_(1 * kS, 10 * kS) {
+    w_.name = "test";
+    w_.scenarios = {"fillrandom"};
+    w_.num = 1000000;
+  }
+  PlanContext Ctx() const { return {&w_, &cost_, 0.001}; }
+
+  Workload w_;
+  CostModel cost_;  // 1 s + 10 s x scale, before any observation
+};
+
+TEST_F(PlanTest, FitScaleIsTheLargestAffordableScale) {
+  // 6 runs of 1 s + 10 s x s in 36 s: s = 0.5.
+  EXPECT_NEAR(FitScale(Ctx(), 6, 36 * kS), 0.5, 1e-6);
+  EXPECT_EQ(FitScale(Ctx(), 6, 1000 * kS), 1.0);
+  // Nothing fits: the smallest scale.
+  EXPECT_EQ(FitScale(Ctx(), 6, 1 * kS), 0.001);
+}
+
+TEST_F(PlanTest, KnobCheckRunsNeedTwoChangedKnobs) {
+  EXPECT_EQ(KnobCheckRuns(1, 1), 0);
+  EXPECT_EQ(KnobCheckRuns(2, 0), 0);
+  EXPECT_EQ(KnobCheckRuns(3, 2), 3.0 * kMinRepeats);
+}
+
+TEST_F(PlanTest, VerificationIsPlannedBeforeTheSearch) {
+  const double left = 600 * kS;
+  TunePlan p = PlanTune(Ctx(), kPlan, left, 0.02, KnobCheckRuns(3, 3));
+  // The A/B's 3 pairs fit in its 40% share, the knob check's 4 x 3 runs in
+  // its 25%, and never at a larger scale than the A/B's.
+  EXPECT_LE(2 * kMinRepeats * cost_.Estimate(p.ab_scale), kPlan.ab * left);
+  EXPECT_LE(p.knob_scale, p.ab_scale);
+  EXPECT_LE(12 * cost_.Estimate(p.knob_scale), kPlan.knob * left * 1.001);
+  // The search gets what is usable after both.
+  double verify =
+      6 * cost_.Estimate(p.ab_scale) + 12 * cost_.Estimate(p.knob_scale);
+  EXPECT_NEAR(static_cast<double>(p.search_budget_ns),
+              kUsableTimeShare * left - verify, 1.0);
+  EXPECT_LE(p.search_min_scale, 0.02);
+  // A short budget leaves the search nothing, never less than nothing.
+  EXPECT_EQ(PlanTune(Ctx(), kPlan, 5 * kS, 0.02, 12).search_budget_ns, 0u);
+}
+
+TEST_F(PlanTest, ABufferOnTheRuleGivesTheAbMoreTime) {
+  const double left = 60 * kS;
+  EXPECT_GT(PlanTune(Ctx(), kPlanBufferOnRule, left, 0.02, 0).ab_scale,
+            PlanTune(Ctx(), kPlan, left, 0.02, 0).ab_scale);
+}
+
+TEST_F(PlanTest, TheKnobCheckBuysRoundsWithSpareTime) {
+  CheckPlan tight = PlanKnobCheck(Ctx(), kPlan, 60 * kS, 0.5, 9, 2);
+  EXPECT_EQ(tight.knob_rounds, kMinRepeats);
+  CheckPlan roomy = PlanKnobCheck(Ctx(), kPlan, 6000 * kS, 0.05, 9, 2);
+  EXPECT_EQ(roomy.knob_rounds, kMaxKnobCheckRounds);
+  EXPECT_LE(roomy.ab_scale, 0.05 + 1e-9);  // never above the planned scale
+  EXPECT_LE(roomy.knob_scale, roomy.ab_scale);
+  // Without a knob check there are no extra rounds to buy.
+  EXPECT_EQ(PlanKnobCheck(Ctx(), kPlan, 6000 * kS, 0.05, 0, 0).knob_rounds,
+            kMinRepeats);
+}
+
+TEST_F(PlanTest, TheAbGrowsIntoTimeTheSearchLeft) {
+  AbPlan small = PlanAb(Ctx(), kPlan, 60 * kS, 0.05);
+  AbPlan large = PlanAb(Ctx(), kPlan, 600 * kS, 0.05);
+  EXPECT_GE(large.scale, small.scale);
+  EXPECT_GE(small.repeats, kMinRepeats);
+  EXPECT_LE(large.repeats, kMaxAbRepeats);
+  // Filling the time: the largest scale 3 pairs afford, pairs added later.
+  AbPlan fill = PlanAb(Ctx(), kPlanBufferOnRule, 600 * kS, 0.05);
+  EXPECT_EQ(fill.repeats, kMaxAbRepeats);
+  EXPECT_LE(6 * cost_.Estimate(fill.scale), kUsableTimeShare * 600 * kS);
+}
+
+}  // namespace
+}  // namespace disktune::tune

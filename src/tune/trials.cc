@@ -1,0 +1,68 @@
+#include "src/tune/trials.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "src/bench/runner.h"
+#include "src/core/clock.h"
+#include "src/core/signals.h"
+
+namespace disktune::tune {
+
+Result<TrialScore> Trials::Run(const TuneConfig& full, double scale,
+                               const std::string& label) {
+  if (InterruptRequested()) return Status::Aborted("interrupted");
+  TuneConfig t = Scaled(full, scale);
+  if (req_.env.trial) {
+    if (progress_ != nullptr) progress_->Step(label, trials_, 0, 0);
+    trials_++;
+    return req_.env.trial(t, scale);
+  }
+  bench::BenchRequest br;
+  br.engines = {req_.engine};
+  br.scenarios = w_.scenarios;
+  br.user = WorkloadOverrides(w_, scale);
+  br.user.knobs = ToEngineOptions(t);
+  br.user.sync = t.sync;
+  br.user.entries_per_batch = static_cast<int64_t>(t.entries_per_batch);
+  br.db_root = root_;
+  br.available = req_.available;
+  br.factory = req_.factory;
+  if (progress_ != nullptr) {
+    progress_->Step(label, trials_, 0, 0);
+  }
+  uint64_t t0 = NowNanos();
+  uint64_t b0 = budget_.ReadBytes();
+  auto results = bench::RunBench(br);
+  uint64_t elapsed = NowNanos() - t0;
+  trials_++;
+  std::error_code ec;
+  std::filesystem::remove_all(root_, ec);  // cancels unwritten pages first
+  uint64_t b1 = budget_.ReadBytes();
+  uint64_t cost =
+      static_cast<uint64_t>(budget_.CostNs(elapsed, b1 > b0 ? b1 - b0 : 0));
+  if (InterruptRequested()) return Status::Aborted("interrupted");
+  if (!results.ok()) return results.status();
+  double ops = 0, ns = 0;
+  for (const bench::BenchResult& r : *results) {
+    if (r.status != bench::RunStatus::kOk) {
+      return Status::IOError(r.scenario + ": " + r.error);
+    }
+    bool scored =
+        w_.measured.empty() || std::find(w_.measured.begin(), w_.measured.end(),
+                                         r.scenario) != w_.measured.end();
+    if (!scored) continue;
+    ops += static_cast<double>(r.metrics.ops);
+    ns += static_cast<double>(r.metrics.elapsed_ns);
+  }
+  if (ops <= 0 || ns <= 0) {
+    return Status::IOError("no scored operations ran");
+  }
+  TrialScore s;
+  s.ops_per_sec = ops / (ns / 1e9);
+  s.elapsed_ns = elapsed;
+  s.cost_ns = std::max<uint64_t>(1, cost);
+  return s;
+}
+
+}  // namespace disktune::tune

@@ -1,0 +1,97 @@
+// One trial of the tuner: a candidate config run on a scaled copy of the
+// workload, shared by calibration, search, knob check and A/B.
+//
+// The scaled copy: the key space and op counts are multiplied by a scale
+// s <= 1 and the block cache by s too, so the cache holds the same share of
+// the data as at full size; write buffers and table files keep their real
+// sizes. A test replaces the bench run with TuneRequest::env.trial.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "src/core/progress.h"
+#include "src/core/scratch_dir.h"
+#include "src/tune/budget.h"
+#include "src/tune/knobs.h"
+#include "src/tune/search.h"
+#include "src/tune/tuner.h"
+#include "src/tune/workload.h"
+
+namespace disktune::tune {
+
+class Trials {
+ public:
+  Trials(const TuneRequest& req, const Workload& w, const DataShape& shape,
+         const ScratchDir& scratch, const TuneBudget& budget,
+         ProgressSink* progress)
+      : req_(req),
+        w_(w),
+        shape_(shape),
+        budget_(budget),
+        model_(ModelFor(req.engine)),
+        root_(scratch.Join("tune")),
+        progress_(progress) {}
+
+  // The full-size config as the trial at `scale` runs it. Only the block
+  // cache shrinks with the data, so it holds the same share of it (the hit
+  // ratio is what a cache changes). Write buffers and table files keep
+  // their real sizes: LevelDB's level sizes (10 MB, 100 MB, ...) and the
+  // memtable's cost per insert are absolute, and a write buffer scaled
+  // down with the data was measured to rank buffers in the opposite order
+  // to the full workload. Open files follow the (fewer) tables.
+  TuneConfig Scaled(const TuneConfig& full, double scale) const {
+    const EngineModel& m = model_;
+    TuneConfig t = full;
+    double cache = std::round(static_cast<double>(full.cache_bytes) * scale);
+    t.cache_bytes = std::max(kMinCacheBytes, static_cast<uint64_t>(cache));
+    if (full.max_open_files) {
+      double ratio =
+          static_cast<double>(EstimateTableCount(ShapeAt(scale), t)) /
+          static_cast<double>(EstimateTableCount(shape_, full));
+      int mof = static_cast<int>(std::ceil(*full.max_open_files * ratio));
+      t.max_open_files = std::clamp(mof, m.min_open_files, m.max_open_files);
+    }
+    return t;
+  }
+
+  // Trial tables at `scale` (for the open-files rule's reproducibility).
+  uint64_t TablesAt(const TuneConfig& full, double scale) const {
+    return EstimateTableCount(ShapeAt(scale), Scaled(full, scale));
+  }
+
+  // Levels below level 0 the trial's tables fill at `scale` (1 = full size).
+  int DepthAt(const TuneConfig& full, double scale) const {
+    return LsmDepth(model_, EstimateDbBytes(ShapeAt(scale), full));
+  }
+
+  // Runs `full` at `scale`: through the request's TuneEnv::trial when set,
+  // else as a bench run in the scratch directory (removed afterwards).
+  // Aborted on SIGINT/SIGTERM. `label` is the progress line.
+  Result<TrialScore> Run(const TuneConfig& full, double scale,
+                         const std::string& label);
+
+  int trials() const { return trials_; }
+
+ private:
+  DataShape ShapeAt(double scale) const {
+    DataShape small = shape_;
+    small.live_entries = std::max<uint64_t>(
+        1, static_cast<uint64_t>(static_cast<double>(shape_.live_entries) *
+                                 scale));
+    return small;
+  }
+
+  const TuneRequest& req_;
+  const Workload& w_;
+  const DataShape& shape_;
+  const TuneBudget& budget_;
+  const EngineModel& model_;
+  std::string root_;
+  ProgressSink* progress_;
+  int trials_ = 0;
+};
+
+}  // namespace disktune::tune

@@ -1,0 +1,190 @@
+#include <cmath>
+
+#include "generated/version.h"
+#include "src/core/sysinfo.h"
+#include "src/core/units.h"
+#include "src/tune/tuner.h"
+
+namespace disktune::tune {
+namespace {
+
+using json = nlohmann::json;
+
+// The engine options a profile states for a config: the budget's cache and
+// every knob that differs from the engine's default.
+EngineOptions ProfileOptions(const TuneConfig& c, const EngineModel& m) {
+  const EngineOptions full = ToEngineOptions(c);
+  EngineOptions o;
+  o.cache_bytes = c.cache_bytes;
+  for (Knob k : AllKnobs()) {
+    if (k.spec != nullptr && KnobDiffers(c, m.defaults, k)) {
+      k.spec->set(&o, k.spec->get(full));
+    }
+  }
+  o.sync = c.sync;
+  return o;
+}
+
+}  // namespace
+
+json TuneResultToJson(const TuneResult& r) {
+  const EngineModel& m = ModelFor(r.engine);
+  json j;
+  j["tool_version"] = DISKTUNE_VERSION;
+  j["created_at"] = UtcTimestamp();
+  j["engine"] = r.engine;
+  j["workload"] = r.workload.name;
+  j["memory_budget_bytes"] = r.memory_budget_bytes;
+  j["data_size_bytes"] = r.shape.user_bytes();
+  j["time_budget_ns"] = r.time_budget_ns;
+  j["elapsed_ns"] = r.elapsed_ns;
+  if (r.write_budget_bytes > 0) j["write_budget_bytes"] = r.write_budget_bytes;
+  if (r.bytes_written) j["bytes_written"] = *r.bytes_written;
+  j["quick"] = r.quick;
+  j["verdict"] = r.verdict;
+
+  json rec;
+  rec["engine_options"] =
+      ProfileEngineOptionsToJson(ProfileOptions(r.recommendation, m));
+  if (r.recommendation.entries_per_batch != 1) {
+    rec["entries_per_batch"] = r.recommendation.entries_per_batch;
+  }
+  json changed = json::array();
+  for (Knob k : AllKnobs()) {
+    if (KnobDiffers(r.recommendation, r.baseline, k))
+      changed.push_back(KnobName(k));
+  }
+  rec["changed"] = changed;
+  rec["memory"] = {{"write_buffers_bytes", r.memory.write_buffers_bytes},
+                   {"table_memory_bytes", r.memory.table_memory_bytes},
+                   {"cache_bytes", r.memory.cache_bytes},
+                   {"total_bytes", r.memory.total_bytes()}};
+  rec["explanation"] = r.explanation;
+  j["recommendation"] = rec;
+
+  json ev;
+  ev["baseline"] = {{"definition", r.baseline_definition},
+                    {"engine_options", ProfileEngineOptionsToJson(
+                                           ProfileOptions(r.baseline, m))}};
+  if (r.baseline.entries_per_batch != 1) {
+    ev["baseline"]["entries_per_batch"] = r.baseline.entries_per_batch;
+  }
+  ev["device_facts"] = FactsToJson(r.facts);
+  const Workload& w = r.workload;
+  json wl = {{"scenarios", w.scenarios},
+             {"num", w.num},
+             {"live_entries", r.shape.live_entries},
+             {"key_bytes", r.shape.key_bytes},
+             {"value_bytes", r.shape.value_bytes},
+             {"user_data_bytes", r.shape.user_bytes()},
+             {"write_share", r.traits.write_share},
+             {"point_read_share", r.traits.point_read_share},
+             {"scan_share", r.traits.scan_share},
+             {"hot_fraction", r.traits.hot_fraction},
+             {"cold_reads", r.traits.cold_reads},
+             {"durable_writes", w.durable_writes}};
+  if (!w.measured.empty()) wl["measured"] = w.measured;
+  if (w.target_writes_per_sec) {
+    wl["target_writes_per_sec"] = *w.target_writes_per_sec;
+  }
+  ev["workload"] = wl;
+  json rules = json::array();
+  for (const RuleRecord& rr : r.rules) rules.push_back(RuleRecordToJson(rr));
+  ev["rules"] = rules;
+
+  json search;
+  search["method"] = "successive_halving";
+  search["eta"] = 3;
+  search["candidates"] = r.search.candidates;
+  search["trials"] = r.search.trials;
+  search["elapsed_ns"] = r.search.elapsed_ns;
+  search["truncated"] = r.search.truncated;
+  json rungs = json::array();
+  for (const Rung& g : r.search.rungs) {
+    size_t best = 0;
+    for (size_t i = 1; i < g.candidates.size(); i++) {
+      if (g.ops_per_sec[i] > g.ops_per_sec[best]) best = i;
+    }
+    json rj = {
+        {"scale", std::round(g.scale * 1e4) / 1e4},
+        {"num", static_cast<uint64_t>(*WorkloadOverrides(w, g.scale).num)},
+        {"candidates", g.candidates.size()}};
+    if (!g.candidates.empty()) {
+      rj["best_ops_per_sec"] = std::round(g.ops_per_sec[best]);
+      rj["best"] = ConfigText(r.candidates[g.candidates[best]]);
+    }
+    rungs.push_back(rj);
+  }
+  search["rungs"] = rungs;
+  search["winner"] = ConfigText(r.winner);
+  search["winner_engine_options"] =
+      ProfileEngineOptionsToJson(ProfileOptions(r.winner, m));
+  ev["search"] = search;
+
+  json knobs = json::array();
+  for (const KnobEvidence& e : r.knobs) {
+    json kj = {{"knob", KnobName(e.knob)},
+               {"default", KnobValueJson(m.defaults, e.knob)},
+               {"searched", KnobValueJson(r.winner, e.knob)},
+               {"recommended", KnobValueJson(r.recommendation, e.knob)},
+               {"status", e.status}};
+    if (!e.reason.empty()) kj["reason"] = e.reason;
+    if (e.gain) kj["gain"] = GainToJson(*e.gain);
+    knobs.push_back(kj);
+  }
+  ev["knobs"] = knobs;
+
+  if (r.verification) {
+    const Verification& v = *r.verification;
+    json vj;
+    vj["compared"] = v.compared;
+    vj["scale"] = std::round(v.scale * 1e4) / 1e4;
+    vj["num"] = v.num;
+    vj["trial_cache_bytes"] = v.trial_cache_bytes;
+    vj["order"] = "interleaved, alternating first (B A, A B, ...)";
+    vj["repeats"] = v.gain.repeats;
+    auto rounded = [](const std::vector<double>& xs) {
+      json a = json::array();
+      for (double x : xs) a.push_back(std::round(x));
+      return a;
+    };
+    vj["baseline_ops_per_sec"] = rounded(v.baseline_ops_per_sec);
+    vj["candidate_ops_per_sec"] = rounded(v.candidate_ops_per_sec);
+    json g = GainToJson(v.gain);
+    vj["median_gain"] = g["median"];
+    vj["ci95_low"] = g["ci95_low"];
+    vj["ci95_high"] = g["ci95_high"];
+    vj["significant"] = v.gain.significant();
+    if (w.target_writes_per_sec) {
+      vj["target_writes_per_sec"] = *w.target_writes_per_sec;
+    }
+    if (v.target_met) vj["target_met"] = *v.target_met;
+    ev["verification"] = vj;
+  }
+  ev["notes"] = r.notes;
+  j["evidence"] = ev;
+  return j;
+}
+
+Profile TuneResultToProfile(const TuneResult& r, const std::string& name) {
+  Profile p;
+  p.name = name;
+  p.description = "disktune tune: " + r.engine + " for workload '" +
+                  r.workload.name + "' at a " +
+                  FormatBytes(static_cast<double>(r.memory_budget_bytes)) +
+                  " memory budget";
+  p.engine = r.engine;
+  p.engine_options = ProfileOptions(r.recommendation, ModelFor(r.engine));
+  p.workload = r.workload;
+  p.tune = TuneResultToJson(r);
+  return p;
+}
+
+std::string EngineFormsHeader(const TuneResult& r, const std::string& name) {
+  return "disktune " + std::string(DISKTUNE_VERSION) + " tune: " + r.engine +
+         " for workload '" + r.workload.name + "', " +
+         FormatBytes(static_cast<double>(r.memory_budget_bytes)) +
+         " memory budget (profile " + name + ")\n" + "Verdict: " + r.verdict;
+}
+
+}  // namespace disktune::tune
