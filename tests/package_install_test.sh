@@ -72,4 +72,10 @@ if "$bin" bench --profile no-such-profile --quiet 2>err.txt; then
   fail "an unknown profile name was accepted"
 fi
 grep -q "ycsb-a" err.txt || fail "the unknown-profile message does not list the names: $(cat err.txt)"
+# tune --workload resolves the name before anything is measured: with a bad
+# budget after it, the error is about the budget, not the workload.
+if "$bin" tune --engine leveldb --workload ycsb-a --memory-budget 12 --quiet 2>err.txt; then
+  fail "tune accepted --memory-budget 12"
+fi
+grep -q -- "--memory-budget" err.txt || fail "tune --workload ycsb-a was not found by name: $(cat err.txt)"
 echo "PASS: installed package lists $n profiles by name, probes and benches"
