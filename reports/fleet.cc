@@ -121,32 +121,35 @@ void JudgeGroup(FleetReport& fleet, FleetGroup& g) {
   g.stats.resize(fleet.figures.size());
   for (size_t f = 0; f < fleet.figures.size(); f++) {
     const FleetFigure& fig = fleet.figures[f];
-    std::vector<double> values;
+    std::vector<double> values, logs;
     for (size_t h : g.hosts) {
-      if (fleet.hosts[h].cells[f].value) {
-        values.push_back(*fleet.hosts[h].cells[f].value);
-      }
+      const std::optional<double>& v = fleet.hosts[h].cells[f].value;
+      if (!v) continue;
+      values.push_back(*v);
+      if (*v > 0) logs.push_back(std::log(*v));
     }
     FleetGroupStat& st = g.stats[f];
     st.hosts = values.size();
     st.median = Median(values);
-    if (!st.median) continue;
+    // Judged on the logarithm (see fleet.h); a figure of 0 or less cannot
+    // be, and leaves the group unjudged for that figure.
+    if (values.empty() || logs.size() != values.size()) continue;
+    double log_median = *Median(logs);
+    st.median = std::exp(log_median);
     std::vector<double> dev;
-    for (double v : values) dev.push_back(std::fabs(v - *st.median));
-    st.mad = Median(dev);
+    for (double l : logs) dev.push_back(std::fabs(l - log_median));
+    st.mad_ln = Median(dev);
     if (values.size() < rule.min_hosts) continue;
-    double m = *st.median;
     double sigma =
-        std::max(*st.mad * kMadToSigma, rule.mad_floor_fraction * std::fabs(m));
+        std::max(*st.mad_ln * kMadToSigma, std::log1p(rule.mad_floor_fraction));
+    double m = *st.median;
     for (size_t h : g.hosts) {
       FleetCell& c = fleet.hosts[h].cells[f];
       if (!c.value) continue;
       double v = *c.value;
-      c.mads = sigma > 0 ? std::fabs(v - m) / sigma : 0.0;
-      double lo = std::min(v, m), hi = std::max(v, m);
-      // A zero against a non-zero is as far apart as figures get; the JSON
-      // cannot hold infinity, so it says 1e9.
-      c.ratio = lo > 0 ? hi / lo : (hi > 0 ? 1e9 : 1.0);
+      double d = std::fabs(std::log(v) - log_median);
+      c.mads = d / sigma;
+      c.ratio = std::exp(d);
       c.outlier = *c.mads > rule.max_mads && *c.ratio >= rule.min_ratio;
       if (!c.outlier) continue;
       bool higher = v > m;
@@ -279,7 +282,8 @@ json FleetToJson(const FleetReport& fleet) {
       {"mad_floor_fraction", r.mad_floor_fraction},
       {"group_by", r.group_by_model ? "device_model" : "none"},
       {"text", "an outlier is more than " + Fixed(r.max_mads, 1) +
-                   " MADs (x1.4826) and at least " + Fixed(r.min_ratio, 2) +
+                   " MADs (of the natural log, x1.4826) and at least " +
+                   Fixed(r.min_ratio, 2) +
                    "x from the median of its device-model group of at least " +
                    std::to_string(r.min_hosts) + " hosts"}};
   j["figures"] = json::array();
@@ -305,9 +309,9 @@ json FleetToJson(const FleetReport& fleet) {
     for (size_t f = 0; f < fleet.figures.size(); f++) {
       const FleetGroupStat& st = g.stats[f];
       if (st.hosts == 0) continue;
-      jg["figures"][fleet.figures[f].id] = {{"hosts", st.hosts},
-                                            {"median", OptNum(st.median)},
-                                            {"mad", OptNum(st.mad)}};
+      json jf = {{"hosts", st.hosts}, {"median", OptNum(st.median)}};
+      if (st.mad_ln) jf["mad_ln"] = *st.mad_ln;
+      jg["figures"][fleet.figures[f].id] = jf;
     }
     if (!g.write_cache_majority.empty())
       jg["write_cache_majority"] = g.write_cache_majority;

@@ -8,22 +8,28 @@
 //   Within a group of at least `min_hosts` results, a figure is an outlier
 //   when BOTH
 //     - it lies more than `max_mads` robust standard deviations from the
-//       group median, where the robust standard deviation is the median
-//       absolute deviation (MAD) x 1.4826 (the MAD of a normal sample is
-//       0.6745 sigma). 3.5 is Iglewicz and Hoaglin's cut-off for their
-//       modified z-score: the median and the MAD are not dragged by the odd
-//       host itself, as a mean and a standard deviation would be, so one
-//       slow disk in ten does not hide behind the spread it causes.
+//       group median, measured on the logarithm of the figure: the robust
+//       standard deviation is the median absolute deviation (MAD) of
+//       ln(value) x 1.4826 (the MAD of a normal sample is 0.6745 sigma).
+//       3.5 is Iglewicz and Hoaglin's cut-off for their modified z-score:
+//       the median and the MAD are not dragged by the odd host itself, as a
+//       mean and a standard deviation would be, so one slow disk in ten does
+//       not hide behind the spread it causes. The logarithm because disk
+//       figures spread by factors: a host at half the IOPS is as far off as
+//       one at twice, and on a linear scale a rate can never fall more than
+//       one median below it, so a host at 1/175 of the IOPS measured 1.1
+//       MADs out among three hosts whose other two differed by 1.6x (the
+//       playbook test, before this rule); on the log scale it is 7.4.
 //     - it differs from the median by at least `min_ratio` (x or 1/x). A
 //       fleet of identical disks has a tiny MAD, and a host 8% slower would
-//       be many MADs out while being no problem at all; short --quick
-//       probes on one idle host vary by a few tens of percent between runs
-//       (benchmarks/README.md, "fleet"), so 1.5x is beyond what a rerun
-//       would show.
-//   The MAD is floored at 1% of the median: figures that agree closer than
-//   that are equal within the measurement's resolution (and a MAD of 0, when
-//   over half the hosts agree exactly, would make every other value
-//   infinitely far out).
+//       be many MADs out while being no problem at all; --quick probes of
+//       identical hosts differed by up to 1.6x on this project's shared test
+//       VM (benchmarks/README.md, "fleet"), so 1.5x alone would not do, but
+//       with the MAD test it only has to stop the small differences.
+//   The MAD is floored at ln(1.01): figures that agree closer than 1% are
+//   equal within the measurement's resolution (and a MAD of 0, when over
+//   half the hosts agree exactly, would make every other value infinitely
+//   far out).
 //   Both directions are flagged: a host whose fdatasync is 10x *faster* than
 //   its identical peers is as suspect (a cache that does not flush) as one
 //   10x slower. `direction` says which.
@@ -75,7 +81,8 @@ struct FleetInput {
 struct FleetCell {
   std::optional<double> value;  // absent: not measured on this host
   // Set when the host's group was judged (enough hosts with this figure).
-  std::optional<double> mads;   // |value - median| / (MAD x 1.4826, floored)
+  // |ln(value) - ln(median)| / (MAD of ln x 1.4826, floored)
+  std::optional<double> mads;
   std::optional<double> ratio;  // max(value, median) / min(value, median)
   bool outlier = false;
   std::string direction;  // "worse" / "better", for an outlier
@@ -105,7 +112,8 @@ struct FleetHost {
 struct FleetGroupStat {
   size_t hosts = 0;  // hosts of the group with this figure
   std::optional<double> median;
-  std::optional<double> mad;  // unscaled
+  // The median absolute deviation of ln(value), unscaled.
+  std::optional<double> mad_ln;
 };
 
 struct FleetGroup {

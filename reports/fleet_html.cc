@@ -144,7 +144,8 @@ std::string FleetHtml(const FleetReport& fleet) {
   os << "<h2>Outliers</h2><p class=\"sub\">A figure is an outlier when it is "
         "more than "
      << Fixed(r.max_mads, 1)
-     << " MADs (median absolute deviations, scaled by 1.4826) and at least "
+     << " MADs (median absolute deviations of the figure's logarithm, scaled "
+        "by 1.4826) and at least "
      << Fixed(r.min_ratio, 2)
      << "x away from the median of its device-model group; groups of fewer "
         "than "

@@ -87,6 +87,20 @@ TEST(FleetTest, ManyMadsButASmallRatioIsNotAnOutlier) {
   EXPECT_EQ(BuildFleet(in, loose).outliers.size(), 1u);
 }
 
+TEST(FleetTest, AHostFarOffFromTwoNoisyPeersIsFlagged) {
+  // Two normal hosts 1.6x apart and one at 1/175: on a linear scale the odd
+  // one would be 1.1 MADs out (a value cannot fall further than the median
+  // below it); on the log scale it is far out.
+  std::vector<FleetInput> in = {Host("a", "M", 1.0), Host("b", "M", 1.6),
+                                Host("odd", "M", 1.0 / 175)};
+  FleetReport f = BuildFleet(in, FleetRule());
+  ASSERT_EQ(f.outliers.size(), 1u);
+  EXPECT_EQ(f.outliers[0].host, "odd");
+  size_t fi = FigureIndex(f, "fdatasync_2300_p99_ns");
+  EXPECT_NEAR(*f.hosts[2].cells[fi].ratio, 175, 0.01);
+  EXPECT_LT(*f.hosts[1].cells[fi].mads, 1.0);
+}
+
 TEST(FleetTest, AFasterHostIsFlaggedAsBetter) {
   std::vector<FleetInput> in = {Host("a", "M"), Host("b", "M", 1.1),
                                 Host("c", "M", 0.9), Host("cache", "M", 0.05)};

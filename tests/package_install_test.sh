@@ -26,7 +26,9 @@ echo "package: $(basename "$deb") ($(du -k "$deb" | cut -f1) KiB)"
 
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for lib in liburing libsnappy libleveldb librocksdb libsqlite3 libkyotocabinet liblmdb libdb5.3++; do
+# RocksDB is linked from its static archive (Debian's CMake target
+# RocksDB::rocksdb), so its compression libraries appear instead of it.
+for lib in liburing libsnappy libleveldb libsqlite3 libkyotocabinet liblmdb libdb5.3++ libzstd liblz4; do
   grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib"
 done
 if grep -Eq -- '-dev|build-essential|g\+\+|cmake' <<<"$depends"; then
@@ -38,6 +40,12 @@ grep -q fio <<<"$(dpkg-deb -f "$deb" Recommends)" || fail "fio is not recommende
 for pkg in $(tr ',' '\n' <<<"$depends" | sed 's/(.*)//; s/|.*//' | tr -d ' '); do
   dpkg-query -W "$pkg" >/dev/null 2>&1 || fail "dependency $pkg is not a known package"
 done
+
+# What `apt install ./disktune.deb` would do here (simulated: nothing changes).
+if command -v apt-get >/dev/null; then
+  apt-get install -s "$deb" >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log" >&2; fail "apt cannot install the package"; }
+  grep -q "^Inst disktune" "$tmp/apt.log" || { cat "$tmp/apt.log" >&2; fail "apt would not install disktune"; }
+fi
 
 root="$tmp/root"
 mkdir -p "$root"

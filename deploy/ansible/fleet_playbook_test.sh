@@ -48,7 +48,9 @@ deb=$(ls "$tmp"/pkg/disktune_*.deb | head -n1)
 hosts=(fast1 fast2 slow)
 for h in "${hosts[@]}"; do
   truncate -s 192M "$tmp/$h.img"
-  dev=$(losetup -f --show "$tmp/$h.img")
+  # Direct I/O to the backing file: reads reach the disk, not this machine's
+  # page cache, so the three hosts measure alike.
+  dev=$(losetup -f --show --direct-io=on "$tmp/$h.img")
   loops+=("$dev")
   mkfs.ext4 -q -F "$dev"
   mkdir -p "$tmp/mnt/$h"
@@ -111,6 +113,9 @@ flagged=$(jq -r '[.outliers[].host] | unique | join(" ")' "$tmp/fleet.json")
 slow_label=$(jq -r '.hosts[] | select(.file | endswith("/slow.json")) | .host' "$tmp/fleet.json")
 [ -n "$slow_label" ] || fail "no host entry for slow.json"
 [ "$flagged" = "$slow_label" ] || fail "flagged '$flagged', want exactly '$slow_label'"
+worse=$(jq -r '[.outliers[] | select(.direction == "worse")] | length' "$tmp/fleet.json")
+all=$(jq -r '.outliers | length' "$tmp/fleet.json")
+[ "$worse" -eq "$all" ] || fail "an outlier of $slow_label is not worse than the group: the throttle did not apply"
 grep -q "host=\"$slow_label\"" "$tmp/fleet.prom" || fail "the Prometheus file has no host label for $slow_label"
 grep -q "class=\"outlier-label\"" "$tmp/fleet.html" || fail "the HTML page labels no outlier"
 echo "PASS: fleet flags exactly $slow_label"
