@@ -30,21 +30,19 @@ std::vector<FleetFigure> DeviceFigures() {
   };
 }
 
-// fillrandom and readrandom of every engine any host benched, in the order
-// first seen: the engine figures the issue asks for, when present.
-std::vector<FleetFigure> EngineFigures(const std::vector<FleetInput>& inputs) {
+// fillrandom and readrandom of every engine the report benched: the engine
+// figures the issue asks for, when present.
+std::vector<FleetFigure> EngineFigures(const Report& report) {
   std::vector<FleetFigure> out;
-  for (const FleetInput& in : inputs) {
-    for (const bench::BenchResult& b : in.report.benches) {
-      if (b.scenario != "fillrandom" && b.scenario != "readrandom") continue;
-      std::string id = b.engine + "_" + b.scenario + "_ops_per_sec";
-      bool seen = std::any_of(out.begin(), out.end(),
-                              [&](const FleetFigure& f) { return f.id == id; });
-      if (seen) continue;
-      out.push_back({id, b.engine + " " + b.scenario,
-                     "bench." + b.engine + "." + b.scenario + ".ops_per_sec",
-                     Dimension::kRate, "ops_per_sec", true});
-    }
+  for (const bench::BenchResult& b : report.benches) {
+    if (b.scenario != "fillrandom" && b.scenario != "readrandom") continue;
+    std::string id = b.engine + "_" + b.scenario + "_ops_per_sec";
+    bool seen = std::any_of(out.begin(), out.end(),
+                            [&](const FleetFigure& f) { return f.id == id; });
+    if (seen) continue;
+    out.push_back({id, b.engine + " " + b.scenario,
+                   "bench." + b.engine + "." + b.scenario + ".ops_per_sec",
+                   Dimension::kRate, "ops_per_sec", true});
   }
   return out;
 }
@@ -205,24 +203,56 @@ std::optional<double> Median(std::vector<double> v) {
   return (lower + upper) / 2;
 }
 
-FleetReport BuildFleet(const std::vector<FleetInput>& inputs,
-                       const FleetRule& rule) {
-  FleetReport fleet;
-  fleet.rule = rule;
-  fleet.created_at = UtcTimestamp();
-  fleet.figures = DeviceFigures();
-  for (FleetFigure& f : EngineFigures(inputs)) fleet.figures.push_back(f);
+FleetBuilder::FleetBuilder(const FleetRule& rule) {
+  fleet_.rule = rule;
+  fleet_.created_at = UtcTimestamp();
+  fleet_.figures = DeviceFigures();
+}
 
-  std::map<std::string, int> name_count;
-  for (const FleetInput& in : inputs) {
-    name_count[in.report.environment.system.hostname]++;
+void FleetBuilder::Add(const std::string& file, const Report& r) {
+  for (FleetFigure& f : EngineFigures(r)) {
+    bool known =
+        std::any_of(fleet_.figures.begin(), fleet_.figures.end(),
+                    [&](const FleetFigure& k) { return k.id == f.id; });
+    if (!known) fleet_.figures.push_back(std::move(f));
   }
+  FleetHost h;
+  h.hostname = r.environment.system.hostname;
+  h.file = file;
+  h.group = GroupKey(r, fleet_.rule.group_by_model);
+  h.command = r.command;
+  h.created_at = r.created_at;
+  if (r.environment.device) {
+    h.device = r.environment.device->disk;
+    h.write_cache = r.environment.device->write_cache;
+  }
+  h.flush_verdict = FlushVerdict(r);
+  h.recommended = Recommended(r);
+  // Every figure this report can have is known by now (a later report can
+  // only add engines this one did not bench); Finish() fills the rest as
+  // not measured.
+  for (const FleetFigure& f : fleet_.figures) {
+    FleetCell c;
+    Result<Figure> got = LookupFigure(r, f.path);
+    if (got.ok()) c.value = got->value;
+    h.cells.push_back(c);
+  }
+  fleet_.hosts.push_back(std::move(h));
+}
+
+void FleetBuilder::Skip(const std::string& file, const std::string& error) {
+  fleet_.skipped.push_back({file, error});
+}
+
+FleetReport FleetBuilder::Finish() {
+  FleetReport fleet = std::move(fleet_);
+  fleet_ = FleetReport();
+  std::map<std::string, int> name_count;
+  for (const FleetHost& h : fleet.hosts) name_count[h.hostname]++;
   std::map<std::string, size_t> group_index;
-  for (const FleetInput& in : inputs) {
-    const Report& r = in.report;
-    FleetHost h;
-    h.hostname = r.environment.system.hostname;
-    std::string stem = std::filesystem::path(in.file).stem().string();
+  for (FleetHost& h : fleet.hosts) {
+    h.cells.resize(fleet.figures.size());
+    std::string stem = std::filesystem::path(h.file).stem().string();
     // Several results from one machine (its disks one by one, or a test
     // playing a fleet) are told apart by their file names.
     if (h.hostname.empty()) {
@@ -232,26 +262,7 @@ FleetReport BuildFleet(const std::vector<FleetInput>& inputs,
     } else {
       h.host = h.hostname;
     }
-    h.file = in.file;
-    h.group = GroupKey(r, rule.group_by_model);
-    h.command = r.command;
-    h.created_at = r.created_at;
-    if (r.environment.device) {
-      h.device = r.environment.device->disk;
-      h.write_cache = r.environment.device->write_cache;
-    }
-    h.flush_verdict = FlushVerdict(r);
-    h.recommended = Recommended(r);
-    for (const FleetFigure& f : fleet.figures) {
-      FleetCell c;
-      Result<Figure> got = LookupFigure(r, f.path);
-      if (got.ok()) c.value = got->value;
-      h.cells.push_back(c);
-    }
-    auto [it, added] = group_index.emplace(h.group, 0);
-    (void)it;
-    (void)added;
-    fleet.hosts.push_back(std::move(h));
+    group_index.emplace(h.group, 0);
   }
   for (auto& [key, index] : group_index) {
     index = fleet.groups.size();
@@ -264,6 +275,13 @@ FleetReport BuildFleet(const std::vector<FleetInput>& inputs,
   }
   for (FleetGroup& g : fleet.groups) JudgeGroup(fleet, g);
   return fleet;
+}
+
+FleetReport BuildFleet(const std::vector<FleetInput>& inputs,
+                       const FleetRule& rule) {
+  FleetBuilder b(rule);
+  for (const FleetInput& in : inputs) b.Add(in.file, in.report);
+  return b.Finish();
 }
 
 json FleetToJson(const FleetReport& fleet) {

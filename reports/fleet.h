@@ -143,8 +143,26 @@ struct FleetReport {
 // Median of `v` (copied, not required sorted); nullopt when empty.
 std::optional<double> Median(std::vector<double> v);
 
-// REQUIRES: inputs are distinct files. Hosts keep the input order within a
-// group; groups are ordered by key.
+// Builds the fleet view one result at a time, so a caller can drop each
+// Report after Add(): `fleet` over 1,000 results holds 1,000 rows of
+// figures, not 1,000 reports. Hosts keep the order added within a group;
+// groups are ordered by key.
+class FleetBuilder {
+ public:
+  explicit FleetBuilder(const FleetRule& rule);
+  // REQUIRES: each file is added once.
+  void Add(const std::string& file, const Report& report);
+  // A file that could not be read: listed in every output.
+  void Skip(const std::string& file, const std::string& error);
+  // The host labels, groups, medians and outliers. The builder is empty
+  // afterwards.
+  FleetReport Finish();
+
+ private:
+  FleetReport fleet_;
+};
+
+// FleetBuilder over `inputs`, in order.
 FleetReport BuildFleet(const std::vector<FleetInput>& inputs,
                        const FleetRule& rule);
 

@@ -96,28 +96,29 @@ int RunFleetCommand(const FleetCommandOptions& o, CommandContext& ctx) {
 
   Result<std::vector<std::string>> files = ExpandInputs(o.inputs);
   if (!files.ok()) return Fail(ctx, files.status());
-  std::vector<FleetInput> inputs;
-  std::vector<FleetSkipped> skipped;
+  FleetBuilder builder(rule);
+  size_t readable = 0;
   for (const std::string& f : *files) {
     Result<Report> r = LoadResultFile(f);
     if (!r.ok()) {
       // One host's bad file must not hide the rest of the fleet; it is
       // listed in every output.
-      skipped.push_back({f, r.status().message()});
+      builder.Skip(f, r.status().message());
       if (!o.common.quiet) {
         ctx.err << "disktune: skipping " << r.status().message() << "\n";
       }
       continue;
     }
-    inputs.push_back({f, std::move(*r)});
+    // Only the figures are kept: the report is dropped here.
+    builder.Add(f, *r);
+    readable++;
   }
-  if (inputs.empty()) {
+  if (readable == 0) {
     return Fail(ctx, Status::InvalidArgument(
                          "none of the " + std::to_string(files->size()) +
                          " files is a readable disktune result"));
   }
-  FleetReport fleet = BuildFleet(inputs, rule);
-  fleet.skipped = skipped;
+  FleetReport fleet = builder.Finish();
 
   Status s = EmitJson(ctx, o.common, FleetToJson(fleet));
   if (!s.ok()) return Fail(ctx, s);
