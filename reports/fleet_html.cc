@@ -59,7 +59,7 @@ std::string StripChart(const FleetReport& fleet, size_t f) {
     b += pad;
   }
   if (!log) a = std::max(a, std::min(0.0, lo));
-  const int width = 760, left = 170, right = 150, row_h = 44, top = 30;
+  const int width = 880, left = 220, right = 150, row_h = 44, top = 30;
   const int plot_w = width - left - right;
   const int height = top + row_h * static_cast<int>(fleet.groups.size()) + 34;
   auto x_of = [&](double v) {
@@ -89,7 +89,7 @@ std::string StripChart(const FleetReport& fleet, size_t f) {
   for (size_t gi = 0; gi < fleet.groups.size(); gi++) {
     const FleetGroup& g = fleet.groups[gi];
     int cy = top + row_h * static_cast<int>(gi) + row_h / 2;
-    std::string key = g.key.size() > 24 ? g.key.substr(0, 23) + "…" : g.key;
+    std::string key = g.key.size() > 30 ? g.key.substr(0, 29) + "…" : g.key;
     s << "<text x=\"" << left - 8 << "\" y=\"" << cy + 4
       << "\" font-size=\"12\" text-anchor=\"end\">" << H(key) << "</text>";
     if (g.stats[f].median) {
