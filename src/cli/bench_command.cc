@@ -15,6 +15,7 @@
 #include "src/bench/scenario_sets.h"
 #include "src/cli/command.h"
 #include "src/cli/probe_session.h"
+#include "src/cli/profile_dirs.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
@@ -151,7 +152,9 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   req.engines = {f.engines};
   req.scenarios = {f.scenarios};
   if (!f.profile.empty()) {
-    auto profile = tune::ReadProfileForBench(f.profile);
+    auto profile_path = ResolveProfileArgument("--profile", f.profile);
+    if (!profile_path.ok()) return Fail(ctx, profile_path.status());
+    auto profile = tune::ReadProfileForBench(*profile_path);
     if (!profile.ok()) return Fail(ctx, profile.status());
     bench::Overrides from_profile = profile->overrides;
     if (f.quick) {
@@ -274,7 +277,8 @@ void SetupBenchCommand(CLI::App& app, CommandContext& ctx) {
       ->type_name("NAME[,NAME]|SET")
       ->default_str("baseline-2011");
   cmd->add_option("--profile", f.profile,
-                  "read the workload and engine options from a profile")
+                  "read the workload and engine options from a profile: a name "
+                  "(`disktune list` shows them) or a file")
       ->type_name("FILE");
   cmd->add_option("--num", f.num,
                   "number of keys (db_bench --num; default 1000000)");

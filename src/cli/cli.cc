@@ -36,6 +36,7 @@ int Main(const std::vector<std::string>& args, std::ostream& out,
   SetupRestoreCommand(app, ctx);
   SetupReportCommand(app, ctx);
   SetupCompareCommand(app, ctx);
+  SetupFleetCommand(app, ctx);
   SetupCheckCommand(app, ctx);
 
   std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1),

@@ -33,6 +33,15 @@ void AddCommonOptions(CLI::App* cmd, CommonOptions* opts, bool with_dir) {
   }
 }
 
+void AddProgressOption(CLI::App* cmd, CommonOptions* opts) {
+  cmd->add_option("--progress", opts->progress,
+                  "progress on stderr: auto (in place on a terminal, a plain "
+                  "line every few seconds in a log; none with --quiet), "
+                  "always, never")
+      ->type_name("auto|always|never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
 int ExitCodeFor(const Status& status) {
   if (status.ok()) return 0;
   switch (status.code()) {
@@ -109,8 +118,9 @@ Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts) {
 
 std::unique_ptr<TerminalProgress> MakeProgress(CommandContext& ctx,
                                                const CommonOptions& opts) {
-  return std::make_unique<TerminalProgress>(ctx.err, ctx.err_is_terminal,
-                                            opts.quiet);
+  return std::make_unique<TerminalProgress>(
+      ctx.err, ctx.err_is_terminal, opts.quiet,
+      ParseProgressMode(opts.progress).value_or(ProgressMode::kAuto));
 }
 
 Status EmitJson(CommandContext& ctx, const CommonOptions& opts,

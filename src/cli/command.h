@@ -33,6 +33,7 @@ struct CommonOptions {
   bool quiet = false;
   std::string dir;  // the scratch directory
   bool keep = false;
+  std::string progress = "auto";  // --progress, on commands that show it
 };
 // `with_dir`: the command writes, so it takes --dir (and --keep).
 void AddCommonOptions(CLI::App* cmd, CommonOptions* opts, bool with_dir);
@@ -66,12 +67,17 @@ Status ParseTuneBudgetFlags(const std::string& time_text,
                             const std::string& write_text, uint64_t* time_ns,
                             uint64_t* write_bytes);
 
+// --progress auto|always|never, for the commands with progress lines (probe,
+// run, tune).
+void AddProgressOption(CLI::App* cmd, CommonOptions* opts);
+
 // Opens the scratch directory: --dir, or a new "disktune-<stamp>-<pid>" under
 // the current directory.
 Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts);
 
-// The progress sink for a command: a terminal status line on stderr when
-// stderr is a terminal, warnings unless --quiet.
+// The progress sink for a command: a status line on stderr (in place on a
+// terminal, plain lines in a log) as --progress says, warnings unless
+// --quiet.
 std::unique_ptr<TerminalProgress> MakeProgress(CommandContext& ctx,
                                                const CommonOptions& opts);
 
@@ -90,6 +96,7 @@ void SetupRestoreCommand(CLI::App& app, CommandContext& ctx);
 void SetupBenchCommand(CLI::App& app, CommandContext& ctx);
 void SetupReportCommand(CLI::App& app, CommandContext& ctx);
 void SetupCompareCommand(CLI::App& app, CommandContext& ctx);
+void SetupFleetCommand(CLI::App& app, CommandContext& ctx);
 void SetupCheckCommand(CLI::App& app, CommandContext& ctx);
 void SetupTuneCommand(CLI::App& app, CommandContext& ctx);
 

@@ -1,13 +1,11 @@
 // `disktune list`: what this build can do — probes, engines, scenarios,
 // profiles.
-#include <algorithm>
-#include <filesystem>
-
 #include "engines/engine.h"
 #include "probes/probe.h"
 #include "src/bench/scenario.h"
 #include "src/bench/scenario_sets.h"
 #include "src/cli/command.h"
+#include "src/cli/profile_dirs.h"
 
 namespace disktune::cli {
 namespace {
@@ -15,23 +13,6 @@ namespace {
 struct ListOptions {
   CommonOptions common;
 };
-
-// Checked-in profiles: ./profiles (a checkout) and the source tree's profiles/.
-std::vector<std::string> ProfilePaths() {
-  namespace fs = std::filesystem;
-  std::vector<std::string> paths;
-  for (const char* dir : {"profiles", DISKTUNE_PROFILES_DIR}) {
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec)) {
-      if (e.path().extension() != ".json") continue;
-      std::string abs = fs::weakly_canonical(e.path(), ec).string();
-      if (std::find(paths.begin(), paths.end(), abs) == paths.end())
-        paths.push_back(abs);
-    }
-  }
-  std::sort(paths.begin(), paths.end());
-  return paths;
-}
 
 void Row(std::ostream& os, std::string_view id, std::string_view text) {
   os << "  " << id << std::string(id.size() < 20 ? 20 - id.size() : 1, ' ')
@@ -62,7 +43,12 @@ int RunListCommand(const ListOptions& o, CommandContext& ctx) {
     j["scenario_sets"].push_back(
         {{"id", set.name}, {"description", set.help}, {"steps", steps}});
   }
-  j["profiles"] = ProfilePaths();
+  // By name (what --profile and --workload take) with the file it reads.
+  const std::vector<ProfileEntry> profiles = ListProfiles();
+  j["profiles"] = nlohmann::json::array();
+  for (const ProfileEntry& p : profiles) {
+    j["profiles"].push_back({{"name", p.name}, {"path", p.path}});
+  }
   Status s = EmitJson(ctx, o.common, j);
   if (!s.ok()) return Fail(ctx, s);
   std::ostream* human = HumanStream(ctx, o.common);
@@ -75,8 +61,8 @@ int RunListCommand(const ListOptions& o, CommandContext& ctx) {
   for (const auto& sc : bench::Scenarios()) Row(*human, sc.name, sc.help);
   *human << "scenario sets:\n";
   for (const auto& set : bench::ScenarioSets()) Row(*human, set.name, set.help);
-  *human << "profiles:\n";
-  for (const auto& path : ProfilePaths()) *human << "  " << path << "\n";
+  *human << "profiles (by name: bench --profile NAME, tune --workload NAME):\n";
+  for (const ProfileEntry& p : profiles) Row(*human, p.name, p.path);
   return 0;
 }
 

@@ -42,6 +42,7 @@ void SetupProbeCommand(CLI::App& app, CommandContext& ctx) {
                                      "measure the disk under --dir: direct-I/O "
                                      "reads and writes, IOPS vs queue depth");
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
+  AddProgressOption(cmd, &opts->common);
   AddProbeFlags(cmd, &opts->probe);
   cmd->callback([opts, &ctx] { ctx.exit_code = RunProbeCommand(*opts, ctx); });
 }

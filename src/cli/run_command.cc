@@ -19,6 +19,7 @@
 #include "src/bench/process_stats.h"
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
+#include "src/cli/profile_dirs.h"
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
 #include "src/core/json_input.h"
@@ -131,7 +132,7 @@ Result<tune::TuneRequest> PlanTuneStep(const RunCommandOptions& o) {
         "--engine '" + o.engine + "': the tuner supports " +
         tune::TunableEngineList() + "; or pass --skip tune");
   }
-  Result<tune::Workload> w = tune::ResolveWorkload(o.workload);
+  Result<tune::Workload> w = ResolveWorkloadArgument(o.workload);
   if (!w.ok()) return w.status().WithContext("--workload");
   Result<uint64_t> budget =
       ParseSizeFlag("--memory-budget", o.memory_budget, "128MiB");
@@ -355,6 +356,7 @@ void SetupRunCommand(CLI::App& app, CommandContext& ctx) {
                          "the workload, and write result.json, report.html and "
                          "the profile into --out");
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
+  AddProgressOption(cmd, &opts->common);
   AddProbeFlags(cmd, &opts->probe);
   cmd->add_option("--out", opts->out_dir,
                   "output directory for result.json, the reports and the "

@@ -17,6 +17,7 @@
 #include "probes/environment.h"
 #include "reports/report.h"
 #include "src/cli/command.h"
+#include "src/cli/profile_dirs.h"
 #include "src/cli/probe_session.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
@@ -85,7 +86,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
                                              tune::BuiltinWorkloadList() +
                                              ", or a profile file (.json)"));
   }
-  auto workload = tune::ResolveWorkload(f.workload);
+  auto workload = ResolveWorkloadArgument(f.workload);
   if (!workload.ok()) return Fail(ctx, workload.status());
   req.workload = *workload;
   auto budget = ParseSizeFlag("--memory-budget", f.memory_budget, "128MiB");
@@ -197,6 +198,7 @@ void SetupTuneCommand(CLI::App& app, CommandContext& ctx) {
       "budget: rules from the device facts, a measured search, an A/B "
       "against the defaults");
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
+  AddProgressOption(cmd, &opts->common);
   cmd->add_option("--engine", f.engine, "engine to tune: leveldb or rocksdb")
       ->type_name("NAME")
       ->default_str("leveldb");

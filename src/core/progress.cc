@@ -7,9 +7,21 @@
 
 namespace disktune {
 
+std::optional<ProgressMode> ParseProgressMode(std::string_view text) {
+  if (text == "auto") return ProgressMode::kAuto;
+  if (text == "always") return ProgressMode::kAlways;
+  if (text == "never") return ProgressMode::kNever;
+  return std::nullopt;
+}
+
 TerminalProgress::TerminalProgress(std::ostream& err, bool is_terminal,
-                                   bool quiet)
-    : err_(err), tty_(is_terminal), quiet_(quiet), start_ns_(NowNanos()) {}
+                                   bool quiet, ProgressMode mode)
+    : err_(err),
+      tty_(is_terminal),
+      quiet_(quiet),
+      steps_(mode == ProgressMode::kAlways ||
+             (mode == ProgressMode::kAuto && !quiet)),
+      start_ns_(NowNanos()) {}
 
 TerminalProgress::~TerminalProgress() { Finish(); }
 
@@ -22,11 +34,22 @@ void TerminalProgress::ClearLine() {
 
 void TerminalProgress::Step(const std::string& name, int index, int total,
                             uint64_t remaining_ns) {
-  if (quiet_ || !tty_) return;
-  ClearLine();
+  if (!steps_) return;
+  uint64_t now = NowNanos();
   char buf[256];
+  if (!tty_) {
+    if (last_plain_ns_ && now - *last_plain_ns_ < kPlainIntervalNs) return;
+    last_plain_ns_ = now;
+    std::snprintf(buf, sizeof(buf),
+                  "progress: [%d/%d] %s: %.0fs elapsed, ~%.0fs left\n",
+                  index + 1, total, name.c_str(), (now - start_ns_) / 1e9,
+                  remaining_ns / 1e9);
+    err_ << buf << std::flush;
+    return;
+  }
+  ClearLine();
   std::snprintf(buf, sizeof(buf), "[%d/%d] %-28s %4.0fs elapsed, ~%.0fs left",
-                index + 1, total, name.c_str(), (NowNanos() - start_ns_) / 1e9,
+                index + 1, total, name.c_str(), (now - start_ns_) / 1e9,
                 remaining_ns / 1e9);
   err_ << buf << std::flush;
   line_open_ = true;

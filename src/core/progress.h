@@ -1,10 +1,13 @@
 // Progress reporting. Library code reports through a ProgressSink; the CLI
-// renders it on stderr when stderr is a terminal and --quiet is off.
+// renders it on stderr: a line rewritten in place on a terminal, plain lines
+// (at most one every few seconds) in a log, as --progress says.
 #pragma once
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace disktune {
 
@@ -29,12 +32,24 @@ class NullProgress : public ProgressSink {
   void Info(const std::string&) override {}
 };
 
-// Renders on a stream: a status line rewritten in place on a terminal
-// ("[3/14] rand_read qd4   12s elapsed, ~30s left"), warnings and info lines
-// always (unless quiet).
+// --progress: `auto` shows progress unless --quiet; `always` shows it even
+// with --quiet (which then silences only warnings and text); `never` hides
+// the step lines (warnings and info lines stay, unless --quiet).
+enum class ProgressMode { kAuto, kAlways, kNever };
+// "auto" / "always" / "never"; nullopt for anything else.
+std::optional<ProgressMode> ParseProgressMode(std::string_view text);
+
+// Renders on a stream: on a terminal, a status line rewritten in place
+// ("[3/14] rand_read qd4   12s elapsed, ~30s left"); elsewhere (an Ansible
+// or nohup log) plain lines, "progress: [3/14] rand_read qd4: 12s elapsed,
+// ~30s left", the first step and then at most one every kPlainIntervalNs, so
+// a long run shows where it is without flooding the log. Warnings and info
+// lines always (unless quiet).
 class TerminalProgress : public ProgressSink {
  public:
-  TerminalProgress(std::ostream& err, bool is_terminal, bool quiet);
+  static constexpr uint64_t kPlainIntervalNs = 5'000'000'000;
+  TerminalProgress(std::ostream& err, bool is_terminal, bool quiet,
+                   ProgressMode mode = ProgressMode::kAuto);
   ~TerminalProgress() override;
   void Step(const std::string& name, int index, int total,
             uint64_t remaining_ns) override;
@@ -47,8 +62,10 @@ class TerminalProgress : public ProgressSink {
   std::ostream& err_;
   bool tty_;
   bool quiet_;
+  bool steps_;  // step lines shown at all
   bool line_open_ = false;
   uint64_t start_ns_;
+  std::optional<uint64_t> last_plain_ns_;
 };
 
 }  // namespace disktune

@@ -1,0 +1,202 @@
+#include "reports/fleet.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "reports/fleet_render.h"
+#include "reports/schema_validator.h"
+#include "reports/test_util.h"
+
+namespace disktune {
+namespace {
+
+using nlohmann::json;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// The crafted report as host `name` with device `model`: every latency of
+// the fdatasync append point scaled by `fsync_factor`, and the 4 KiB QD1
+// read p50 by `read_factor` (a host's ordinary spread).
+FleetInput Host(const std::string& name, const std::string& model,
+                double fsync_factor = 1, double read_factor = 1) {
+  json j = ReportToJson(testing::CraftedReport());
+  j["environment"]["hostname"] = name;
+  j["environment"]["device"]["model"] = model;
+  for (json& p : j["probes"]) {
+    double f = p["name"] == "fsync.fdatasync.2300.append" ? fsync_factor
+               : p["name"] == "rand_read.4k.qd1"          ? read_factor
+                                                          : 1;
+    if (f == 1 || !p.contains("latency_ns")) continue;
+    for (auto& [k, v] : p["latency_ns"].items()) {
+      if (k != "samples" && v.is_number()) v = v.get<double>() * f;
+    }
+  }
+  Result<Report> r = ReportFromJson(j);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return {"results/" + name + ".json", r.ok() ? *r : Report{}};
+}
+
+size_t FigureIndex(const FleetReport& f, const std::string& id) {
+  for (size_t i = 0; i < f.figures.size(); i++) {
+    if (f.figures[i].id == id) return i;
+  }
+  ADD_FAILURE() << "no figure " << id;
+  return 0;
+}
+
+TEST(FleetTest, MedianOfOddAndEvenCounts) {
+  EXPECT_EQ(*Median({3, 1, 2}), 2);
+  EXPECT_EQ(*Median({4, 1, 3, 2}), 2.5);
+  EXPECT_FALSE(Median({}).has_value());
+}
+
+TEST(FleetTest, FlagsExactlyTheSlowHostWithMadsAndRatio) {
+  std::vector<FleetInput> in = {
+      Host("a", "M", 1.00, 1.00), Host("b", "M", 1.05, 0.97),
+      Host("c", "M", 0.96, 1.04), Host("slow", "M", 10.0, 1.02),
+      Host("e", "M", 1.02, 0.99)};
+  FleetReport f = BuildFleet(in, FleetRule());
+  ASSERT_EQ(f.outliers.size(), 1u);
+  EXPECT_EQ(f.outliers[0].host, "slow");
+  EXPECT_EQ(f.outliers[0].figure, "fdatasync_2300_p99_ns");
+  EXPECT_EQ(f.outliers[0].direction, "worse");
+  EXPECT_THAT(f.outliers[0].text, HasSubstr("above the group median"));
+  size_t fi = FigureIndex(f, "fdatasync_2300_p99_ns");
+  const FleetCell& c = f.hosts[3].cells[fi];
+  EXPECT_TRUE(c.outlier);
+  EXPECT_NEAR(*c.ratio, 10.0 / 1.02, 0.01);
+  EXPECT_GT(*c.mads, 3.5);
+  // The others are judged too, and within the rule.
+  EXPECT_FALSE(f.hosts[0].cells[fi].outlier);
+  EXPECT_LT(*f.hosts[0].cells[fi].mads, 3.5);
+  EXPECT_NEAR(*f.groups[0].stats[fi].median, 36e6 * 1.02, 1);
+}
+
+TEST(FleetTest, ManyMadsButASmallRatioIsNotAnOutlier) {
+  // Near-identical disks: 1.3x is far out in MADs but under the 1.5x ratio.
+  std::vector<FleetInput> in = {Host("a", "M", 1.000), Host("b", "M", 1.001),
+                                Host("c", "M", 0.999), Host("d", "M", 1.3)};
+  FleetReport f = BuildFleet(in, FleetRule());
+  EXPECT_TRUE(f.outliers.empty());
+  size_t fi = FigureIndex(f, "fdatasync_2300_p99_ns");
+  EXPECT_GT(*f.hosts[3].cells[fi].mads, 3.5);
+  FleetRule loose;
+  loose.min_ratio = 1.2;
+  EXPECT_EQ(BuildFleet(in, loose).outliers.size(), 1u);
+}
+
+TEST(FleetTest, AHostFarOffFromTwoNoisyPeersIsFlagged) {
+  // Two normal hosts 1.6x apart and one at 1/175: on a linear scale the odd
+  // one would be 1.1 MADs out (a value cannot fall further than the median
+  // below it); on the log scale it is far out.
+  std::vector<FleetInput> in = {Host("a", "M", 1.0), Host("b", "M", 1.6),
+                                Host("odd", "M", 1.0 / 175)};
+  FleetReport f = BuildFleet(in, FleetRule());
+  ASSERT_EQ(f.outliers.size(), 1u);
+  EXPECT_EQ(f.outliers[0].host, "odd");
+  size_t fi = FigureIndex(f, "fdatasync_2300_p99_ns");
+  EXPECT_NEAR(*f.hosts[2].cells[fi].ratio, 175, 0.01);
+  EXPECT_LT(*f.hosts[1].cells[fi].mads, 1.0);
+}
+
+TEST(FleetTest, AFasterHostIsFlaggedAsBetter) {
+  std::vector<FleetInput> in = {Host("a", "M"), Host("b", "M", 1.1),
+                                Host("c", "M", 0.9), Host("cache", "M", 0.05)};
+  FleetReport f = BuildFleet(in, FleetRule());
+  ASSERT_EQ(f.outliers.size(), 1u);
+  EXPECT_EQ(f.outliers[0].host, "cache");
+  EXPECT_EQ(f.outliers[0].direction, "better");
+}
+
+TEST(FleetTest, HostsAreComparedWithinTheirDeviceModel) {
+  // Three SATA disks and three 10x slower rotating ones: two groups, no
+  // outlier. Put together with one odd rotating disk, it is flagged.
+  std::vector<FleetInput> in = {Host("s1", "SSD"),      Host("s2", "SSD", 1.1),
+                                Host("s3", "SSD", 0.9), Host("h1", "HDD", 10),
+                                Host("h2", "HDD", 11),  Host("h3", "HDD", 9)};
+  FleetReport f = BuildFleet(in, FleetRule());
+  EXPECT_EQ(f.groups.size(), 2u);
+  EXPECT_TRUE(f.outliers.empty());
+  std::vector<FleetInput> mixed = {
+      Host("s1", "SSD"), Host("s2", "SSD", 1.1), Host("s3", "SSD", 0.9),
+      Host("s4", "SSD", 1.05), Host("h1", "HDD", 10)};
+  FleetRule none;
+  none.group_by_model = false;
+  FleetReport all = BuildFleet(mixed, none);
+  ASSERT_EQ(all.outliers.size(), 1u);
+  EXPECT_EQ(all.outliers[0].host, "h1");
+  EXPECT_TRUE(BuildFleet(mixed, FleetRule()).outliers.empty());
+}
+
+TEST(FleetTest, TwoHostsAreNotJudged) {
+  FleetReport f = BuildFleet({Host("a", "M"), Host("b", "M", 20)}, FleetRule());
+  EXPECT_FALSE(f.groups[0].judged);
+  EXPECT_TRUE(f.outliers.empty());
+  EXPECT_THAT(FleetText(f), HasSubstr("medians only"));
+}
+
+TEST(FleetTest, AWriteCacheUnlikeTheRestIsFlagged) {
+  std::vector<FleetInput> in = {Host("a", "M"), Host("b", "M"), Host("c", "M")};
+  in[2].report.environment.device->write_cache = "write through";
+  FleetReport f = BuildFleet(in, FleetRule());
+  ASSERT_EQ(f.outliers.size(), 1u);
+  EXPECT_EQ(f.outliers[0].host, "c");
+  EXPECT_EQ(f.outliers[0].figure, "write_cache");
+  EXPECT_EQ(f.outliers[0].direction, "differs");
+}
+
+TEST(FleetTest, SameHostnameIsToldApartByFileName) {
+  std::vector<FleetInput> in = {Host("x", "M"), Host("x", "M"), Host("y", "M")};
+  in[0].file = "results/one.json";
+  in[1].file = "results/two.json";
+  FleetReport f = BuildFleet(in, FleetRule());
+  EXPECT_EQ(f.hosts[0].host, "x/one");
+  EXPECT_EQ(f.hosts[1].host, "x/two");
+  EXPECT_EQ(f.hosts[2].host, "y");
+}
+
+TEST(FleetTest, EngineFiguresAndProfileComeFromTheResult) {
+  FleetReport f = BuildFleet({Host("a", "M")}, FleetRule());
+  size_t fi = FigureIndex(f, "leveldb_fillrandom_ops_per_sec");
+  EXPECT_TRUE(f.hosts[0].cells[fi].value.has_value());
+  FigureIndex(f, "sqlite3_readrandom_ops_per_sec");
+  EXPECT_EQ(f.hosts[0].flush_verdict, "flushes_reach_device");
+  EXPECT_EQ(f.hosts[0].recommended, "baseline-2011-leveldb");
+}
+
+TEST(FleetTest, JsonMatchesTheSchemaAndRenderersNameTheOutlier) {
+  std::vector<FleetInput> in = {Host("a", "M"), Host("b", "M", 1.1),
+                                Host("c", "M", 0.9), Host("slow", "M", 12),
+                                Host("lone", "Other")};
+  FleetReport f = BuildFleet(in, FleetRule());
+  f.skipped.push_back({"results/bad.json", "not JSON"});
+  std::ifstream s(std::string(DISKTUNE_TEST_SOURCE_DIR) +
+                  "/reports/schema/fleet.v1.schema.json");
+  json schema = json::parse(s);
+  json j = FleetToJson(f);
+  auto errors = ValidateAgainstSchema(schema, j);
+  EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+  json broken = j;
+  broken["hosts"][0]["figures"]["read_4k_qd1_p50_ns"]["ratio"] = 0.5;
+  EXPECT_FALSE(ValidateAgainstSchema(schema, broken).empty());
+
+  std::string prom = FleetPrometheus(f);
+  EXPECT_THAT(prom, HasSubstr("disktune_fleet_fdatasync_2300_p99_seconds{host="
+                              "\"slow\",group=\"ATA M\"} 0.43"));
+  EXPECT_THAT(prom,
+              HasSubstr("disktune_fleet_outlier{host=\"slow\",group=\"ATA M\","
+                        "figure=\"fdatasync_2300_p99_ns\"} 1"));
+  EXPECT_THAT(prom, HasSubstr("disktune_fleet_outliers 1\n"));
+  std::string html = FleetHtml(f);
+  EXPECT_THAT(html, HasSubstr("class=\"outlier-label\""));
+  EXPECT_THAT(html, HasSubstr(">slow</text>"));
+  EXPECT_THAT(html, Not(HasSubstr(">a</text>")));
+  std::string text = FleetText(f);
+  EXPECT_THAT(text, HasSubstr("slow: fdatasync p99"));
+  EXPECT_THAT(text, HasSubstr("skipped results/bad.json: not JSON"));
+}
+
+}  // namespace
+}  // namespace disktune

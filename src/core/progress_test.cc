@@ -1,0 +1,64 @@
+#include "src/core/progress.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace disktune {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(ProgressTest, ParsesTheThreeModes) {
+  EXPECT_EQ(ParseProgressMode("auto"), ProgressMode::kAuto);
+  EXPECT_EQ(ParseProgressMode("always"), ProgressMode::kAlways);
+  EXPECT_EQ(ParseProgressMode("never"), ProgressMode::kNever);
+  EXPECT_FALSE(ParseProgressMode("yes").has_value());
+}
+
+TEST(ProgressTest, ALogGetsPlainLinesAtMostOneEveryFewSeconds) {
+  std::ostringstream err;
+  {
+    TerminalProgress p(err, /*is_terminal=*/false, /*quiet=*/false);
+    p.Step("rand_read.4k.qd1", 0, 3, 30'000'000'000);
+    // Within the interval: not printed.
+    p.Step("rand_read.4k.qd4", 1, 3, 20'000'000'000);
+    p.Info("an info line");
+  }
+  std::string s = err.str();
+  EXPECT_EQ(s,
+            "progress: [1/3] rand_read.4k.qd1: 0s elapsed, ~30s left\n"
+            "an info line\n");
+  EXPECT_THAT(s, Not(HasSubstr("\r")));
+}
+
+TEST(ProgressTest, ATerminalGetsOneLineRewrittenInPlace) {
+  std::ostringstream err;
+  TerminalProgress p(err, /*is_terminal=*/true, /*quiet=*/false);
+  p.Step("a", 0, 2, 2'000'000'000);
+  p.Step("b", 1, 2, 1'000'000'000);
+  p.Finish();
+  EXPECT_THAT(err.str(), HasSubstr("[2/2] b"));
+  EXPECT_THAT(err.str(), HasSubstr("\r\033[K"));
+}
+
+TEST(ProgressTest, QuietNeverAndAlways) {
+  std::ostringstream quiet, never, always;
+  TerminalProgress q(quiet, false, /*quiet=*/true);
+  q.Step("a", 0, 1, 0);
+  q.Warn("w");
+  EXPECT_EQ(quiet.str(), "");
+  TerminalProgress n(never, false, false, ProgressMode::kNever);
+  n.Step("a", 0, 1, 0);
+  n.Warn("w");
+  EXPECT_EQ(never.str(), "warning: w\n");
+  TerminalProgress a(always, false, /*quiet=*/true, ProgressMode::kAlways);
+  a.Step("a", 0, 1, 0);
+  a.Warn("w");
+  EXPECT_EQ(always.str(), "progress: [1/1] a: 0s elapsed, ~0s left\n");
+}
+
+}  // namespace
+}  // namespace disktune
