@@ -13,8 +13,9 @@
 # too. fio lays its file out with fallocate first (unwritten extents), the
 # native append mode grows the file as it writes; the job is therefore also
 # run with --fallocate=none ("etcd/grow"), the same layout as the native point.
-# The native point measures for as long as fio ran (an fsync point lasts a
-# quarter of --duration), so both have a comparable number of samples.
+# The native point issues at least etcd's 10,029 syncs (22 MiB / 2300 B), as
+# fio's job does, so both rest on the same number of samples; rounds
+# alternate which side runs first.
 #
 #   benchmarks/durability_vs_fio.sh [--dir DIR] [--bin PATH] [--repeat N]
 set -euo pipefail
@@ -69,21 +70,33 @@ echo "directory: $(cd "$dir" && pwd) ($(df -T "$dir" | awk 'NR==2 {print $2 " on
 echo "latencies in us; fio = its fdatasync latency, native = the fdatasync call (total = write + fdatasync)"
 printf '%-3s %-10s %9s %9s %6s | %9s %9s %6s | %7s %7s | %9s %9s\n' run fio_job fio_p50 fio_p99 \
   ops native_p50 native_p99 ops p50_rat p99_rat total_p50 total_p99
-for i in $(seq 1 "$repeat"); do
-  read -r f_p50 f_p99 f_ops f_ms < <(fio_etcd etcd)
-  read -r g_p50 g_p99 g_ops g_ms < <(fio_etcd grow --fallocate=none)
-  # A quarter of --duration is measured per fsync point: as long as fio ran.
-  duration_ms=$(( (f_ms + g_ms) * 2 ))
-  [ "$duration_ms" -ge 400 ] || duration_ms=400
+native() {  # prints "sync_p50 sync_p99 syncs total_p50 total_p99"
+  # The etcd point issues etcd's own 10,029 syncs whatever --duration says.
   "$bin" probe --quiet --probes fsync --fsync-methods fdatasync --fsync-sizes 2300 \
-    --fsync-modes append --duration "${duration_ms}ms" --dir "$work/native" \
-    --json - >"$work/native.json"
-  read -r n_p50 n_p99 n_ops t_p50 t_p99 < <(jq -r '.probes[]
+    --fsync-modes append --duration 200ms --dir "$work" \
+    --json "$work/native.json.new" && mv "$work/native.json.new" "$work/native.json"
+  jq -r '.probes[]
     | select(.name == "fsync.fdatasync.2300.append")
     | "\(.metrics.sync_latency_ns.p50) \(.metrics.sync_latency_ns.p99) \(.samples)"
-      + " \(.latency_ns.p50) \(.latency_ns.p99)"' "$work/native.json")
+      + " \(.latency_ns.p50) \(.latency_ns.p99)"' "$work/native.json"
+}
+# Order-balanced: odd rounds measure native first, even rounds fio first, so a
+# cache or device state left by the first run favours each side equally.
+for i in $(seq 1 "$repeat"); do
+  if [ $((i % 2)) = 1 ]; then
+    read -r n_p50 n_p99 n_ops t_p50 t_p99 < <(native)
+    read -r f_p50 f_p99 f_ops f_ms < <(fio_etcd etcd)
+    read -r g_p50 g_p99 g_ops g_ms < <(fio_etcd grow --fallocate=none)
+    order=native-first
+  else
+    read -r f_p50 f_p99 f_ops f_ms < <(fio_etcd etcd)
+    read -r g_p50 g_p99 g_ops g_ms < <(fio_etcd grow --fallocate=none)
+    read -r n_p50 n_p99 n_ops t_p50 t_p99 < <(native)
+    order=fio-first
+  fi
   row "$i" etcd "$f_p50" "$f_p99" "$f_ops" "$n_p50" "$n_p99" "$n_ops" "$t_p50" "$t_p99"
   row "$i" etcd/grow "$g_p50" "$g_p99" "$g_ops" "$n_p50" "$n_p99" "$n_ops" "$t_p50" "$t_p99"
+  echo "    ($order)"
 done
 jq -r '.analyses.checks.etcd | "etcd check (native): p99 \(.value_ns / 1e6) ms < \(.threshold_ns / 1e6) ms: \(if .pass then "PASS" else "FAIL" end)"' "$work/native.json"
 jq -r '.analyses.durability.verdicts[0] | "durability verdict: \(.verdict) (\(.evidence.flushes_per_sync // "?") flushes per sync)"' "$work/native.json"

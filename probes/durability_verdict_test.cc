@@ -149,17 +149,33 @@ TEST(DurabilityVerdictTest, AnalysesFromResults) {
 
 TEST(DurabilityVerdictTest, EtcdCheckPassesUnderTenMilliseconds) {
   std::vector<ProbeResult> results = {Point("fsync.fdatasync.2300.append",
-                                            "fdatasync", 1000000, 9999999, 10,
-                                            10, {})};
+                                            "fdatasync", 1000000, 9999999,
+                                            10029, 10029, {})};
   auto c = EtcdCheck(results);
   ASSERT_TRUE(c);
   EXPECT_TRUE((*c)["pass"].get<bool>());
+  EXPECT_EQ((*c)["verdict"], "pass");
   EXPECT_FALSE(EtcdCheck({}));
   // With the fdatasync call timed alone, that is the figure judged.
-  results[0].metrics["sync_latency_ns"] = {{"p50", 900000}, {"p99", 10000001}};
+  results[0].metrics["sync_latency_ns"] = {
+      {"p50", 900000}, {"p99", 10000001}, {"samples", 10029}};
   c = EtcdCheck(results);
   EXPECT_EQ((*c)["value_ns"], 10000001);
   EXPECT_FALSE((*c)["pass"].get<bool>());
+  EXPECT_EQ((*c)["verdict"], "fail");
+}
+
+// A p99 on 154 syncs is the second-largest value: no verdict either way.
+TEST(DurabilityVerdictTest, EtcdCheckOnTooFewSyncsIsInsufficient) {
+  std::vector<ProbeResult> results = {Point("fsync.fdatasync.2300.append",
+                                            "fdatasync", 300000, 400000, 154,
+                                            154, {})};
+  auto c = EtcdCheck(results);
+  ASSERT_TRUE(c);
+  EXPECT_EQ((*c)["verdict"], "insufficient");
+  EXPECT_FALSE((*c)["pass"].get<bool>());
+  EXPECT_EQ((*c)["samples"], 154);
+  EXPECT_EQ((*c)["samples_needed"], 1000);
 }
 
 }  // namespace

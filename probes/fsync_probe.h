@@ -46,6 +46,12 @@ std::vector<FsyncPoint> PgComparisonPoints(const ProbeConfig& config);
 // --warmup (there are ~3x more points than in the block probes), at least 50
 // operations unless that takes 4x as long.
 FsyncLimits FsyncLimitsFor(const ProbeConfig& config);
+// etcd's disk check (fio --fdatasync=1 --size=22m --bs=2300) issues 22 MiB /
+// 2300 B syncs; the 2300 B fdatasync append point issues at least as many.
+inline constexpr uint64_t kEtcdRecipeSyncs = (22ull << 20) / 2300;  // 10,029
+inline constexpr uint64_t kEtcdPointCapNs = 60'000'000'000;         // 1 min
+// `limits` adjusted for one point (the etcd point's sync count).
+FsyncLimits LimitsForPoint(const FsyncPoint& p, FsyncLimits limits);
 // Names and sizes valid for the narrowing flags.
 std::vector<uint64_t> FsyncDefaultSizes(bool quick);
 

@@ -184,8 +184,21 @@ const char* CheckOutcomeName(CheckOutcome o) {
       return "fail";
     case CheckOutcome::kNotMeasured:
       return "not_measured";
+    case CheckOutcome::kInsufficient:
+      return "insufficient";
   }
   return "?";
+}
+
+int CheckExitCode(const std::vector<RequirementResult>& results) {
+  bool insufficient = false;
+  for (const auto& r : results) {
+    if (r.outcome == CheckOutcome::kFail ||
+        r.outcome == CheckOutcome::kNotMeasured)
+      return 1;
+    insufficient |= r.outcome == CheckOutcome::kInsufficient;
+  }
+  return insufficient ? 3 : 0;
 }
 
 Result<Requirement> ParseRequirement(std::string_view text) {
@@ -485,6 +498,13 @@ Result<std::vector<RequirementResult>> EvaluateRequirements(
       return Status::InvalidArgument("'" + req.text + "': " + fits.message());
     rr.outcome = Compare(f->value, req.op, req.threshold) ? CheckOutcome::kPass
                                                           : CheckOutcome::kFail;
+    if (f->insufficient()) {
+      rr.outcome = CheckOutcome::kInsufficient;
+      rr.detail = Thousands(static_cast<double>(*f->samples)) + " samples; " +
+                  f->metric.substr(f->metric.rfind('.') + 1) + " needs " +
+                  Thousands(static_cast<double>(f->samples_needed)) +
+                  " (measure longer)";
+    }
     rr.figure = std::move(*f);
     out.push_back(std::move(rr));
   }
@@ -507,9 +527,12 @@ std::string RenderCheckText(const std::vector<RequirementResult>& results) {
   for (const auto& r : results) {
     const char* status = r.outcome == CheckOutcome::kPass   ? "PASS"
                          : r.outcome == CheckOutcome::kFail ? "FAIL"
-                                                            : "NOT MEASURED";
+                         : r.outcome == CheckOutcome::kInsufficient
+                             ? "INSUFFICIENT"
+                             : "NOT MEASURED";
     passed += r.outcome == CheckOutcome::kPass;
     std::string from = r.figure ? r.figure->resolved : r.detail;
+    if (r.outcome == CheckOutcome::kInsufficient) from += ": " + r.detail;
     if (r.requirement.source != "--require")
       from += " [" + r.requirement.source + "]";
     std::snprintf(line, sizeof(line), "%-12s %-*s  %*s  %s\n", status,
@@ -518,9 +541,13 @@ std::string RenderCheckText(const std::vector<RequirementResult>& results) {
                   from.c_str());
     out += line;
   }
+  int code = CheckExitCode(results);
   out += std::to_string(passed) + " of " + std::to_string(results.size()) +
          " requirements met: " +
-         (passed == static_cast<int>(results.size()) ? "PASS" : "FAIL") + "\n";
+         (code == 0   ? "PASS"
+          : code == 1 ? "FAIL"
+                      : "INSUFFICIENT SAMPLES") +
+         "\n";
   return out;
 }
 
@@ -558,12 +585,20 @@ nlohmann::json CheckToJson(const std::string& result_path,
         e["value"] = r.figure->value;
       }
       e["measured"] = MeasuredText(r);
+      if (r.figure->samples) {
+        e["samples"] = *r.figure->samples;
+        e["samples_needed"] = r.figure->samples_needed;
+      }
+      if (!r.detail.empty()) e["detail"] = r.detail;
     } else {
       e["detail"] = r.detail;
     }
     reqs.push_back(std::move(e));
   }
   j["pass"] = passed == static_cast<int>(results.size());
+  j["verdict"] = std::string(CheckExitCode(results) == 0   ? "pass"
+                             : CheckExitCode(results) == 1 ? "fail"
+                                                           : "insufficient");
   j["passed"] = passed;
   j["failed"] = static_cast<int>(results.size()) - passed;
   j["requirements"] = std::move(reqs);

@@ -61,8 +61,11 @@ const std::vector<CheckPreset>& CheckPresets();
 // NotFound-like InvalidArgument naming the valid presets for an unknown name.
 Result<std::vector<Requirement>> PresetRequirements(std::string_view name);
 
-enum class CheckOutcome { kPass, kFail, kNotMeasured };
-const char* CheckOutcomeName(CheckOutcome o);  // "pass", "fail", "not_measured"
+// kInsufficient: the figure is a percentile resting on fewer samples than
+// MinSamplesForQuantile asks (154 syncs for a p99): never a pass.
+enum class CheckOutcome { kPass, kFail, kNotMeasured, kInsufficient };
+// "pass", "fail", "not_measured", "insufficient"
+const char* CheckOutcomeName(CheckOutcome o);
 
 struct RequirementResult {
   Requirement requirement;
@@ -76,6 +79,10 @@ struct RequirementResult {
 // which fails the check.
 Result<std::vector<RequirementResult>> EvaluateRequirements(
     const Report& report, const std::vector<Requirement>& requirements);
+
+// The exit code of a check: 0 every requirement passed, 1 one failed or was
+// not measured, else 3 when one rests on too few samples.
+int CheckExitCode(const std::vector<RequirementResult>& results);
 
 // One aligned line per requirement (outcome, expression, measured value, what
 // the path resolved to), then a summary line.

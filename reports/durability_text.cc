@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "reports/render_util.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -69,8 +70,7 @@ void Etcd(const nlohmann::json& a, std::ostream& os) {
   if (c == a.end() || !c->contains("etcd")) return;
   const auto& e = (*c)["etcd"];
   os << "  etcd check (fdatasync 2300 B append, p99 < "
-     << Dur(e, "threshold_ns")
-     << "): " << (e.value("pass", false) ? "PASS" : "FAIL") << ", p99 "
+     << Dur(e, "threshold_ns") << "): " << CheckVerdictText(e) << ", p99 "
      << Dur(e, "value_ns") << "\n";
 }
 

@@ -163,7 +163,8 @@ TEST(FleetTest, EngineFiguresAndProfileComeFromTheResult) {
   EXPECT_TRUE(f.hosts[0].cells[fi].value.has_value());
   FigureIndex(f, "sqlite3_readrandom_ops_per_sec");
   EXPECT_EQ(f.hosts[0].flush_verdict, "flushes_reach_device");
-  EXPECT_EQ(f.hosts[0].recommended, "baseline-2011-leveldb");
+  EXPECT_EQ(f.hosts[0].recommended,
+            "baseline-2011-leveldb: write_buffer_bytes, bloom_bits_per_key");
 }
 
 TEST(FleetTest, JsonMatchesTheSchemaAndRenderersNameTheOutlier) {

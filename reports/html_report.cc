@@ -833,7 +833,7 @@ void Durability(const Report& r, std::string& out) {
       bool pass = e.value("pass", false);
       out +=
           "<p><span class=\"" + std::string(pass ? "pass" : "fail") + "\">" +
-          (pass ? "PASS" : "FAIL") + "</span> <b>" + H(it.key()) +
+          H(CheckVerdictText(e)) + "</span> <b>" + H(it.key()) +
           "</b>: " + H(JsonStr(e, "measurement")) + " p99 " +
           H(e.contains("value_ns") ? Dur(e["value_ns"].get<double>()) : "-") +
           ", limit " +

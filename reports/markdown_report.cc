@@ -94,7 +94,7 @@ void Checks(const Report& r, std::ostringstream& os) {
     const json& e = it.value();
     const json* v = JsonNum(e, "value_ns");
     const json* t = JsonNum(e, "threshold_ns");
-    os << Row({Md(it.key()), e.value("pass", false) ? "**PASS**" : "**FAIL**",
+    os << Row({Md(it.key()), "**" + Md(CheckVerdictText(e)) + "**",
                "`" + Md(JsonStr(e, "measurement")) + "`",
                v ? Dur(v->get<double>()) : "-",
                t ? "< " + Dur(t->get<double>()) : "-"});

@@ -200,6 +200,15 @@ void Analyses(const Report& r, Exposition& e) {
     }
     for (auto c = it->begin(); c != it->end(); ++c) {
       Labels l = {{"device", dev}, {"check", c.key()}};
+      if (const auto* v = JsonNum(*c, "samples")) {
+        e.Add("disktune_check_samples", "gauge",
+              "The samples a named check's figure rests on (a p99 needs "
+              "1,000; fewer give no verdict).",
+              l, v->get<double>());
+      }
+    }
+    for (auto c = it->begin(); c != it->end(); ++c) {
+      Labels l = {{"device", dev}, {"check", c.key()}};
       if (const auto* v = JsonNum(*c, "threshold_ns")) {
         e.Add("disktune_check_threshold_seconds", "gauge",
               "The limit of a named check.", l, v->get<double>() / 1e9);

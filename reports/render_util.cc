@@ -185,4 +185,20 @@ TuneSections SplitTune(const nlohmann::json& tune) {
   return t;
 }
 
+std::string CheckVerdictText(const nlohmann::json& e) {
+  if (!e.is_object()) return "FAIL";
+  std::string v = JsonStr(e, "verdict");
+  if (v.empty()) v = e.value("pass", false) ? "pass" : "fail";
+  if (v == "pass") return "PASS";
+  if (v != "insufficient") return "FAIL";
+  std::string out = "INSUFFICIENT";
+  const nlohmann::json* n = JsonNum(e, "samples");
+  const nlohmann::json* need = JsonNum(e, "samples_needed");
+  if (n && need) {
+    out += " (" + Thousands(n->get<double>()) + " of " +
+           Thousands(need->get<double>()) + " samples)";
+  }
+  return out;
+}
+
 }  // namespace disktune

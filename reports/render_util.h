@@ -34,6 +34,10 @@ std::string BenchKey(const bench::BenchResult& b, int occurrence);
 
 // A string member, or "" when absent or not a string.
 std::string JsonStr(const nlohmann::json& j, std::string_view key);
+// "PASS", "FAIL" or "INSUFFICIENT" for a named check under analyses.checks
+// (its "verdict", or "pass" in results written before verdicts had
+// sample counts); with " (154 of 1,000 samples)" when insufficient.
+std::string CheckVerdictText(const nlohmann::json& check);
 // A numeric member, or nullptr when absent or not a number.
 const nlohmann::json* JsonNum(const nlohmann::json& j, std::string_view key);
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "reports/render_util.h"
+#include "src/core/histogram.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -89,6 +90,32 @@ const json* FindMetric(const json& j, std::string_view metric) {
   return nullptr;
 }
 
+// A percentile's sample count: latency_ns.samples for p99, the group's own
+// "samples" for sync_latency_ns.p99.
+void AttachSamples(const json& j, std::string_view metric, Figure* f) {
+  size_t dot = metric.rfind('.');
+  std::string_view leaf =
+      dot == std::string_view::npos ? metric : metric.substr(dot + 1);
+  std::optional<double> q = QuantileOfKey(leaf);
+  if (!q) return;
+  const json* group = nullptr;
+  if (dot == std::string_view::npos) {
+    auto lat = j.find("latency_ns");
+    if (lat != j.end()) group = &*lat;
+  } else {
+    auto m = j.find("metrics");
+    if (m != j.end() && m->is_object()) {
+      auto g = m->find(std::string(metric.substr(0, dot)));
+      if (g != m->end()) group = &*g;
+    }
+  }
+  if (!group || !group->is_object()) return;
+  auto n = group->find("samples");
+  if (n == group->end() || !n->is_number_unsigned()) return;
+  f->samples = n->get<uint64_t>();
+  f->samples_needed = MinSamplesForQuantile(*q);
+}
+
 bool AnyProbeHasMetric(const Report& r, std::string_view metric) {
   std::string head(metric.substr(0, metric.find('.')));
   for (const auto& p : r.probes) {
@@ -148,7 +175,9 @@ Result<Figure> LookupProbe(const Report& r, std::string_view path, size_t dot) {
   if (!v && metric == "iops") v = FindMetric(j, "ops_per_sec");
   if (!v && metric == "ops_per_sec") v = FindMetric(j, "iops");
   if (!v) return Status::NotFound(hit->name + " has no " + metric + " figure");
-  return FromJsonValue(*v, metric, hit->name);
+  Result<Figure> f = FromJsonValue(*v, metric, hit->name);
+  if (f.ok()) AttachSamples(j, metric, &*f);
+  return f;
 }
 
 Result<Figure> LookupBench(const Report& r, std::string_view path,
@@ -207,6 +236,7 @@ Result<Figure> LookupBench(const Report& r, std::string_view path,
 Result<Figure> LookupAnalyses(const Report& r, std::string_view path,
                               size_t* metric_offset) {
   const json* node = &r.analyses;
+  const json* parent = nullptr;
   std::string walked = "analyses";
   size_t pos = 9;  // after "analyses."
   std::string key;
@@ -218,6 +248,7 @@ Result<Figure> LookupAnalyses(const Report& r, std::string_view path,
     if (key.empty())
       return Status::InvalidArgument("empty key in '" + std::string(path) +
                                      "'");
+    parent = node;
     if (node->is_array()) {
       char* end = nullptr;
       unsigned long idx = std::strtoul(key.c_str(), &end, 10);
@@ -239,7 +270,18 @@ Result<Figure> LookupAnalyses(const Report& r, std::string_view path,
         "'" + std::string(path) +
         "' is a group of figures; name one of its members");
   }
-  return FromJsonValue(*node, key, walked);
+  Result<Figure> f = FromJsonValue(*node, key, walked);
+  // A figure beside "samples" and "samples_needed" (the etcd check) carries
+  // them, so a verdict on too few samples is INSUFFICIENT.
+  if (f.ok() && parent && parent->is_object() &&
+      parent->contains("samples_needed") &&
+      (*parent)["samples"].is_number_unsigned() &&
+      (*parent)["samples_needed"].is_number_unsigned() && key != "samples" &&
+      key != "samples_needed") {
+    f->samples = (*parent)["samples"].get<uint64_t>();
+    f->samples_needed = (*parent)["samples_needed"].get<uint64_t>();
+  }
+  return f;
 }
 
 }  // namespace

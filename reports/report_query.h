@@ -27,6 +27,8 @@
 // ops_per_sec (the fsync probes count syncs, not I/Os), and the reverse.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +62,11 @@ struct Figure {
   bool is_bool = false;  // value is 0 or 1
   std::string resolved;  // the probe / bench / analyses entry the path matched
   std::string metric;    // the figure's name within it
+  // For a percentile: the samples it rests on, and how many it needs
+  // (MinSamplesForQuantile); a verdict on fewer is INSUFFICIENT.
+  std::optional<uint64_t> samples;
+  uint64_t samples_needed = 0;
+  bool insufficient() const { return samples && *samples < samples_needed; }
 };
 
 // NotFound when the report holds no such result or the figure was not

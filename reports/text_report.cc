@@ -7,6 +7,7 @@
 #include "reports/durability_text.h"
 #include "reports/render_util.h"
 #include "reports/tune_table.h"
+#include "src/core/histogram.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -117,10 +118,11 @@ void FsyncTable(const Report& r, std::ostringstream& os) {
   for (const auto& p : r.probes) {
     if (IsFsync(p)) w = std::max(w, static_cast<int>(p.name.size()));
   }
+  bool few_samples = false;
   std::snprintf(line, sizeof(line),
-                "\n%-*s %10s %9s %10s %10s %10s %10s %8s %8s\n", w,
-                "sync point", "syncs/s", "MB/s", "p50", "p99", "p99.9", "max",
-                "flush/op", "samples");
+                "\n%-*s %10s %9s %11s %11s %11s %10s %8s %8s\n", w,
+                "sync point", "syncs/s", "MB/s", "p50 ", "p99 ", "p99.9 ",
+                "max", "flush/op", "samples");
   os << line;
   for (const auto& p : r.probes) {
     if (!IsFsync(p)) continue;
@@ -136,17 +138,32 @@ void FsyncTable(const Report& r, std::ostringstream& os) {
                  ? FormatDuration(static_cast<double>((*p.latency_ns).*f))
                  : "-";
     };
+    // A percentile on fewer samples than it needs is marked, not shown as
+    // if it were one: with 154 syncs p99.9 is the largest value.
+    auto pct = [&](uint64_t LatencySummary::*f, double q) {
+      std::string v = d(f);
+      bool few =
+          p.latency_ns && p.latency_ns->samples < MinSamplesForQuantile(q);
+      few_samples |= few;
+      return v + (few ? "*" : " ");
+    };
     auto fps = p.metrics.find("flushes_per_sync");
     std::string flush = fps != p.metrics.end() && fps->is_number()
                             ? Fmt("%.2f", fps->get<double>())
                             : "-";
-    std::snprintf(
-        line, sizeof(line), "%-*s %10.0f %9s %10s %10s %10s %10s %8s %8llu\n",
-        w, p.name.c_str(), rate, mbs.c_str(), d(&LatencySummary::p50).c_str(),
-        d(&LatencySummary::p99).c_str(), d(&LatencySummary::p999).c_str(),
-        d(&LatencySummary::max).c_str(), flush.c_str(),
-        static_cast<unsigned long long>(p.samples.value_or(0)));
+    std::snprintf(line, sizeof(line),
+                  "%-*s %10.0f %9s %11s %11s %11s %10s %8s %8llu\n", w,
+                  p.name.c_str(), rate, mbs.c_str(),
+                  pct(&LatencySummary::p50, 0.50).c_str(),
+                  pct(&LatencySummary::p99, 0.99).c_str(),
+                  pct(&LatencySummary::p999, 0.999).c_str(),
+                  d(&LatencySummary::max).c_str(), flush.c_str(),
+                  static_cast<unsigned long long>(p.samples.value_or(0)));
     os << line;
+  }
+  if (few_samples) {
+    os << "* fewer samples than the percentile needs (10 / (1 - q): p99 "
+          "1,000, p99.9 10,000); no verdict rests on it\n";
   }
 }
 

@@ -206,10 +206,11 @@ std::string FirstProbeDat(const std::string& dir) {
 }
 
 TEST_F(CliTest, SecondRunOnTheSameDirectoryAndSigint) {
-  BackgroundRun first(
-      {"probe", "--dir", "shared", "--probes", "rand_read", "--duration", "20s",
-       "--warmup", "0ms", "--file-size", "32MiB", "--queue-depths", "1"},
-      work_);
+  // Long enough to outlast the second run on a loaded machine; SIGINT ends it.
+  BackgroundRun first({"probe", "--dir", "shared", "--probes", "rand_read",
+                       "--duration", "120s", "--warmup", "0ms", "--file-size",
+                       "32MiB", "--queue-depths", "1"},
+                      work_);
   // Wait until the first run is measuring.
   std::string dat;
   for (int i = 0; i < 200 && (dat = FirstProbeDat(work_ + "/shared")).empty();

@@ -247,6 +247,24 @@ TEST_F(FaultTest, UntrustedInputFilesAreOneLine) {
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   expect_bad(fifo, "FIFO");
   expect_bad(work_, "directory");
+
+  // Profiles, workloads and probe results go through the same reader.
+  nlohmann::json profile = {{"profile_version", "1"}};
+  Write(work_ + "/profile.json", profile.dump());
+  for (const std::vector<std::string>& cmd :
+       {std::vector<std::string>{"bench", "--profile", "/dev/zero"},
+        std::vector<std::string>{"bench", "--profile", fifo},
+        std::vector<std::string>{"tune", "--workload", fifo},
+        std::vector<std::string>{"tune", "--workload", work_ + "/profile.json"},
+        std::vector<std::string>{"tune", "--probe-result",
+                                 work_ + "/numeric.json"},
+        std::vector<std::string>{"tune", "--probe-result", "/dev/zero"}}) {
+    auto before = ListDir(work_);
+    RunOutput r = RunDisktune(cmd, work_);
+    EXPECT_EQ(r.exit_code, 2) << cmd[1] << " " << cmd[2] << ": " << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+    EXPECT_EQ(ListDir(work_), before);
+  }
 }
 
 TEST_F(FaultTest, WrongMessagesAreRight) {

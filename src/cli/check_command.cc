@@ -72,10 +72,7 @@ int RunCheckCommand(const CheckCommandOptions& o, CommandContext& ctx) {
   if (!js.ok()) return Fail(ctx, js);
   if (std::ostream* human = HumanStream(ctx, o.common))
     *human << RenderCheckText(*results);
-  for (const auto& r : *results) {
-    if (r.outcome != CheckOutcome::kPass) return 1;
-  }
-  return 0;
+  return CheckExitCode(*results);
 }
 
 }  // namespace
@@ -84,9 +81,10 @@ void SetupCheckCommand(CLI::App& app, CommandContext& ctx) {
   auto opts = std::make_shared<CheckCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "check",
-      "gate on a result: exit 0 only when every requirement is met (e.g. "
-      "--preset "
-      "etcd, or --require 'fsync.fdatasync.2300.p99 < 10ms')");
+      "gate on a result: exit 0 when every requirement is met, 1 when one "
+      "fails or was not measured, 3 when one rests on too few samples (a p99 "
+      "needs 1,000), 2 for bad input (e.g. --preset etcd, or --require "
+      "'fsync.fdatasync.2300.p99 < 10ms')");
   cmd->add_option("RESULT", opts->result,
                   "a result JSON written by probe, bench or run")
       ->type_name("RESULT.json");

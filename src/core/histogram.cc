@@ -94,4 +94,23 @@ std::optional<LatencySummary> Histogram::Summary() const {
   return s;
 }
 
+uint64_t MinSamplesForQuantile(double q) {
+  if (q <= 0) return 1;
+  if (q >= 1) return UINT64_MAX;
+  // 10 / (1 - q), rounded to the nearest integer first: 10 / (1 - 0.99) is
+  // 999.9999... in binary floating point.
+  double n = 10.0 / (1.0 - q);
+  double nearest = std::round(n);
+  return static_cast<uint64_t>(std::abs(n - nearest) < 1e-6 ? nearest
+                                                            : std::ceil(n));
+}
+
+std::optional<double> QuantileOfKey(std::string_view key) {
+  if (key == "p50") return 0.50;
+  if (key == "p90") return 0.90;
+  if (key == "p99") return 0.99;
+  if (key == "p999") return 0.999;
+  return std::nullopt;
+}
+
 }  // namespace disktune

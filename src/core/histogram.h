@@ -10,8 +10,17 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 namespace disktune {
+
+// How many samples a percentile needs before a verdict may rest on it:
+// n >= 10 / (1 - q), so that at least ten samples lie above the q-quantile
+// and it is not just the largest one or two values. p50 20, p90 100,
+// p99 1,000, p99.9 10,000.
+uint64_t MinSamplesForQuantile(double q);
+// "p50" -> 0.50, "p90", "p99", "p999" -> 0.999; nullopt for other keys.
+std::optional<double> QuantileOfKey(std::string_view key);
 
 // The percentile summary every latency figure in a report carries.
 struct LatencySummary {

@@ -83,3 +83,18 @@ TEST(HistogramTest, StddevOfKnownData) {
 
 }  // namespace
 }  // namespace disktune
+
+namespace disktune {
+namespace {
+
+TEST(MinSamplesTest, TenBeyondTheQuantile) {
+  EXPECT_EQ(MinSamplesForQuantile(0.50), 20u);
+  EXPECT_EQ(MinSamplesForQuantile(0.90), 100u);
+  EXPECT_EQ(MinSamplesForQuantile(0.99), 1000u);
+  EXPECT_EQ(MinSamplesForQuantile(0.999), 10000u);
+  EXPECT_EQ(QuantileOfKey("p999"), 0.999);
+  EXPECT_FALSE(QuantileOfKey("max").has_value());
+}
+
+}  // namespace
+}  // namespace disktune

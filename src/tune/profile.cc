@@ -85,8 +85,23 @@ const Shape& TuneShape() {
                                               {"table_memory_bytes", &kInt},
                                               {"cache_bytes", &kInt},
                                               {"total_bytes", &kInt}});
+  static const Shape kOptionGain = Shape::Object({{"median", &kNum},
+                                                  {"ci95_low", &kNum},
+                                                  {"ci95_high", &kNum},
+                                                  {"repeats", &kInt}});
+  static const Shape kOption = Shape::Object({{"knob", &kStr, true},
+                                              {"name", &kStr, true},
+                                              {"value", &kScalar, true},
+                                              {"value_text", &kStr},
+                                              {"default", &kScalar},
+                                              {"changed", &kBool, true},
+                                              {"verdict", &kStr, true},
+                                              {"reason", &kStr},
+                                              {"gain", &kOptionGain}});
+  static const Shape kOptions = Shape::Array(&kOption);
   static const Shape kRecommendation =
       Shape::Object({{"engine_options", eo, true},
+                     {"options", &kOptions},
                      {"entries_per_batch", &kInt},
                      {"changed", &kStrList},
                      {"memory", &kMemory},

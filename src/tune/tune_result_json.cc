@@ -25,6 +25,51 @@ EngineOptions ProfileOptions(const TuneConfig& c, const EngineModel& m) {
   return o;
 }
 
+// Every knob the engine has, kept or changed: tooling reads
+// engine_options.write_buffer_bytes whether or not the default was kept.
+json CompleteEngineOptions(const TuneResult& r, const EngineModel& m) {
+  const EngineOptions full = ToEngineOptions(r.recommendation);
+  json j = ProfileEngineOptionsToJson(ProfileOptions(r.recommendation, m));
+  for (const KnobSpec& k : Knobs()) {
+    if (j.contains(k.json_key)) continue;
+    std::optional<KnobValue> v = k.get(full);
+    if (!v) v = KnobDefault(k, r.engine);
+    if (v) j[std::string(k.json_key)] = KnobValueToJson(k, *v);
+  }
+  return j;
+}
+
+// One entry per knob: the value, the engine's default, and why it is what
+// it is (the tuner's evidence for a knob it judged; "default" otherwise).
+json OptionVerdicts(const TuneResult& r) {
+  const EngineOptions full = ToEngineOptions(r.recommendation);
+  json out = json::array();
+  for (const KnobSpec& k : Knobs()) {
+    std::optional<KnobValue> def = KnobDefault(k, r.engine);
+    std::optional<KnobValue> v = k.get(full);
+    if (!v) v = def;
+    if (!v) continue;  // the engine has no such option
+    json e = {{"knob", k.json_key},
+              {"name", k.name},
+              {"value", KnobValueToJson(k, *v)},
+              {"value_text", KnobValueText(k, *v)},
+              {"changed", def ? *v != *def : true}};
+    if (def) e["default"] = KnobValueToJson(k, *def);
+    std::string verdict = def && *v == *def ? "default" : "set";
+    for (const KnobEvidence& ev : r.knobs) {
+      if (ev.knob.spec != &k) continue;
+      verdict = ev.status;
+      if (!ev.reason.empty()) e["reason"] = ev.reason;
+      if (ev.gain) e["gain"] = GainToJson(*ev.gain);
+    }
+    // The block cache is the budget's remainder, not a searched knob.
+    if (k.json_key == "cache_bytes" && verdict == "set") verdict = "budget";
+    e["verdict"] = verdict;
+    out.push_back(e);
+  }
+  return out;
+}
+
 }  // namespace
 
 json TuneResultToJson(const TuneResult& r) {
@@ -44,8 +89,8 @@ json TuneResultToJson(const TuneResult& r) {
   j["verdict"] = r.verdict;
 
   json rec;
-  rec["engine_options"] =
-      ProfileEngineOptionsToJson(ProfileOptions(r.recommendation, m));
+  rec["engine_options"] = CompleteEngineOptions(r, m);
+  rec["options"] = OptionVerdicts(r);
   if (r.recommendation.entries_per_batch != 1) {
     rec["entries_per_batch"] = r.recommendation.entries_per_batch;
   }

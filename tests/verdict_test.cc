@@ -1,0 +1,124 @@
+// Verdicts an operator gates a deployment on, against the built binary:
+// check and compare JSON validate against their schemas, a percentile on
+// too few samples is INSUFFICIENT with exit 3 (never PASS), and the etcd
+// check is one figure in check, the run's analyses, text and Prometheus.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "reports/schema_validator.h"
+#include "tests/binary_runner.h"
+
+namespace disktune::testing {
+namespace {
+namespace fs = std::filesystem;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+nlohmann::json Schema(const std::string& name) {
+  return nlohmann::json::parse(Slurp(SourceDir() + "/reports/schema/" + name));
+}
+
+class VerdictTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = fs::current_path().string() + "/verdict_test_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    work_ = tmpl;
+  }
+  void TearDown() override { fs::remove_all(work_); }
+  std::string P(const std::string& name) { return work_ + "/" + name; }
+  std::string work_;
+};
+
+TEST_F(VerdictTest, CheckAndCompareJsonMatchTheirSchemas) {
+  std::string crafted = SourceDir() + "/reports/testdata/crafted_report.json";
+  RunOutput c = RunDisktune({"check", crafted, "--preset", "etcd,leveldb-wal",
+                             "--require", "rand_read.4k.qd32.iops >= 300",
+                             "--json", P("check.json")});
+  EXPECT_EQ(c.exit_code, 1) << c.err;
+  nlohmann::json cj = nlohmann::json::parse(Slurp(P("check.json")));
+  EXPECT_EQ(ValidateAgainstSchema(Schema("check.v1.schema.json"), cj),
+            std::vector<std::string>{});
+  EXPECT_EQ(cj["verdict"], "fail");
+
+  RunOutput m =
+      RunDisktune({"compare", crafted, crafted, "--json", P("compare.json")});
+  EXPECT_EQ(m.exit_code, 0) << m.err;
+  nlohmann::json mj = nlohmann::json::parse(Slurp(P("compare.json")));
+  EXPECT_EQ(ValidateAgainstSchema(Schema("compare.v1.schema.json"), mj),
+            std::vector<std::string>{});
+}
+
+// A short real probe: its p99.9 rests on far fewer than 10,000 syncs, so a
+// requirement on it is INSUFFICIENT (exit 3), whichever side it falls on;
+// the etcd point issues etcd's 10,029 syncs, so its p99 has a verdict.
+TEST_F(VerdictTest, TooFewSamplesIsInsufficientNeverPass) {
+  RunOutput p = RunDisktune(
+      {"probe", "--probes", "fsync", "--fsync-methods", "fdatasync",
+       "--fsync-sizes", "2300,4096", "--fsync-modes", "append", "--duration",
+       "200ms", "--warmup", "0s", "--dir", work_, "--json", P("r.json")},
+      work_);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  nlohmann::json r = nlohmann::json::parse(Slurp(P("r.json")));
+  uint64_t etcd_syncs = 0, other_syncs = 0;
+  for (const auto& pr : r["probes"]) {
+    if (pr["name"] == "fsync.fdatasync.2300.append")
+      etcd_syncs = pr["latency_ns"]["samples"];
+    if (pr["name"] == "fsync.fdatasync.4096.append")
+      other_syncs = pr["latency_ns"]["samples"];
+  }
+  EXPECT_GE(etcd_syncs, 10029u) << "the etcd point issues etcd's sync count";
+  ASSERT_LT(other_syncs, 10000u);
+
+  RunOutput c = RunDisktune({"check", P("r.json"), "--require",
+                             "fsync.fdatasync.4096.append.p999 < 1h", "--json",
+                             P("c.json")});
+  EXPECT_EQ(c.exit_code, 3) << c.out << c.err;
+  EXPECT_NE(c.out.find("INSUFFICIENT"), std::string::npos) << c.out;
+  nlohmann::json cj = nlohmann::json::parse(Slurp(P("c.json")));
+  EXPECT_EQ(cj["requirements"][0]["status"], "insufficient");
+  EXPECT_EQ(cj["requirements"][0]["samples_needed"], 10000);
+  EXPECT_EQ(ValidateAgainstSchema(Schema("check.v1.schema.json"), cj),
+            std::vector<std::string>{});
+
+  // The etcd check: one figure (fdatasync alone) everywhere it is shown.
+  RunOutput e = RunDisktune(
+      {"check", P("r.json"), "--preset", "etcd", "--json", P("e.json")});
+  nlohmann::json ej = nlohmann::json::parse(Slurp(P("e.json")));
+  const auto& etcd = r["analyses"]["checks"]["etcd"];
+  double sync_p99 = 0;
+  for (const auto& pr : r["probes"]) {
+    if (pr["name"] == "fsync.fdatasync.2300.append")
+      sync_p99 = pr["metrics"]["sync_latency_ns"]["p99"];
+  }
+  EXPECT_EQ(ej["requirements"][0]["value"].get<double>(), sync_p99);
+  EXPECT_EQ(etcd["value_ns"].get<double>(), sync_p99);
+  RunOutput named = RunDisktune(
+      {"check", P("r.json"), "--require",
+       "fsync.fdatasync.2300.append.metrics.sync_latency_ns.p99 < 1h"});
+  EXPECT_NE(named.out.find("PASS"), std::string::npos)
+      << named.out << named.err;
+  RunOutput prom =
+      RunDisktune({"report", P("r.json"), "--format", "prometheus"});
+  ASSERT_EQ(prom.exit_code, 0) << prom.err;
+  size_t at = prom.out.find("\ndisktune_check_value_seconds{");
+  ASSERT_NE(at, std::string::npos) << prom.out;
+  size_t sp = prom.out.find(' ', at + 1);
+  double shown = std::stod(prom.out.substr(sp + 1));
+  EXPECT_NEAR(shown, sync_p99 / 1e9, 1e-12)
+      << "Prometheus shows another figure than the sync p99";
+  EXPECT_EQ(e.exit_code == 0, etcd["verdict"] == "pass") << e.out;
+}
+
+}  // namespace
+}  // namespace disktune::testing
