@@ -123,6 +123,8 @@ void ApplyOverrides(const Overrides& o, BenchParams* p) {
   if (o.max_file_bytes) e.max_file_bytes = *o.max_file_bytes;
   if (o.in_memory) e.in_memory = *o.in_memory;
   if (o.sync) e.sync = *o.sync;
+  e.settings.insert(e.settings.end(), o.engine_settings.begin(),
+                    o.engine_settings.end());
 }
 
 Status ValidateParams(const BenchParams& p) {

@@ -18,6 +18,7 @@
 #include "src/bench/process_stats.h"
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
+#include "src/cli/engine_libraries.h"
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
 #include "src/core/signals.h"
@@ -112,6 +113,7 @@ Status RunBaselineBench(const RunCommandOptions& o, ProgressSink* progress,
   Result<std::vector<bench::BenchResult>> results = bench::RunBench(req);
   if (!results.ok()) return results.status();
   report->benches = std::move(*results);
+  RecordEngineLibraries(req.engines, report);
   for (const auto& r : report->benches) {
     if (r.status == bench::RunStatus::kFailed ||
         r.status == bench::RunStatus::kPartial) {
