@@ -606,7 +606,7 @@ LibraryBuild BdbLibrary() {
   b.engine = std::string(kId);
   b.version = db_version(nullptr, nullptr, nullptr);
   b.version_source = "library";
-  b.shared_object = SharedObjectOf(reinterpret_cast<const void*>(&db_version));
+  b.shared_object = SharedObjectOf("db_sequence_create");
   // --enable-diagnostic builds define __db_assert, the function assertions
   // call; release builds leave it out.
   if (!b.shared_object.empty()) {

@@ -9,9 +9,13 @@
 namespace disktune {
 namespace engine_internal {
 
-std::string SharedObjectOf(const void* address) {
+std::string SharedObjectOf(const char* symbol) {
+  const void* address = dlsym(RTLD_DEFAULT, symbol);
   Dl_info info{};
-  if (dladdr(address, &info) == 0 || info.dli_fname == nullptr) return "";
+  if (address == nullptr || dladdr(address, &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return "";
+  }
   char resolved[PATH_MAX];
   std::string path = realpath(info.dli_fname, resolved) != nullptr
                          ? std::string(resolved)

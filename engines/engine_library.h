@@ -14,9 +14,11 @@ LibraryBuild DescribeEngineLibrary(std::string_view engine);
 
 namespace engine_internal {
 
-// The file holding the code at `address` (dladdr, symlinks resolved), "" when
-// that is the disktune binary itself (a static link).
-std::string SharedObjectOf(const void* address);
+// The file defining the C function `symbol` (dlsym + dladdr, symlinks
+// resolved), "" when that is the disktune binary itself (a static link).
+// REQUIRES: disktune never takes the function's address itself, or the
+// executable may hold a canonical PLT entry for it that dlsym finds first.
+std::string SharedObjectOf(const char* symbol);
 // Whether the shared object `path` (already loaded) defines `symbol`.
 bool SharedObjectDefines(const std::string& path, const char* symbol);
 

@@ -356,7 +356,7 @@ LibraryBuild KyotoCabinetLibrary() {
   b.engine = std::string(kId);
   b.version = kc::VERSION;
   b.version_source = "library";
-  b.shared_object = SharedObjectOf(reinterpret_cast<const void*>(&kc::VERSION));
+  b.shared_object = SharedObjectOf("kcdbnew");
   b.assertions_evidence = "Kyoto Cabinet exports nothing that tells";
   return b;
 }

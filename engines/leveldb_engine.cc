@@ -268,10 +268,7 @@ LibraryBuild LevelDbLibrary() {
   b.version = std::to_string(leveldb::kMajorVersion) + "." +
               std::to_string(leveldb::kMinorVersion);
   b.version_source = "headers";
-  b.shared_object = SharedObjectOf(reinterpret_cast<const void*>(
-      static_cast<leveldb::Status (*)(const leveldb::Options&,
-                                      const std::string&, leveldb::DB**)>(
-          &leveldb::DB::Open)));
+  b.shared_object = SharedObjectOf("leveldb_open");
   b.assertions_evidence = "LevelDB exports nothing that tells";
   return b;
 }

@@ -18,6 +18,12 @@
 #include "engines/engine_library.h"
 #include "engines/lsm_iterator.h"
 
+// RocksDB's rocksdb::SyncPoint::GetInstance(), by its mangled name (the
+// header that declares it is not installed), referenced weakly: null unless
+// the linked RocksDB defines it.
+void* RocksDbSyncPointInstance() __asm__(
+    "_ZN7rocksdb9SyncPoint11GetInstanceEv") __attribute__((weak));
+
 namespace disktune::engine_internal {
 
 namespace {
@@ -307,19 +313,15 @@ LibraryBuild RocksDbLibrary() {
   b.engine = std::string(kId);
   b.version = rocksdb::GetRocksVersionAsString(true);
   b.version_source = "library";
-  b.shared_object = SharedObjectOf(reinterpret_cast<const void*>(
-      static_cast<std::string (*)(bool)>(&rocksdb::GetRocksVersionAsString)));
+  b.shared_object = SharedObjectOf("rocksdb_open");
   // RocksDB compiles its sync points (test hooks) only where NDEBUG is not
-  // defined, i.e. in builds with assertions on: the symbol's presence is the
-  // build's assertion setting.
-  if (!b.shared_object.empty()) {
-    b.assertions = SharedObjectDefines(b.shared_object,
-                                       "_ZN7rocksdb9SyncPoint11GetInstanceEv")
-                       ? "on"
-                       : "off";
-    b.assertions_evidence =
-        "rocksdb::SyncPoint::GetInstance(), compiled only without NDEBUG";
-  }
+  // defined, i.e. in builds with assertions on, and its own code calls them
+  // there: a weak reference to SyncPoint::GetInstance() resolves exactly when
+  // the library linked (shared or static) is such a build.
+  b.assertions = RocksDbSyncPointInstance != nullptr ? "on" : "off";
+  b.assertions_evidence =
+      "rocksdb::SyncPoint::GetInstance(), compiled only without NDEBUG, is " +
+      std::string(RocksDbSyncPointInstance != nullptr ? "" : "not ") + "linked";
   return b;
 }
 

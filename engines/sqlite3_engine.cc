@@ -580,8 +580,7 @@ LibraryBuild Sqlite3Library() {
   b.engine = std::string(kId);
   b.version = sqlite3_libversion();
   b.version_source = "library";
-  b.shared_object =
-      SharedObjectOf(reinterpret_cast<const void*>(&sqlite3_libversion));
+  b.shared_object = SharedObjectOf("sqlite3_sourceid");
   // SQLITE_DEBUG builds (which turn assert() on) list it among their
   // compile options.
   b.assertions = sqlite3_compileoption_used("SQLITE_DEBUG") ? "on" : "off";
