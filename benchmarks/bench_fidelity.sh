@@ -1,21 +1,33 @@
 #!/usr/bin/env bash
-# bench_fidelity.sh: is disktune's bench harness measuring the engine, or itself?
+# bench_fidelity.sh: do disktune's figures equal what each engine's own
+# benchmark reports for the same workload, library and configuration?
 #
-# 1. RocksDB: `disktune bench --engine rocksdb` against RocksDB's own db_bench
-#    (Debian rocksdb-tools) on fillseq, fillrandom, readrandom, readseq with
-#    the same options (8 MiB cache, 64 MiB write buffer, snappy, 4 KiB blocks,
-#    no bloom filter, 16-byte keys, 100-byte values at ratio 0.5).
-#    Target: disktune ops/s >= 0.95 x db_bench ops/s.
-# 2. LevelDB: `disktune bench --engine leveldb` against a minimal direct loop
-#    over the LevelDB API (benchmarks/leveldb_direct_loop.cc, built here), both
-#    with leveldb::Options() defaults. Target: harness overhead <= 5%.
+# For each engine, `disktune bench --engine E` (the adapter's defaults, which
+# are the engine's own benchmark's configuration) against a reference:
+#   rocksdb       RocksDB's own db_bench (Debian rocksdb-tools), same options
+#                 (8 MiB cache, 64 MiB write buffer, snappy, 4 KiB blocks, no
+#                 bloom filter); disktune gets the same knobs
+#   leveldb       benchmarks/leveldb_direct_loop.cc, leveldb::Options()
+#   lmdb          benchmarks/lmdb_direct_loop.cc, as LMDB's own db_bench port
+#   kyotocabinet  benchmarks/kyotocabinet_direct_loop.cc, as LevelDB's
+#                 db_bench_tree_db
+#   sqlite3       benchmarks/sqlite3_direct_loop.cc, as LevelDB's
+#                 db_bench_sqlite3
+#   bdb           benchmarks/bdb_direct_loop.cc, as the LMDB project's
+#                 db_bench_bdb
+# on fillseq, fillrandom, overwrite, readrandom and readseq, 16-byte keys,
+# 100-byte values at ratio 0.5, one thread. The direct loops are built here
+# with g++ against the same Debian libraries disktune links.
+# Target: disktune ops/s >= 0.95 x reference ops/s on every scenario.
 #
-# Runs are interleaved (reference, disktune, reference, ...) so drift of the
-# machine (page cache, thermal, neighbours) hits both; the medians are compared.
+# Runs are paired and interleaved, alternating which side goes first
+# (reference then disktune, then disktune then reference, ...), so drift of
+# the machine hits both; each pair gives a ratio and the median of the
+# per-pair ratios is compared with the target. `uptime` is printed before and
+# after each engine.
 #
-# 3. The harness alone: bench_harness_overhead (src/bench) runs the same four
-#    scenarios on an engine that does nothing, so its ns/op is the harness's
-#    own cost per operation, free of engine and machine noise.
+# The harness alone: bench_harness_overhead (src/bench) runs the scenarios on
+# an engine that does nothing, so its ns/op is the harness's own cost.
 #
 # readseq runs --readseq-passes times in a row in every process (default 5,
 # on all sides alike) and each process counts the median of its passes: one
@@ -23,7 +35,7 @@
 # single pass by 10-20%.
 #
 # Usage: benchmarks/bench_fidelity.sh [--num N] [--repeat R] [--readseq-passes P]
-#                                     [--only rocksdb|leveldb] [--dir DIR]
+#                                     [--only ENGINE[,ENGINE...]] [--dir DIR]
 #   DISKTUNE=path/to/disktune (default: build/disktune, then build-bench/disktune;
 #   bench_harness_overhead is looked up in the same build tree)
 set -euo pipefail
@@ -42,11 +54,15 @@ while [ $# -gt 0 ]; do
     --readseq-passes) passes=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     *) echo "bench_fidelity.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-case "$only" in ''|rocksdb|leveldb) ;; *) echo "bench_fidelity.sh: --only wants rocksdb or leveldb, e.g. --only leveldb" >&2; exit 2 ;; esac
+all_engines="rocksdb leveldb lmdb kyotocabinet sqlite3 bdb"
+for e in ${only//,/ }; do
+  case " $all_engines " in *" $e "*) ;; *) echo "bench_fidelity.sh: --only wants engines from: ${all_engines// /, } (e.g. --only lmdb,bdb)" >&2; exit 2 ;; esac
+done
+wanted() { [ -z "$only" ] || case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 case "$passes" in ''|*[!0-9]*|0) echo "bench_fidelity.sh: --readseq-passes wants a count >= 1, e.g. 5" >&2; exit 2 ;; esac
 
 disktune=${DISKTUNE:-}
@@ -69,11 +85,12 @@ work=${dir:-$(mktemp -d "$root/fidelity.XXXXXX")}
 mkdir -p "$work"
 [ -z "$dir" ] && trap 'rm -rf "$work"' EXIT  # never a --dir the caller gave
 
-scenarios=fillseq,fillrandom,readrandom$(printf ',readseq%.0s' $(seq "$passes"))
+scenarios=fillseq,fillrandom,overwrite,readrandom$(printf ',readseq%.0s' $(seq "$passes"))
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r)"
 echo "disk:    $(df -h "$work" | awk 'NR==2 {print $1 " (" $2 ")"}'), fs $(stat -f -c %T "$work")"
 echo "disktune: $disktune; num $num; $repeat runs each, interleaved; readseq $passes passes per run"
+echo "load:    $(uptime)"
 echo
 
 # disktune's ops/s per scenario, one "name ops_per_sec" line each.
@@ -100,9 +117,36 @@ run_db_bench() {
     awk '$2 == ":" && / ops\/sec / { for (i = 1; i <= NF; i++) if ($i == "ops/sec") print $1, $(i-1) }'
 }
 
-run_direct() {
-  rm -rf "$work/ldb"
-  "$work/leveldb_direct_loop" "$work/ldb" "$num" "$passes" | awk '{print $1, $4}'
+run_direct() {  # engine
+  rm -rf "$work/ref"
+  "$work/$1_direct_loop" "$work/ref" "$num" "$passes" | awk '{print $1, $4}'
+}
+
+# Builds benchmarks/<engine>_direct_loop.cc against the Debian library.
+build_direct() {  # engine
+  local libs
+  case "$1" in
+    leveldb) libs="-lleveldb -lsnappy -lpthread" ;;
+    lmdb) libs="-llmdb" ;;
+    kyotocabinet) libs="$(pkg-config --cflags --libs kyotocabinet)" ;;
+    sqlite3) libs="-lsqlite3" ;;
+    bdb) libs="-ldb" ;;
+  esac
+  # shellcheck disable=SC2086
+  g++ -O2 -std=c++17 "$here/$1_direct_loop.cc" -o "$work/$1_direct_loop" $libs
+}
+
+# Appends one paired run to $work/<tag>_ref and $work/<tag>_dt, the side
+# that goes first alternating with the run number.
+paired_run() {  # tag run-number ref-command dt-command
+  local tag=$1 i=$2 ref=$3 dt=$4
+  if [ $((i % 2)) -eq 1 ]; then
+    { echo run; $ref; } >>"$work/${tag}_ref"
+    { echo run; $dt; } >>"$work/${tag}_dt"
+  else
+    { echo run; $dt; } >>"$work/${tag}_dt"
+    { echo run; $ref; } >>"$work/${tag}_ref"
+  fi
 }
 
 # Prints the comparison table from files of "scenario ops_per_sec" lines.
@@ -128,7 +172,7 @@ ref, dt = load(ref_file), load(dt_file)
 print(title)
 print(f"  {'scenario':<12} {'reference ops/s':>16} {'disktune ops/s':>16} {'ratio':>7} {'paired':>7}  runs (ref | disktune)")
 worst = None
-for name in ["fillseq", "fillrandom", "readrandom", "readseq"]:
+for name in ["fillseq", "fillrandom", "overwrite", "readrandom", "readseq"]:
     if name not in ref or name not in dt:
         print(f"  {name:<12} missing"); continue
     r, d = statistics.median(ref[name]), statistics.median(dt[name])
@@ -145,17 +189,20 @@ PY
 }
 
 # --- RocksDB vs db_bench ----------------------------------------------------
-if [ "$only" = leveldb ]; then
+run_dt_rocksdb() {
+  run_disktune rocksdb --cache-size 8MiB --write-buffer-size 64MiB \
+    --compression snappy --block-size 4KiB --bloom-bits 0
+}
+if ! wanted rocksdb; then
   :
 elif [ -n "$db_bench" ]; then
   : >"$work/rocks_ref"; : >"$work/rocks_dt"
   for i in $(seq "$repeat"); do
-    { echo run; run_db_bench; } >>"$work/rocks_ref"
-    { echo run; run_disktune rocksdb --cache-size 8MiB --write-buffer-size 64MiB \
-      --compression snappy --block-size 4KiB --bloom-bits 0; } >>"$work/rocks_dt"
+    paired_run rocks "$i" run_db_bench run_dt_rocksdb
   done
   compare "rocksdb: disktune vs $db_bench ($("$db_bench" --version 2>/dev/null | head -1 || true))" \
     0.95 "$work/rocks_ref" "$work/rocks_dt"
+  echo "load:    $(uptime)"; echo
 else
   echo "rocksdb: db_bench not found (apt-get install rocksdb-tools); skipped"
   echo
@@ -183,14 +230,24 @@ else
   echo
 fi
 
-# --- LevelDB vs a direct loop -------------------------------------------------
-[ "$only" = rocksdb ] && exit 0
-g++ -O2 -std=c++17 "$here/leveldb_direct_loop.cc" -o "$work/leveldb_direct_loop" \
-  -lleveldb -lsnappy -lpthread
-: >"$work/ldb_ref"; : >"$work/ldb_dt"
-for i in $(seq "$repeat"); do
-  { echo run; run_direct; } >>"$work/ldb_ref"
-  { echo run; run_disktune leveldb; } >>"$work/ldb_dt"
+# --- Every other engine vs a direct loop as its own benchmark drives it ------
+describe() {
+  case "$1" in
+    leveldb) echo "a direct loop over the LevelDB API (leveldb::Options())" ;;
+    lmdb) echo "a loop as LMDB's own db_bench port drives LMDB" ;;
+    kyotocabinet) echo "a loop as LevelDB's db_bench_tree_db drives Kyoto TreeDB" ;;
+    sqlite3) echo "a loop as LevelDB's db_bench_sqlite3 drives SQLite" ;;
+    bdb) echo "a loop as the LMDB project's db_bench_bdb drives Berkeley DB" ;;
+  esac
+}
+for engine in leveldb lmdb kyotocabinet sqlite3 bdb; do
+  wanted "$engine" || continue
+  build_direct "$engine"
+  : >"$work/${engine}_ref"; : >"$work/${engine}_dt"
+  for i in $(seq "$repeat"); do
+    paired_run "$engine" "$i" "run_direct $engine" "run_disktune $engine"
+  done
+  compare "$engine: disktune vs $(describe "$engine")" \
+    0.95 "$work/${engine}_ref" "$work/${engine}_dt"
+  echo "load:    $(uptime)"; echo
 done
-compare "leveldb: disktune vs a direct loop over the LevelDB API (ratio >= 0.95 = overhead <= 5%)" \
-  0.95 "$work/ldb_ref" "$work/ldb_dt"

@@ -1,7 +1,7 @@
 // The smallest honest LevelDB benchmark: db_bench's fillseq, fillrandom,
-// readrandom and readseq as plain loops over the LevelDB API, with db_bench's
-// key format and value pool, and leveldb::Options() defaults. It is the
-// yardstick for the overhead of disktune's bench harness (engine adapter,
+// overwrite, readrandom and readseq as plain loops over the LevelDB API, with
+// db_bench's key format and value pool, and leveldb::Options() defaults. It is
+// the yardstick for the overhead of disktune's bench harness (engine adapter,
 // virtual calls, per-op latency histogram): bench_fidelity.sh runs both.
 //
 // Usage: leveldb_direct_loop DB_DIR NUM
@@ -106,6 +106,20 @@ int main(int argc, char** argv) {
       }
     }
     Report(random ? "fillrandom" : "fillseq", num, Now() - start, "");
+  }
+  {
+    // overwrite: random puts on the database fillrandom left.
+    Values values;
+    double start = Now();
+    for (long i = 0; i < num; i++) {
+      std::snprintf(key, sizeof(key), "%016ld", static_cast<long>(rng() % num));
+      leveldb::Status s = db->Put(wo, key, values.Next(100));
+      if (!s.ok()) {
+        std::fprintf(stderr, "put: %s\n", s.ToString().c_str());
+        return 1;
+      }
+    }
+    Report("overwrite", num, Now() - start, "");
   }
 
   {

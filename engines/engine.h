@@ -46,6 +46,11 @@ struct EngineOptions {
   // Default for writes that do not say otherwise: a write is synced when
   // either this or its WriteOptions::sync is true.
   bool sync = false;
+  // Engine settings the common knobs do not cover, "lmdb.writemap" -> "off"
+  // (engines/engine_settings.h declares them). An adapter reads those named
+  // for its engine and ignores the others; unset ones keep the default of
+  // the engine's own published benchmark.
+  std::vector<std::pair<std::string, std::string>> settings;
 };
 
 struct WriteOptions {
@@ -137,6 +142,13 @@ class Engine {
   // {"bloom_bits_per_key", "sqlite3 has no bloom filters"}.
   virtual std::vector<std::pair<std::string, std::string>> unsupported_knobs()
       const = 0;
+  // Every setting of the engine in force since the last Open(), as
+  // name -> value ("lmdb.env_flags" -> "MDB_NOSYNC|MDB_WRITEMAP|MDB_NOTLS"):
+  // the common knobs as the engine took them, the engine settings and what
+  // the adapter fixes itself. Empty before the first Open().
+  virtual std::vector<std::pair<std::string, std::string>> Settings() const {
+    return {};
+  }
   // Largest value size the engine accepts, if it has a limit.
   virtual std::optional<uint64_t> max_value_bytes() const {
     return std::nullopt;

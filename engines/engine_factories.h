@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "engines/engine.h"
+#include "src/core/library_build.h"
 
 namespace disktune::engine_internal {
 
@@ -15,5 +16,13 @@ std::unique_ptr<Engine> NewSqlite3Engine();
 std::unique_ptr<Engine> NewKyotoCabinetEngine();
 std::unique_ptr<Engine> NewLmdbEngine();
 std::unique_ptr<Engine> NewBdbEngine();
+
+// The library build each adapter runs on (engines/engine_library.h).
+LibraryBuild LevelDbLibrary();
+LibraryBuild RocksDbLibrary();
+LibraryBuild Sqlite3Library();
+LibraryBuild KyotoCabinetLibrary();
+LibraryBuild LmdbLibrary();
+LibraryBuild BdbLibrary();
 
 }  // namespace disktune::engine_internal

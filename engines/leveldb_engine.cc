@@ -12,6 +12,7 @@
 
 #include "engines/adapter_util.h"
 #include "engines/engine_factories.h"
+#include "engines/engine_library.h"
 #include "engines/lsm_iterator.h"
 
 namespace disktune::engine_internal {
@@ -57,6 +58,7 @@ class LevelDbEngine final : public Engine {
     }
     db_.reset(db);
     sync_by_default_ = options.sync;
+    RecordSettings(lo, options);
     return Status::OK();
   }
 
@@ -156,6 +158,10 @@ class LevelDbEngine final : public Engine {
     return std::numeric_limits<uint32_t>::max();
   }
 
+  std::vector<std::pair<std::string, std::string>> Settings() const override {
+    return settings_;
+  }
+
   bool thread_safe() const override { return true; }
 
   Status Destroy(const std::string& path) override {
@@ -206,6 +212,33 @@ class LevelDbEngine final : public Engine {
     return lo;
   }
 
+  void RecordSettings(const leveldb::Options& lo, const EngineOptions& o) {
+    auto n = [](uint64_t v) { return std::to_string(v); };
+    settings_ = {
+        {"leveldb.version", std::to_string(leveldb::kMajorVersion) + "." +
+                                std::to_string(leveldb::kMinorVersion)},
+        {"leveldb.write_buffer_size", n(lo.write_buffer_size)},
+        {"leveldb.max_file_size", n(lo.max_file_size)},
+        {"leveldb.block_size", n(lo.block_size)},
+        {"leveldb.block_restart_interval", n(lo.block_restart_interval)},
+        {"leveldb.block_cache",
+         o.cache_bytes ? n(*o.cache_bytes) : "8388608 (leveldb's own)"},
+        {"leveldb.compression",
+         lo.compression == leveldb::kSnappyCompression ? "snappy" : "none"},
+        {"leveldb.filter_policy",
+         lo.filter_policy != nullptr ? lo.filter_policy->Name() : "none"},
+        {"leveldb.max_open_files", n(lo.max_open_files)},
+        {"leveldb.paranoid_checks", lo.paranoid_checks ? "true" : "false"},
+        {"leveldb.reuse_logs", lo.reuse_logs ? "true" : "false"},
+        {"leveldb.write_sync",
+         sync_by_default_ ? "every write" : "writes that ask for sync"},
+    };
+    if (o.bloom_bits_per_key.value_or(0) > 0) {
+      settings_.emplace_back("leveldb.bloom_bits_per_key",
+                             n(static_cast<uint64_t>(*o.bloom_bits_per_key)));
+    }
+  }
+
   leveldb::WriteOptions Map(const WriteOptions& wo) const {
     leveldb::WriteOptions lwo;
     lwo.sync = wo.sync || sync_by_default_;
@@ -223,9 +256,22 @@ class LevelDbEngine final : public Engine {
   std::unique_ptr<leveldb::DB> db_;
   bool sync_by_default_ = false;
   KnobList unsupported_;
+  std::vector<std::pair<std::string, std::string>> settings_;
 };
 
 }  // namespace
+
+LibraryBuild LevelDbLibrary() {
+  LibraryBuild b;
+  b.engine = std::string(kId);
+  // LevelDB has no run-time version call: the headers disktune was built with.
+  b.version = std::to_string(leveldb::kMajorVersion) + "." +
+              std::to_string(leveldb::kMinorVersion);
+  b.version_source = "headers";
+  b.shared_object = SharedObjectOf("leveldb_open");
+  b.assertions_evidence = "LevelDB exports nothing that tells";
+  return b;
+}
 
 std::unique_ptr<Engine> NewLevelDbEngine() {
   return std::make_unique<LevelDbEngine>();

@@ -5,6 +5,7 @@
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
+#include <rocksdb/version.h>
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
@@ -14,7 +15,14 @@
 
 #include "engines/adapter_util.h"
 #include "engines/engine_factories.h"
+#include "engines/engine_library.h"
 #include "engines/lsm_iterator.h"
+
+// RocksDB's rocksdb::SyncPoint::GetInstance(), by its mangled name (the
+// header that declares it is not installed), referenced weakly: null unless
+// the linked RocksDB defines it.
+void* RocksDbSyncPointInstance() __asm__(
+    "_ZN7rocksdb9SyncPoint11GetInstanceEv") __attribute__((weak));
 
 namespace disktune::engine_internal {
 
@@ -73,6 +81,7 @@ class RocksDbEngine final : public Engine {
         FromRocksDb(rocksdb::DB::Open(ro, path, &db), "open " + path));
     db_.reset(db);
     sync_by_default_ = options.sync;
+    RecordSettings();
     return Status::OK();
   }
 
@@ -164,6 +173,10 @@ class RocksDbEngine final : public Engine {
     return props;
   }
 
+  std::vector<std::pair<std::string, std::string>> Settings() const override {
+    return settings_;
+  }
+
   std::vector<std::pair<std::string, std::string>> unsupported_knobs()
       const override {
     return unsupported_;
@@ -228,6 +241,59 @@ class RocksDbEngine final : public Engine {
     return ro;
   }
 
+  // The options that shape the figures, read back from the open DB; RocksDB
+  // writes all of them to the OPTIONS file it keeps in the database directory.
+  void RecordSettings() {
+    const rocksdb::Options o = db_->GetOptions();
+    auto n = [](uint64_t v) { return std::to_string(v); };
+    std::string table = o.table_factory ? o.table_factory->Name() : "";
+    if (const auto* bt =
+            o.table_factory
+                ? o.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()
+                : nullptr) {
+      table += " block_size=" + n(bt->block_size);
+      table += " block_cache=" +
+               (bt->block_cache ? n(bt->block_cache->GetCapacity()) : "none");
+      table +=
+          " filter=" +
+          std::string(bt->filter_policy ? bt->filter_policy->Name() : "none");
+    }
+    settings_ = {
+        {"rocksdb.version", rocksdb::GetRocksVersionAsString(true)},
+        {"rocksdb.table_factory", table},
+        {"rocksdb.write_buffer_size", n(o.write_buffer_size)},
+        {"rocksdb.max_write_buffer_number", n(o.max_write_buffer_number)},
+        {"rocksdb.target_file_size_base", n(o.target_file_size_base)},
+        {"rocksdb.max_bytes_for_level_base", n(o.max_bytes_for_level_base)},
+        {"rocksdb.level0_file_num_compaction_trigger",
+         n(o.level0_file_num_compaction_trigger)},
+        {"rocksdb.level0_slowdown_writes_trigger",
+         n(o.level0_slowdown_writes_trigger)},
+        {"rocksdb.level0_stop_writes_trigger", n(o.level0_stop_writes_trigger)},
+        {"rocksdb.compression", CompressionTypeText(o.compression)},
+        {"rocksdb.max_open_files", std::to_string(o.max_open_files)},
+        {"rocksdb.max_background_jobs", std::to_string(o.max_background_jobs)},
+        {"rocksdb.write_sync",
+         sync_by_default_ ? "every write" : "writes that ask for sync"},
+        {"rocksdb.options_file", "OPTIONS-* in the database directory"},
+    };
+  }
+
+  static std::string CompressionTypeText(rocksdb::CompressionType t) {
+    switch (t) {
+      case rocksdb::kNoCompression:
+        return "none";
+      case rocksdb::kSnappyCompression:
+        return "snappy";
+      case rocksdb::kLZ4Compression:
+        return "lz4";
+      case rocksdb::kZSTD:
+        return "zstd";
+      default:
+        return "type " + std::to_string(static_cast<int>(t));
+    }
+  }
+
   rocksdb::WriteOptions Map(const WriteOptions& wo) const {
     rocksdb::WriteOptions rwo;
     rwo.sync = wo.sync || sync_by_default_;
@@ -237,9 +303,27 @@ class RocksDbEngine final : public Engine {
   std::unique_ptr<rocksdb::DB> db_;
   bool sync_by_default_ = false;
   KnobList unsupported_;
+  std::vector<std::pair<std::string, std::string>> settings_;
 };
 
 }  // namespace
+
+LibraryBuild RocksDbLibrary() {
+  LibraryBuild b;
+  b.engine = std::string(kId);
+  b.version = rocksdb::GetRocksVersionAsString(true);
+  b.version_source = "library";
+  b.shared_object = SharedObjectOf("rocksdb_open");
+  // RocksDB compiles its sync points (test hooks) only where NDEBUG is not
+  // defined, i.e. in builds with assertions on, and its own code calls them
+  // there: a weak reference to SyncPoint::GetInstance() resolves exactly when
+  // the library linked (shared or static) is such a build.
+  b.assertions = RocksDbSyncPointInstance != nullptr ? "on" : "off";
+  b.assertions_evidence =
+      "rocksdb::SyncPoint::GetInstance(), compiled only without NDEBUG, is " +
+      std::string(RocksDbSyncPointInstance != nullptr ? "" : "not ") + "linked";
+  return b;
+}
 
 std::unique_ptr<Engine> NewRocksDbEngine() {
   return std::make_unique<RocksDbEngine>();

@@ -70,6 +70,21 @@ void to_json(nlohmann::json& j, const Environment& e) {
   } else {
     j["device_note"] = e.device_note;
   }
+  if (!e.engine_libraries.empty()) {
+    nlohmann::json libs = nlohmann::json::array();
+    for (const LibraryBuild& b : e.engine_libraries) {
+      nlohmann::json lj = {{"engine", b.engine},
+                           {"version", b.version},
+                           {"version_source", b.version_source},
+                           {"assertions", b.assertions}};
+      if (!b.shared_object.empty()) lj["shared_object"] = b.shared_object;
+      if (!b.assertions_evidence.empty()) {
+        lj["assertions_evidence"] = b.assertions_evidence;
+      }
+      libs.push_back(std::move(lj));
+    }
+    j["engine_libraries"] = std::move(libs);
+  }
 }
 
 void from_json(const nlohmann::json& j, Environment& e) {
@@ -111,6 +126,18 @@ void from_json(const nlohmann::json& j, Environment& e) {
     e.device = d;
   }
   e.device_note = j.value("device_note", "");
+  if (auto it = j.find("engine_libraries"); it != j.end() && it->is_array()) {
+    for (const nlohmann::json& lj : *it) {
+      LibraryBuild b;
+      b.engine = lj.value("engine", "");
+      b.version = lj.value("version", "");
+      b.version_source = lj.value("version_source", "");
+      b.shared_object = lj.value("shared_object", "");
+      b.assertions = lj.value("assertions", "unknown");
+      b.assertions_evidence = lj.value("assertions_evidence", "");
+      e.engine_libraries.push_back(std::move(b));
+    }
+  }
 }
 
 }  // namespace disktune

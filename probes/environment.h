@@ -6,8 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "probes/device_info.h"
+#include "src/core/library_build.h"
 #include "src/core/sysinfo.h"
 
 namespace disktune {
@@ -19,6 +21,9 @@ struct Environment {
   std::optional<DeviceInfo> device;
   std::string device_note;  // why there is no device (tmpfs, ...)
   std::string build_type;
+  // The engine libraries the figures came from, one per engine used (filled
+  // by the command that ran the engines; empty for probe-only reports).
+  std::vector<LibraryBuild> engine_libraries;
 };
 
 Environment CollectEnvironment(const std::string& target_dir);

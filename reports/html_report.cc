@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "reports/engine_config.h"
 #include "reports/render_util.h"
 #include "reports/svg_chart.h"
 #include "reports/tune_table.h"
@@ -982,6 +983,22 @@ void Figures(const Report& r, std::string& out) {
   out += "</section>\n";
 }
 
+// Per engine: the library build and every setting in force.
+void EngineConfiguration(const Report& r, std::string& out) {
+  for (const EngineConfig& c : EngineConfigs(r)) {
+    if (c.library == nullptr && c.settings.empty()) continue;
+    out += "<section class=\"engine-config\"><h3>Engine " + H(c.engine) +
+           "</h3>\n<table><tr>" + Th("setting") + Th("value") + "</tr>\n";
+    if (c.library) {
+      out += "<tr>" + Td("library") + Td(LibraryText(*c.library)) + "</tr>\n";
+    }
+    for (const auto& [name, value] : c.settings) {
+      out += "<tr>" + Td(name) + Td(value) + "</tr>\n";
+    }
+    out += "</table></section>\n";
+  }
+}
+
 void Warnings(const Report& r, std::string& out) {
   if (r.warnings.empty()) return;
   out +=
@@ -1010,6 +1027,7 @@ std::string RenderHtml(const Report& r) {
   Setup(r, out);
   Recommendation(r, out);
   Benchmarks(r, out);
+  EngineConfiguration(r, out);
   Disk(r, out);
   Durability(r, out);
   EnvironmentTable(r, out);

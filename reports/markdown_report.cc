@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "reports/engine_config.h"
 #include "reports/render_util.h"
 #include "reports/tune_table.h"
 #include "src/core/units.h"
@@ -316,6 +317,19 @@ void Durability(const Report& r, std::ostringstream& os) {
   }
 }
 
+// Per engine: the library build and every setting in force.
+void EngineConfiguration(const Report& r, std::ostringstream& os) {
+  for (const EngineConfig& c : EngineConfigs(r)) {
+    if (c.library == nullptr && c.settings.empty()) continue;
+    os << "\n#### Engine " << Md(c.engine) << "\n\n"
+       << HeaderRow({"setting", "value"}, "ll");
+    if (c.library) os << Row({"library", Md(LibraryText(*c.library))});
+    for (const auto& [name, value] : c.settings) {
+      os << Row({"`" + Md(name) + "`", Md(value)});
+    }
+  }
+}
+
 void Warnings(const Report& r, std::ostringstream& os) {
   if (r.warnings.empty()) return;
   os << "\n### Warnings\n\n";
@@ -330,6 +344,7 @@ std::string RenderMarkdown(const Report& report) {
   Checks(report, os);
   Recommendation(report, os);
   Benches(report, os);
+  EngineConfiguration(report, os);
   Probes(report, os);
   Durability(report, os);
   Warnings(report, os);

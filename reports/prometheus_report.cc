@@ -348,6 +348,22 @@ std::string RenderPrometheus(const Report& r) {
   Probes(r, e);
   Analyses(r, e);
   Benches(r, e);
+  for (const LibraryBuild& b : env.engine_libraries) {
+    e.Add("disktune_engine_library_info", "gauge",
+          "The engine library build the figures came from (value is always "
+          "1).",
+          {{"engine", b.engine},
+           {"version", b.version},
+           {"shared_object", b.shared_object},
+           {"assertions", b.assertions}},
+          1);
+    if (b.assertions != "unknown") {
+      e.Add("disktune_engine_library_assertions_enabled", "gauge",
+            "1 when the engine library is a build with assertions on (its "
+            "figures are slower than a release build's).",
+            {{"engine", b.engine}}, b.assertions == "on" ? 1 : 0);
+    }
+  }
   e.Add("disktune_warnings", "gauge", "Warnings the run raised.", {},
         static_cast<double>(r.warnings.size()));
   return e.Text();

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "reports/durability_text.h"
+#include "reports/engine_config.h"
 #include "reports/render_util.h"
 #include "reports/tune_table.h"
 #include "src/core/histogram.h"
@@ -186,8 +187,16 @@ void Benches(const Report& r, std::ostringstream& os) {
                    std::to_string(r.benches.front().repeats->count) + " runs"
              : std::string())
      << "\n";
+  const std::vector<EngineConfig> configs = EngineConfigs(r);
   for (const auto& e : engines) {
     os << "engine: " << e << "\n";
+    for (const EngineConfig& c : configs) {
+      if (c.engine != e) continue;
+      if (c.library) os << "  library:  " << LibraryText(*c.library) << "\n";
+      for (const auto& [name, value] : c.settings) {
+        os << "  setting:  " << name << " = " << value << "\n";
+      }
+    }
     for (const auto& b : r.benches) {
       if (b.engine == e) os << bench::FormatDbBenchLine(b) << "\n";
     }

@@ -131,6 +131,15 @@ TEST_F(CliTest, TooLittleFreeSpace) {
                      "needs");
 }
 
+TEST_F(CliTest, BadEngineSetting) {
+  ExpectOneLineError({"bench", "--engine", "lmdb", "--scenario", "fillseq",
+                      "--engine-setting", "lmdb.writemap=maybe"},
+                     2, "one of on|off");
+  ExpectOneLineError({"bench", "--engine", "lmdb", "--scenario", "fillseq",
+                      "--engine-setting", "lmdb.nosuch=on"},
+                     2, "lmdb.writemap");
+}
+
 TEST_F(CliTest, TmpfsRefusesDirectIo) {
   std::string t = work_ + "/tmp";
   if (!MountTmpfs(t, "size=256m"))

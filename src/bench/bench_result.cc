@@ -109,6 +109,11 @@ json EngineOptionsToJson(const EngineOptions& o) {
   PutOpt(j, "expected_db_bytes", o.expected_db_bytes);
   j["in_memory"] = o.in_memory;
   j["sync"] = o.sync;
+  if (!o.settings.empty()) {
+    json s = json::object();
+    for (const auto& [name, value] : o.settings) s[name] = value;
+    j["settings"] = std::move(s);
+  }
   return j;
 }
 
@@ -120,6 +125,12 @@ EngineOptions EngineOptionsFromJson(const json& j) {
   GetOpt(j, "expected_db_bytes", &o.expected_db_bytes);
   GetIf(j, "in_memory", &o.in_memory);
   GetIf(j, "sync", &o.sync);
+  if (j.contains("settings") && j["settings"].is_object()) {
+    for (const auto& [name, value] : j["settings"].items()) {
+      if (value.is_string())
+        o.settings.emplace_back(name, value.get<std::string>());
+    }
+  }
   return o;
 }
 
@@ -148,6 +159,9 @@ void to_json(json& j, const BenchResult& r) {
                  {"serialized", p.serialized}};
   j["engine_options"] = EngineOptionsToJson(r.engine_options);
   j["unsupported_knobs"] = KnobsToJson(r.unsupported_knobs, "knob", "reason");
+  if (!r.engine_settings.empty()) {
+    j["engine_settings"] = KnobsToJson(r.engine_settings, "setting", "value");
+  }
 
   const BenchMetrics& m = r.metrics;
   json mj = {{"ops", m.ops},
@@ -277,6 +291,9 @@ void from_json(const json& j, BenchResult& r) {
   }
   if (j.contains("engine_options")) {
     r.engine_options = EngineOptionsFromJson(j["engine_options"]);
+  }
+  if (j.contains("engine_settings")) {
+    r.engine_settings = KnobsFromJson(j["engine_settings"], "setting", "value");
   }
   if (j.contains("unsupported_knobs")) {
     r.unsupported_knobs =

@@ -135,6 +135,8 @@ struct BenchResult {
   ResultParams params;
   EngineOptions engine_options;
   std::vector<std::pair<std::string, std::string>> unsupported_knobs;
+  // Every engine setting in force (Engine::Settings()), in the engine's order.
+  std::vector<std::pair<std::string, std::string>> engine_settings;
   BenchMetrics metrics;
   std::string engine_stats;
   std::vector<std::pair<std::string, std::string>> engine_properties;

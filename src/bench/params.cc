@@ -105,6 +105,8 @@ void ApplyOverrides(const Overrides& o, BenchParams* p) {
   MergeKnobs(o.knobs, /*overwrite=*/true, &e);
   if (o.in_memory) e.in_memory = *o.in_memory;
   if (o.sync) e.sync = *o.sync;
+  e.settings.insert(e.settings.end(), o.engine_settings.begin(),
+                    o.engine_settings.end());
 }
 
 Status ValidateParams(const BenchParams& p) {

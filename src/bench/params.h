@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engines/engine.h"
 #include "src/bench/process_stats.h"
@@ -84,6 +86,8 @@ struct Overrides {
   // in_memory and sync are the optionals below.
   EngineOptions knobs;
   std::optional<bool> in_memory;
+  // Engine settings ("lmdb.writemap" -> "off"), appended to the engine's.
+  std::vector<std::pair<std::string, std::string>> engine_settings;
   // Multipliers applied after every absolute value, to the effective num
   // (key space) or op counts: large values run num/1000 entries.
   double num_scale = 1.0;

@@ -113,6 +113,9 @@ class SerializedEngine : public Engine {
       const override {
     return inner_->unsupported_knobs();
   }
+  std::vector<std::pair<std::string, std::string>> Settings() const override {
+    return inner_->Settings();
+  }
   std::optional<uint64_t> max_value_bytes() const override {
     return inner_->max_value_bytes();
   }
@@ -395,6 +398,7 @@ BenchResult RunStep(EngineRun& er, const PlannedStep& step, int index,
   Status s = PrepareDb(er, step);
   if (s.ok() && step.spec->db != DbUse::kNone) {
     r.unsupported_knobs = er.engine->unsupported_knobs();
+    r.engine_settings = er.engine->Settings();
   }
   if (s.ok() && step.spec->needs_data) s = CheckHasData(er, step);
   if (!s.ok()) {

@@ -33,8 +33,8 @@ std::vector<ScenarioSet> MakeSets() {
   // LevelDB's 4 MB into 2 MB write buffer + 2 MB cache; db_bench was run with
   // --cache_size=4 MB and the default write buffer, which is what we do.)
   sets.push_back({"baseline-2011",
-                  "LevelDB 2011 benchmark, baseline: the default list, 4 MB "
-                  "cache, 1M entries "
+                  "the 2011 LevelDB benchmark page, baseline: the default "
+                  "list, 4 MB cache, 1M entries "
                   "(the second readrandom lets compactions settle)",
                   Cache(4 * kMiB), db_bench_list});
   {
@@ -42,15 +42,15 @@ std::vector<ScenarioSet> MakeSets() {
     o.value_size = 100000;
     o.writes_scale = 0.001;  // "we stop after writing 1000 values"
     sets.push_back({"large-values",
-                    "LevelDB 2011 benchmark, large values: 100,000-byte "
-                    "values, num/1000 writes, "
+                    "the 2011 LevelDB benchmark page, large values: "
+                    "100,000-byte values, num/1000 writes, "
                     "sequential and random",
                     o,
                     {Step("fillseq"), Step("fillrandom")}});
   }
   sets.push_back({"batch-writes",
-                  "LevelDB 2011 benchmark, batch writes: 1000 batches of 1000 "
-                  "entries, sequential "
+                  "the 2011 LevelDB benchmark page, batch writes: 1000 batches "
+                  "of 1000 entries, sequential "
                   "and random",
                   Cache(4 * kMiB),
                   {Step("fillbatch"), Step("fillrandbatch")}});
@@ -59,8 +59,8 @@ std::vector<ScenarioSet> MakeSets() {
     o.sync = true;
     o.writes_scale = 0.01;  // "we stop after 10,000 writes"
     sets.push_back({"sync-writes",
-                    "LevelDB 2011 benchmark, synchronous writes: num/100 "
-                    "writes, each synced "
+                    "the 2011 LevelDB benchmark page, synchronous writes: "
+                    "num/100 writes, each synced "
                     "(the 2011 run turned the drive's write cache off)",
                     o,
                     {Step("fillseq"), Step("fillrandom")}});
@@ -69,8 +69,8 @@ std::vector<ScenarioSet> MakeSets() {
     Overrides o = Cache(4 * kMiB);
     o.knobs.compression = Compression::kNone;
     sets.push_back({"compression-off",
-                    "LevelDB 2011 benchmark, writes without compression, "
-                    "sequential and random",
+                    "the 2011 LevelDB benchmark page, writes without "
+                    "compression, sequential and random",
                     o,
                     {Step("fillseq"), Step("fillrandom")}});
   }
@@ -79,8 +79,8 @@ std::vector<ScenarioSet> MakeSets() {
     o.knobs.write_buffer_bytes = 120 * kMiB;
     o.knobs.cache_bytes = 8 * kMiB;
     sets.push_back({"more-memory",
-                    "LevelDB 2011 benchmark, 128 MB split write-buffer-heavy: "
-                    "120 MB write buffer "
+                    "the 2011 LevelDB benchmark page, 128 MB split "
+                    "write-buffer-heavy: 120 MB write buffer "
                     "+ 8 MB cache, writes",
                     o,
                     {Step("fillseq"), Step("fillrandom")}});
@@ -90,8 +90,8 @@ std::vector<ScenarioSet> MakeSets() {
     o.knobs.write_buffer_bytes = 8 * kMiB;
     o.knobs.cache_bytes = 120 * kMiB;
     sets.push_back({"larger-cache",
-                    "LevelDB 2011 benchmark, 128 MB split cache-heavy: 8 MB "
-                    "write buffer + 120 MB "
+                    "the 2011 LevelDB benchmark page, 128 MB split "
+                    "cache-heavy: 8 MB write buffer + 120 MB "
                     "cache, reads",
                     o,
                     {Step("fillrandom"), Step("overwrite"), Step("readrandom"),
@@ -100,12 +100,37 @@ std::vector<ScenarioSet> MakeSets() {
   {
     Overrides o = Cache(4 * kMiB);
     o.knobs.compression = Compression::kNone;
-    sets.push_back(
-        {"reads-uncompressed",
-         "LevelDB 2011 benchmark, reads from a DB written without compression",
-         o,
-         {Step("fillrandom"), Step("overwrite"), Step("readrandom"),
-          Step("readrandom"), Step("readseq")}});
+    sets.push_back({"reads-uncompressed",
+                    "the 2011 LevelDB benchmark page, reads from a DB written "
+                    "without compression",
+                    o,
+                    {Step("fillrandom"), Step("overwrite"), Step("readrandom"),
+                     Step("readrandom"), Step("readseq")}});
+  }
+  {
+    // The 2011 page's whole engine comparison in one run, each experiment's
+    // steps carrying that experiment's overrides (reports/findings_2011.cc
+    // tells them apart by those values).
+    ScenarioSet all{"compare-2011",
+                    "the 2011 LevelDB benchmark page's engine comparison: "
+                    "baseline, large values, batch, sync, no compression, "
+                    "more memory and larger cache; run it on leveldb,sqlite3,"
+                    "kyotocabinet and the report lists each 2011 finding "
+                    "with the ratio measured here",
+                    Overrides{},
+                    {}};
+    for (const ScenarioSet& s : sets) {
+      if (s.name == "db_bench") continue;
+      std::vector<SetStep> steps = s.steps;
+      if (s.name == "baseline-2011") {
+        steps = {Step("fillseq"),    Step("fillrandom"), Step("overwrite"),
+                 Step("readrandom"), Step("readrandom"), Step("readseq")};
+      }
+      for (const SetStep& step : steps) {
+        all.steps.push_back(Step(step.scenario, s.overrides));
+      }
+    }
+    sets.push_back(std::move(all));
   }
   {
     Overrides t1, t8, t16;
@@ -113,7 +138,8 @@ std::vector<ScenarioSet> MakeSets() {
     t8.threads = 8;
     t16.threads = 16;
     sets.push_back({"utxo",
-                    "UTXO pulse: load, then pulses of sorted reads on 1, 8 "
+                    "the UTXO pulse write-up (RocksDB vs LevelDB), UTXO pulse: "
+                    "load, then pulses of sorted reads on 1, 8 "
                     "and 16 threads from a cold page cache, with inserts and "
                     "deletes",
                     Overrides{},
@@ -123,8 +149,8 @@ std::vector<ScenarioSet> MakeSets() {
     reads_only.pulse_inserts = 0;
     reads_only.pulse_deletes = 0;
     sets.push_back({"utxo-reads",
-                    "UTXO pulse, case 2 (the one the published comparison "
-                    "measured): reads only",
+                    "the UTXO pulse write-up (RocksDB vs LevelDB), case 2 (the "
+                    "one the seed measured): reads only",
                     reads_only,
                     {Step("utxo-load"), Step("utxo-pulse", t1),
                      Step("utxo-pulse", t8), Step("utxo-pulse", t16)}});
@@ -132,13 +158,13 @@ std::vector<ScenarioSet> MakeSets() {
   {
     Overrides o;
     o.knobs.write_buffer_bytes = 64 * kMiB;
-    sets.push_back(
-        {"hyperleveldb",
-         "HyperLevelDB charts: fillrandom with 1..max-threads writers, and "
-         "throughput per interval as the DB grows (64 MB write "
-         "buffer)",
-         o,
-         {Step("fillrandom-threads"), Step("fillrandom-growth")}});
+    sets.push_back({"hyperleveldb",
+                    "the HyperLevelDB benchmarks: fillrandom with "
+                    "1..max-threads writers, and "
+                    "throughput per interval as the DB grows (64 MB write "
+                    "buffer)",
+                    o,
+                    {Step("fillrandom-threads"), Step("fillrandom-growth")}});
   }
   {
     Overrides o;
@@ -149,8 +175,8 @@ std::vector<ScenarioSet> MakeSets() {
     into_existing.writes_scale = 0.2;
     sets.push_back(
         {"inmemory",
-         "in-memory microbench: in-memory mode: 100K values and batches then "
-         "random "
+         "the LMDB/BDB/SQLite microbench: in-memory mode: 100K values and "
+         "batches then random "
          "reads; 200K random writes into an empty DB and into one "
          "of num entries",
          o,

@@ -8,12 +8,15 @@
 
 #include "engines/engine.h"
 #include "engines/knob_spec.h"
+#include "engines/engine_settings.h"
 #include "probes/environment.h"
+#include "reports/findings_2011.h"
 #include "reports/report.h"
 #include "src/bench/runner.h"
 #include "src/bench/scenario.h"
 #include "src/bench/scenario_sets.h"
 #include "src/cli/command.h"
+#include "src/cli/engine_libraries.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
 #include "src/core/json_input.h"
@@ -44,6 +47,7 @@ struct BenchFlags {
   bool sync = false;
   bool in_memory = false;
   std::string page_cache;
+  std::vector<std::string> engine_settings;
 };
 
 struct BenchCommandOptions {
@@ -112,6 +116,14 @@ Result<bench::Overrides> BuildOverrides(const BenchFlags& f) {
   }
   if (f.sync) o.sync = true;
   if (f.in_memory) o.in_memory = true;
+  for (const std::string& text : f.engine_settings) {
+    auto setting = ParseEngineSetting(text);
+    if (!setting.ok()) {
+      return Status::InvalidArgument("--engine-setting: " +
+                                     setting.status().message());
+    }
+    o.engine_settings.push_back(*setting);
+  }
   if (!f.page_cache.empty()) {
     auto p = bench::ParsePageCachePolicy(f.page_cache);
     if (!p) {
@@ -202,6 +214,7 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
 
   Report report = NewReport("bench");
   report.environment = CollectEnvironment(dir.path());
+  RecordEngineLibraries(plan->engines, &report);
   report.config["scratch_dir"] = PathToJson(dir.path());
   report.config["bench"] = {{"engines", plan->engines},
                             {"scenarios", req.scenarios},
@@ -212,6 +225,9 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   if (!results.ok()) return Fail(ctx, results.status());
   if (InterruptRequested()) report.completion = "interrupted";
   report.benches = *results;
+  if (nlohmann::json f = Findings2011(report.benches); !f.is_null()) {
+    report.analyses["leveldb_2011"] = std::move(f);
+  }
 
   Status out = EmitJson(ctx, opts.common, ReportToJson(report));
   if (!out.ok()) return Fail(ctx, out);
@@ -327,6 +343,9 @@ void SetupBenchCommand(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--pulse-deletes", f.pulse_deletes,
                   "UTXO: keys deleted per pulse (30000)");
   cmd->add_option("--pulses", f.pulses, "UTXO: pulses per thread count (3)");
+  cmd->add_option("--engine-setting", f.engine_settings,
+                  "an engine's own setting, NAME=VALUE, repeatable "
+                  "(e.g. lmdb.writemap=off; `disktune list` shows them)");
   cmd->add_option("--page-cache", f.page_cache,
                   "UTXO cold reads: auto (fadvise, drop_caches as root if "
                   "needed), fadvise, "

@@ -1,6 +1,7 @@
 // `disktune list`: what this build can do — probes, engines, scenarios,
 // profiles.
 #include "engines/engine.h"
+#include "engines/engine_settings.h"
 #include "probes/probe.h"
 #include "src/bench/scenario.h"
 #include "src/bench/scenario_sets.h"
@@ -31,6 +32,14 @@ int RunListCommand(const ListOptions& o, CommandContext& ctx) {
                             {"description", e.description},
                             {"in_memory_mode", e.has_in_memory_mode}});
   }
+  j["engine_settings"] = nlohmann::json::array();
+  for (const EngineSettingSpec& es : EngineSettingSpecs()) {
+    j["engine_settings"].push_back({{"id", es.name},
+                                    {"engine", es.engine},
+                                    {"values", es.values},
+                                    {"default", es.default_value},
+                                    {"description", es.help}});
+  }
   j["scenarios"] = nlohmann::json::array();
   for (const auto& sc : bench::Scenarios()) {
     j["scenarios"].push_back(
@@ -57,6 +66,12 @@ int RunListCommand(const ListOptions& o, CommandContext& ctx) {
   for (const auto& p : AllProbes()) Row(*human, p->id(), p->description());
   *human << "engines:\n";
   for (const auto& e : AvailableEngines()) Row(*human, e.id, e.description);
+  *human << "engine settings (--engine-setting NAME=VALUE):\n";
+  for (const EngineSettingSpec& es : EngineSettingSpecs()) {
+    Row(*human, es.name,
+        std::string(es.values) + ", default " + std::string(es.default_value) +
+            ": " + std::string(es.help));
+  }
   *human << "scenarios:\n";
   for (const auto& sc : bench::Scenarios()) Row(*human, sc.name, sc.help);
   *human << "scenario sets:\n";

@@ -19,6 +19,7 @@
 #include "src/bench/process_stats.h"
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
+#include "src/cli/engine_libraries.h"
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
@@ -193,6 +194,7 @@ Status RunBaselineBench(const RunCommandOptions& o, const ScratchDir& scratch,
   fs::remove_all(req.db_root, ec);
   if (!results.ok()) return results.status();
   report->benches = std::move(*results);
+  RecordEngineLibraries(req.engines, report);
   for (const auto& r : report->benches) {
     if (r.status == bench::RunStatus::kFailed ||
         r.status == bench::RunStatus::kPartial) {

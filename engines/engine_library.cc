@@ -1,0 +1,65 @@
+#include "engines/engine_library.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "engines/engine_factories.h"
+
+namespace disktune {
+namespace engine_internal {
+
+std::string SharedObjectOf(const char* symbol) {
+  const void* address = dlsym(RTLD_DEFAULT, symbol);
+  Dl_info info{};
+  if (address == nullptr || dladdr(address, &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return "";
+  }
+  char resolved[PATH_MAX];
+  std::string path = realpath(info.dli_fname, resolved) != nullptr
+                         ? std::string(resolved)
+                         : std::string(info.dli_fname);
+  char self[PATH_MAX];
+  if (realpath("/proc/self/exe", self) != nullptr && path == self) return "";
+  return path;
+}
+
+bool SharedObjectDefines(const std::string& path, const char* symbol) {
+  if (path.empty()) return false;
+  // RTLD_NOLOAD: only a library that is already mapped; never loads one.
+  void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+  if (handle == nullptr) return false;
+  const bool found = dlsym(handle, symbol) != nullptr;
+  dlclose(handle);
+  return found;
+}
+
+}  // namespace engine_internal
+
+LibraryBuild DescribeEngineLibrary(std::string_view engine) {
+  using namespace engine_internal;
+#if DISKTUNE_HAVE_LEVELDB
+  if (engine == "leveldb") return LevelDbLibrary();
+#endif
+#if DISKTUNE_HAVE_ROCKSDB
+  if (engine == "rocksdb") return RocksDbLibrary();
+#endif
+#if DISKTUNE_HAVE_SQLITE3
+  if (engine == "sqlite3") return Sqlite3Library();
+#endif
+#if DISKTUNE_HAVE_KYOTOCABINET
+  if (engine == "kyotocabinet") return KyotoCabinetLibrary();
+#endif
+#if DISKTUNE_HAVE_LMDB
+  if (engine == "lmdb") return LmdbLibrary();
+#endif
+#if DISKTUNE_HAVE_BDB
+  if (engine == "bdb") return BdbLibrary();
+#endif
+  LibraryBuild b;
+  b.engine = std::string(engine);
+  return b;
+}
+
+}  // namespace disktune

@@ -1,0 +1,234 @@
+// The configuration each adapter opens with: by default the one of the
+// engine's own published benchmark; engine settings and common knobs change
+// it, and Settings() reports what is in force. Also the library build each
+// adapter reports.
+#include "engines/engine_settings.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "engines/engine.h"
+#include "engines/engine_library.h"
+
+namespace disktune {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDb {
+ public:
+  TempDb() {
+    std::string pattern =
+        (fs::path(::testing::TempDir()) / "disktune_settings_XXXXXX").string();
+    if (mkdtemp(pattern.data()) != nullptr) root_ = pattern;
+  }
+  ~TempDb() {
+    std::error_code ec;
+    if (!root_.empty()) fs::remove_all(root_, ec);
+  }
+  std::string db() const { return root_ + "/db"; }
+
+ private:
+  std::string root_;
+};
+
+bool Available(std::string_view id) {
+  for (const EngineInfo& e : AvailableEngines()) {
+    if (e.id == id) return true;
+  }
+  return false;
+}
+
+// Opens `id` with `o` and returns its settings as a map.
+std::map<std::string, std::string> OpenSettings(std::string_view id,
+                                                const EngineOptions& o) {
+  TempDb dir;
+  auto engine = NewEngine(id);
+  EXPECT_TRUE(engine.ok());
+  if (!engine.ok()) return {};
+  Status s = (*engine)->Open(dir.db(), o);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  std::map<std::string, std::string> m;
+  for (const auto& [k, v] : (*engine)->Settings()) m[k] = v;
+  EXPECT_TRUE((*engine)->Close().ok());
+  return m;
+}
+
+#define REQUIRE_ENGINE(id) \
+  if (!Available(id)) GTEST_SKIP() << id << " not in this build"
+
+TEST(EngineSettingsTest, ParsesAndChecks) {
+  auto ok = ParseEngineSetting("lmdb.writemap=off");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->first, "lmdb.writemap");
+  EXPECT_EQ(ok->second, "off");
+  EXPECT_TRUE(ParseEngineSetting("sqlite3.wal_autocheckpoint=1000").ok());
+  EXPECT_FALSE(ParseEngineSetting("lmdb.writemap").ok());
+  EXPECT_FALSE(ParseEngineSetting("lmdb.writemap=maybe").ok());
+  EXPECT_FALSE(ParseEngineSetting("lmdb.writmap=on").ok());
+  EXPECT_FALSE(ParseEngineSetting("sqlite3.wal_autocheckpoint=-1").ok());
+  EXPECT_FALSE(ParseEngineSetting("bdb.commit=sync").ok());
+  const Status unknown = CheckEngineSetting("nope", "1");
+  EXPECT_NE(unknown.message().find("lmdb.writemap"), std::string::npos)
+      << unknown.message();
+}
+
+TEST(EngineSettingsTest, LastValueWinsElseDefault) {
+  EngineOptions o;
+  EXPECT_TRUE(EngineSettingOn(o, "lmdb.writemap"));
+  o.settings = {{"lmdb.writemap", "off"}, {"lmdb.writemap", "on"}};
+  EXPECT_TRUE(EngineSettingOn(o, "lmdb.writemap"));
+  o.settings.emplace_back("lmdb.writemap", "off");
+  EXPECT_FALSE(EngineSettingOn(o, "lmdb.writemap"));
+  EXPECT_EQ(EngineSettingCount(o, "bdb.checkpoint_kib"), 81920u);
+}
+
+TEST(EngineSettingsTest, LmdbOpensAsItsOwnBenchmark) {
+  REQUIRE_ENGINE("lmdb");
+  auto m = OpenSettings("lmdb", EngineOptions{});
+  EXPECT_EQ(m["lmdb.env_flags"], "MDB_NOSYNC|MDB_NOTLS|MDB_WRITEMAP");
+  EXPECT_EQ(m["lmdb.writemap"], "on");
+  EXPECT_EQ(m["lmdb.append"], "on");
+  EngineOptions prod;
+  prod.settings = {{"lmdb.writemap", "off"},
+                   {"lmdb.append", "off"},
+                   {"lmdb.readahead", "off"}};
+  m = OpenSettings("lmdb", prod);
+  EXPECT_EQ(m["lmdb.env_flags"], "MDB_NOSYNC|MDB_NOTLS|MDB_NORDAHEAD");
+  EXPECT_EQ(m["lmdb.append"], "off");
+}
+
+// MDB_APPEND is taken only past the largest key, so any order of puts and
+// deletes reads back exactly.
+TEST(EngineSettingsTest, LmdbAppendKeepsEveryKey) {
+  REQUIRE_ENGINE("lmdb");
+  TempDb dir;
+  auto engine = NewEngine("lmdb");
+  ASSERT_TRUE(engine.ok());
+  Engine& e = **engine;
+  ASSERT_TRUE(e.Open(dir.db(), EngineOptions{}).ok());
+  auto key = [](int i) {
+    char b[32];
+    std::snprintf(b, sizeof(b), "%016d", i);
+    return std::string(b);
+  };
+  for (int i = 0; i < 2000; i += 2) ASSERT_TRUE(e.Put(key(i), "a", {}).ok());
+  for (int i = 1999; i > 0; i -= 2) ASSERT_TRUE(e.Put(key(i), "b", {}).ok());
+  ASSERT_TRUE(e.Delete(key(1999), {}).ok());
+  ASSERT_TRUE(e.Put(key(1999), "c", {}).ok());  // the largest key again
+  ASSERT_TRUE(e.Put(key(2000), "d", {}).ok());
+  WriteBatch batch;
+  batch.Put(key(2002), "e");
+  batch.Put(key(2001), "f");
+  ASSERT_TRUE(e.Write(batch, {}).ok());
+  ASSERT_TRUE(e.Close().ok());
+  ASSERT_TRUE(e.Open(dir.db(), EngineOptions{}).ok());
+  ASSERT_TRUE(e.Put(key(2003), "g", {}).ok());  // largest key read at open
+  std::string v;
+  for (int i = 0; i <= 2003; i++) {
+    ASSERT_TRUE(e.Get(key(i), &v).ok()) << i;
+  }
+  ASSERT_TRUE(e.Get(key(1999), &v).ok());
+  EXPECT_EQ(v, "c");
+  ASSERT_TRUE(e.Get(key(2001), &v).ok());
+  EXPECT_EQ(v, "f");
+  auto it = e.NewIterator();
+  int n = 0;
+  std::string last;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), n++) {
+    EXPECT_LT(last, std::string(it->key()));
+    last = std::string(it->key());
+  }
+  EXPECT_EQ(n, 2004);
+  it.reset();
+  ASSERT_TRUE(e.Close().ok());
+}
+
+TEST(EngineSettingsTest, KyotoOpensAsLevelDbsTreeDbBenchmark) {
+  REQUIRE_ENGINE("kyotocabinet");
+  auto m = OpenSettings("kyotocabinet", EngineOptions{});
+  EXPECT_EQ(m["kyotocabinet.tune_options"], "TSMALL|TLINEAR|TCOMPRESS");
+  EXPECT_EQ(m["kyotocabinet.compressor"], "lzo (raw)");
+  EXPECT_EQ(m["kyotocabinet.page_cache_bytes"], "4194304");
+  EXPECT_EQ(m["kyotocabinet.page_bytes"], "1024");
+  EXPECT_EQ(m["kyotocabinet.map_bytes"], "268435456");
+  EngineOptions knobs;
+  knobs.compression = Compression::kNone;
+  knobs.cache_bytes = 8 << 20;
+  knobs.block_size_bytes = 4096;
+  m = OpenSettings("kyotocabinet", knobs);
+  EXPECT_EQ(m["kyotocabinet.tune_options"], "TSMALL|TLINEAR");
+  EXPECT_EQ(m["kyotocabinet.compressor"], "none");
+  EXPECT_EQ(m["kyotocabinet.page_cache_bytes"], "8388608");
+  EXPECT_EQ(m["kyotocabinet.page_bytes"], "4096");
+}
+
+TEST(EngineSettingsTest, SqliteOpensAsLevelDbsSqliteBenchmark) {
+  REQUIRE_ENGINE("sqlite3");
+  auto m = OpenSettings("sqlite3", EngineOptions{});
+  EXPECT_EQ(m["sqlite3.journal_mode"], "wal");
+  EXPECT_EQ(m["sqlite3.locking_mode"], "exclusive");
+  EXPECT_EQ(m["sqlite3.cache_size"], "4096 pages");
+  EXPECT_EQ(m["sqlite3.wal_autocheckpoint"], "4096");
+  EngineOptions o;
+  o.settings = {{"sqlite3.wal_autocheckpoint", "1000"}};
+  o.cache_bytes = 8 << 20;
+  m = OpenSettings("sqlite3", o);
+  EXPECT_EQ(m["sqlite3.wal_autocheckpoint"], "1000");
+  EXPECT_EQ(m["sqlite3.cache_size"], "8192 KiB");
+}
+
+TEST(EngineSettingsTest, BdbOpensAsTheLmdbProjectsBdbBenchmark) {
+  REQUIRE_ENGINE("bdb");
+  auto m = OpenSettings("bdb", EngineOptions{});
+  EXPECT_EQ(m["bdb.set_flags"], "DB_REGION_INIT|DB_TXN_WRITE_NOSYNC");
+  EXPECT_EQ(m["bdb.cache_bytes"], "4194304");
+  EXPECT_EQ(m["bdb.checkpoint_kib"], "81920");
+  EXPECT_EQ(m["bdb.lk_max_locks"], "100000");
+  EngineOptions o;
+  o.settings = {{"bdb.commit", "nosync"}, {"bdb.checkpoint_kib", "0"}};
+  m = OpenSettings("bdb", o);
+  EXPECT_EQ(m["bdb.set_flags"], "DB_REGION_INIT");
+  EXPECT_EQ(m["bdb.checkpoint_kib"], "0");
+}
+
+TEST(EngineSettingsTest, LsmEnginesReportTheirOptions) {
+  for (const char* id : {"leveldb", "rocksdb"}) {
+    if (!Available(id)) continue;
+    EngineOptions o;
+    o.write_buffer_bytes = 8 << 20;
+    auto m = OpenSettings(id, o);
+    EXPECT_EQ(m[std::string(id) + ".write_buffer_size"], "8388608") << id;
+    EXPECT_FALSE(m[std::string(id) + ".version"].empty()) << id;
+  }
+}
+
+TEST(EngineLibraryTest, EveryEngineNamesItsBuild) {
+  for (const EngineInfo& e : AvailableEngines()) {
+    const LibraryBuild b = DescribeEngineLibrary(e.id);
+    EXPECT_EQ(b.engine, e.id);
+    EXPECT_FALSE(b.version.empty()) << e.id;
+    EXPECT_TRUE(b.assertions == "on" || b.assertions == "off" ||
+                b.assertions == "unknown")
+        << e.id;
+    // Linked dynamically, the loader mapped a file for it (Debian's RocksDB
+    // CMake package links the static archive: then there is none).
+    if (!b.shared_object.empty()) {
+      EXPECT_NE(b.shared_object.find(".so"), std::string::npos)
+          << e.id << ": " << b.shared_object;
+    } else {
+      EXPECT_EQ(e.id, "rocksdb");
+    }
+    // Detected, not assumed, where the library lets it be.
+    if (e.id == "rocksdb" || e.id == "sqlite3") {
+      EXPECT_NE(b.assertions, "unknown") << e.id;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace disktune

@@ -1,0 +1,21 @@
+// The 2011 LevelDB benchmark page's engine comparison, re-measured: each
+// finding of that page (LevelDB vs SQLite vs Kyoto TreeDB) with the ratio the
+// page published, the ratio measured here and whether the finding still
+// holds (the measured ratio is on the same side of 1 as the published one).
+// Works on the results of the "compare-2011" scenario set.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "src/bench/bench_result.h"
+
+namespace disktune {
+
+// The set whose results Findings2011 reads.
+inline constexpr const char* kCompare2011Set = "compare-2011";
+
+// {"source": ..., "findings": [...]}; null when no result of the set ran.
+nlohmann::json Findings2011(const std::vector<bench::BenchResult>& benches);
+
+}  // namespace disktune
