@@ -418,28 +418,42 @@ Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns) {
     solo.push_back(i);
     configs.push_back(WithBudgetCache(st.in, st.space, c));
   }
-  const double round_ns =
-      st.cost->Estimate(s_k) * static_cast<double>(configs.size());
-  if (kMinRepeats * round_ns > st.Remaining() - ab_min_ns) {
+  // At the knob check's scale when the rounds fit, else at the largest
+  // scale that does (no smaller than the smallest worth ranking on).
+  const double n = static_cast<double>(configs.size());
+  const double avail = st.Remaining() - ab_min_ns;
+  double scale = s_k;
+  if (kMinRepeats * n * st.cost->Estimate(scale) > avail) {
+    scale = EffectiveScale(res.workload,
+                           FitScale(st.Plan(), kMinRepeats * n, avail));
+  }
+  const double round_ns = st.cost->Estimate(scale) * n;
+  if (scale < st.s_rank || kMinRepeats * round_ns > avail) {
     res.notes.push_back(
         "no changed knob survived leave-one-out, and an A/B of each alone "
         "did not fit in the time left (~" +
-        FormatDuration(kMinRepeats * round_ns) +
-        "): none is recommended on its own");
+        FormatDuration(kMinRepeats * st.cost->Estimate(s_k) * n) +
+        " at the knob check's scale): none is recommended on its own");
     return Status::OK();
+  }
+  if (scale < s_k) {
+    res.notes.push_back("each knob's own A/B ran at scale " + Fixed(scale, 3) +
+                        ", the largest the time left affords");
   }
   std::vector<std::vector<double>> scores(configs.size());
   for (int round = 0; round < max_rounds; round++) {
-    if (round >= kMinRepeats && round_ns > st.Remaining() - ab_min_ns) break;
+    if (round >= kMinRepeats && round_ns > st.Remaining() - ab_min_ns) {
+      break;
+    }
     for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
       std::string label =
           "alone " + std::to_string(round + 1) + "/" +
           std::to_string(max_rounds) + ": " +
           (i == 0 ? std::string("defaults")
                   : std::string("only ") + KnobName(st.changed[solo[i - 1]]));
-      auto s = st.trials->Run(configs[i], s_k, label);
+      auto s = st.trials->Run(configs[i], scale, label);
       if (!s.ok()) return s.status().WithContext("knob A/B");
-      st.cost->Observe(s_k, s->Cost());
+      st.cost->Observe(scale, s->Cost());
       scores[i].push_back(s->ops_per_sec);
     }
   }
