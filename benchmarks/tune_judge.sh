@@ -144,26 +144,27 @@ run_db_bench() {  # which(defaults|tuned) ini
 # disktune bench: the scored steps' ops over their summed time.
 bench_score() {
   jq -r --arg scored "$scored" '
-    [.results[]? | select(.status == "ok") |
-     select((.scenario // .name) as $n | ($scored | split(" ") | index($n)))
+    [.benches[]? | select(.status == "ok") |
+     select(.scenario as $n | ($scored | split(" ") | index($n)))
      | {ops: (.metrics.ops // 0), secs: ((.metrics.elapsed_ns // 0) / 1e9)}]
     | if length == 0 or (map(.secs) | add) == 0 then "NA"
-      else ((map(.ops) | add) / (map(.secs) | add) | floor | tostring) end' "$1"
+      else ((map(.ops) | add) / (map(.secs) | add) | floor | tostring) end' \
+    "$1" 2>/dev/null || echo NA
 }
 
 run_bench() {  # which(defaults|tuned) profile
   local which=$1 profile=$2 out="$dir/bench-$which.json"
+  rm -f "$out"
   local common=(--num "$num" --reads "$num" --key-size 16 --value-size 100
     --compression-ratio 0.5 --dir "$dir" --json "$out")
-  IFS=, read -r -a sc <<< "$steps"
-  local scen=()
-  for s in "${sc[@]}"; do scen+=(--scenario "$s"); done
+  local scen=(--scenario "$steps")
   if [ "$which" = defaults ]; then
     "$disktune" bench --engine leveldb "${scen[@]}" "${common[@]}" \
-      --cache-size "$default_cache" > "$dir/last-$which.log" 2>&1
+      --cache-size "$((default_cache / 1024))KiB" > "$dir/last-$which.log" 2>&1 ||
+      true
   else
     "$disktune" bench --profile "$profile" "${scen[@]}" "${common[@]}" \
-      > "$dir/last-$which.log" 2>&1
+      > "$dir/last-$which.log" 2>&1 || true
   fi
   bench_score "$out"
 }
