@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "src/core/units.h"
+
 namespace disktune::tune {
 namespace {
 
@@ -46,7 +48,35 @@ TunePlan PlanTune(const PlanContext& c, const PlanShares& shares,
   p.search_budget_ns = static_cast<uint64_t>(
       std::max(0.0, kUsableTimeShare * left_ns - verify_ns));
   p.search_min_scale = std::min(rank_scale, p.knob_scale);
+  p.verify_ns = verify_ns;
   return p;
+}
+
+std::string PlanText(const PlanContext& c, const PlanShares& shares,
+                     const TunePlan& p, double left_ns, size_t candidates) {
+  const double committed =
+      static_cast<double>(p.search_budget_ns) + p.verify_ns;
+  std::string s =
+      "plan: of " + FormatDuration(left_ns) +
+      " left after calibration it commits " + FormatDuration(committed) + " (" +
+      std::to_string(static_cast<int>(kUsableTimeShare * 100)) +
+      "% at most: trial costs are estimates): " +
+      FormatDuration(static_cast<double>(p.search_budget_ns)) +
+      " for the search over " + std::to_string(candidates) + " candidates, " +
+      FormatDuration(p.verify_ns) + " held for the knob check and " +
+      std::to_string(kMinRepeats) + " A/B pairs; ";
+  if (p.full_size()) {
+    s += "full-size trials fit, so the search's last rung and the A/B run "
+         "at full size";
+  } else {
+    s += "a full-size trial costs ~" + FormatDuration(c.cost->Estimate(1.0)) +
+         ", and " + std::to_string(2 * kMinRepeats) +
+         " of them do not fit in the A/B's share (" +
+         FormatDuration(shares.ab * left_ns) +
+         "), so the search ranks on copies up to scale " +
+         std::to_string(p.ab_scale).substr(0, 5);
+  }
+  return s;
 }
 
 CheckPlan PlanKnobCheck(const PlanContext& c, const PlanShares& shares,

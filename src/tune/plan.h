@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "src/tune/search.h"
 #include "src/tune/workload.h"
@@ -74,11 +75,22 @@ struct TunePlan {
   double knob_scale = 0;
   uint64_t search_budget_ns = 0;
   double search_min_scale = 0;
+  // The time held for the knob check's and the A/B's minimum runs.
+  double verify_ns = 0;
+  // Full-size trials fit: the search's last rung and the A/B rank at scale 1.
+  bool full_size() const { return ab_scale >= 1.0; }
 };
 // `left_ns`: the time after calibration; `rank_scale`: the smallest scale
 // worth ranking on; `knob_runs`: KnobCheckRuns of the knobs that may change.
 TunePlan PlanTune(const PlanContext& c, const PlanShares& shares,
                   double left_ns, double rank_scale, double knob_runs);
+
+// What the plan will use of `left_ns` and why, in one sentence for the
+// profile's notes: the search's share and scales, the time held for
+// verification, and whether full-size trials fit (and if not, what one
+// costs against the A/B's share).
+std::string PlanText(const PlanContext& c, const PlanShares& shares,
+                     const TunePlan& p, double left_ns, size_t candidates);
 
 // The plan re-fitted after the search, to the time actually left.
 struct CheckPlan {

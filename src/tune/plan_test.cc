@@ -54,6 +54,24 @@ TEST_F(PlanTest, VerificationIsPlannedBeforeTheSearch) {
   EXPECT_EQ(PlanTune(Ctx(), kPlan, 5 * kS, 0.02, 12).search_budget_ns, 0u);
 }
 
+TEST_F(PlanTest, ThePlanSaysWhatItUsesAndWhetherFullSizeFits) {
+  // 600 s: 6 full-size runs (66 s) fit in the A/B's 40%.
+  TunePlan big = PlanTune(Ctx(), kPlan, 600 * kS, 0.02, 0);
+  EXPECT_TRUE(big.full_size());
+  std::string t = PlanText(Ctx(), kPlan, big, 600 * kS, 40);
+  EXPECT_NE(t.find("full-size trials fit"), std::string::npos) << t;
+  EXPECT_NE(t.find("40 candidates"), std::string::npos) << t;
+  EXPECT_NEAR(static_cast<double>(big.search_budget_ns) + big.verify_ns,
+              kUsableTimeShare * 600 * kS, 1.0);
+  // 60 s: they do not (24 s for 6 runs of 11 s); the text says what one
+  // costs.
+  TunePlan small = PlanTune(Ctx(), kPlan, 60 * kS, 0.02, 0);
+  EXPECT_FALSE(small.full_size());
+  t = PlanText(Ctx(), kPlan, small, 60 * kS, 40);
+  EXPECT_NE(t.find("do not fit"), std::string::npos) << t;
+  EXPECT_NE(t.find("a full-size trial costs ~11"), std::string::npos) << t;
+}
+
 TEST_F(PlanTest, ABufferOnTheRuleGivesTheAbMoreTime) {
   const double left = 60 * kS;
   EXPECT_GT(PlanTune(Ctx(), kPlanBufferOnRule, left, 0.02, 0).ab_scale,

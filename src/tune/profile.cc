@@ -97,6 +97,7 @@ const Shape& TuneShape() {
                                               {"changed", &kBool, true},
                                               {"verdict", &kStr, true},
                                               {"reason", &kStr},
+                                              {"evidence", &kStr},
                                               {"gain", &kOptionGain}});
   static const Shape kOptions = Shape::Array(&kOption);
   static const Shape kRecommendation =
@@ -167,6 +168,7 @@ const Shape& TuneShape() {
                                             {"recommended", &kScalar},
                                             {"status", &kStr, true},
                                             {"reason", &kStr},
+                                            {"evidence", &kStr},
                                             {"gain", &kGain}});
   static const Shape kKnobs = Shape::Array(&kKnob);
   static const Shape kVerification =

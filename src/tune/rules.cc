@@ -512,19 +512,39 @@ TuneConfig BaselineConfig(const RuleInput& in, std::string* definition) {
   auto split = SplitBudget(m, in.budget_bytes, in.shape, c, std::nullopt);
   std::string what = std::string(m.id) + " " + std::string(m.version) +
                      " defaults for every knob";
+  if (!split.ok()) {
+    // The default write buffers alone overrun the budget (RocksDB's 2 x 64
+    // MiB under 64 MiB): the budget is a hard limit, so the baseline's
+    // buffers shrink to a quarter of it in all, whole MiB where they can.
+    // When not even that fits, the index blocks are what overruns: the
+    // baseline keeps the defaults and the tuner refuses the budget.
+    uint64_t x = in.budget_bytes / 4 / static_cast<uint64_t>(m.write_buffers);
+    if (x >= 4 * kMiB) x = x / kMiB * kMiB;
+    TuneConfig shrunk = c;
+    shrunk.write_buffer_bytes =
+        std::clamp(x, m.min_write_buffer_bytes, m.defaults.write_buffer_bytes);
+    auto s = SplitBudget(m, in.budget_bytes, in.shape, shrunk, std::nullopt);
+    if (s.ok()) {
+      c = shrunk;
+      split = s;
+      what += ", except the write buffer, shrunk to " +
+              Bytes(static_cast<double>(c.write_buffer_bytes)) +
+              " (the default " + std::to_string(m.write_buffers) + " x " +
+              Bytes(static_cast<double>(m.defaults.write_buffer_bytes)) +
+              " would not fit the " +
+              Bytes(static_cast<double>(in.budget_bytes)) + " budget),";
+    }
+  }
   if (split.ok()) {
     c.cache_bytes = split->cache_bytes;
     what += ", except the block cache, which gets what the " +
             Bytes(static_cast<double>(in.budget_bytes)) +
-            " budget leaves after the default write buffers (" +
+            " budget leaves after the write buffers (" +
             std::to_string(m.write_buffers) + " x " +
             Bytes(static_cast<double>(c.write_buffer_bytes)) +
             ") and index blocks: " + Bytes(static_cast<double>(c.cache_bytes));
   } else {
-    what += ", the default block cache (" +
-            Bytes(static_cast<double>(c.cache_bytes)) +
-            "): the default write buffers alone use the " +
-            Bytes(static_cast<double>(in.budget_bytes)) + " budget";
+    what += " and no room for a block cache: " + split.status().message();
   }
   if (c.sync) what += "; every write synced, as the workload requires";
   if (c.entries_per_batch > 1) {

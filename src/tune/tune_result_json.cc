@@ -60,6 +60,7 @@ json OptionVerdicts(const TuneResult& r) {
       if (ev.knob.spec != &k) continue;
       verdict = ev.status;
       if (!ev.reason.empty()) e["reason"] = ev.reason;
+      if (!ev.evidence.empty()) e["evidence"] = ev.evidence;
       if (ev.gain) e["gain"] = GainToJson(*ev.gain);
     }
     // The block cache is the budget's remainder, not a searched knob.
@@ -174,6 +175,7 @@ json TuneResultToJson(const TuneResult& r) {
                {"recommended", KnobValueJson(r.recommendation, e.knob)},
                {"status", e.status}};
     if (!e.reason.empty()) kj["reason"] = e.reason;
+    if (!e.evidence.empty()) kj["evidence"] = e.evidence;
     if (e.gain) kj["gain"] = GainToJson(*e.gain);
     knobs.push_back(kj);
   }

@@ -15,6 +15,7 @@
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
+#include "src/tune/passengers.h"
 #include "src/tune/plan.h"
 #include "src/tune/trials.h"
 
@@ -45,6 +46,12 @@ std::string Thousands(uint64_t v) {
     if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
     out += digits[i];
   }
+  return out;
+}
+
+std::string Join(const std::vector<std::string>& parts, const char* sep) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : sep) + p;
   return out;
 }
 
@@ -161,11 +168,11 @@ struct TuneState {
   double s_v = 0;
   // CheckKnobs: the knobs the winner changed, which survived, and why.
   std::vector<Knob> changed;
-  std::vector<bool> keep;
-  std::vector<bool> by_rule;
-  std::vector<std::optional<Gain>> knob_gain;
+  std::vector<std::optional<Gain>> knob_gain;  // leave-one-out, per knob
+  std::vector<KnobTrial> knob_trials;
+  std::vector<KnobProof> proofs;
   TuneConfig candidate;
-  bool joint = false;  // no knob won alone: the A/B judges them together
+  bool nothing_kept = false;  // changed knobs, none with evidence of its own
   // Verify.
   Verification v;
 };
@@ -216,6 +223,17 @@ Status Setup(TuneState& st) {
   res.baseline = BaselineConfig(in, &res.baseline_definition);
   res.candidates = EnumerateCandidates(in, res.baseline, &st.space);
   res.rules = st.space.records;
+  // The budget is a hard limit: when not even the baseline (the smallest
+  // buffers the rules allow and the index blocks the data needs) leaves
+  // room for a block cache, nothing the tuner could emit would fit.
+  if (auto split = SplitBudget(st.model, req.memory_budget_bytes, res.shape,
+                               res.baseline, std::nullopt);
+      !split.ok()) {
+    return Status::InvalidArgument(
+        "--memory-budget " +
+        FormatBytes(static_cast<double>(req.memory_budget_bytes)) +
+        " is too small for this workload: " + split.status().message());
+  }
 
   // The largest trial must fit the scratch filesystem (twice: compactions
   // write new tables before deleting old ones).
@@ -327,6 +345,10 @@ Status Search(TuneState& st) {
   const TunePlan plan = PlanTune(ctx, *st.shares, left, st.s_rank,
                                  KnobCheckRuns(varying, varying_judged));
   st.s_v = plan.ab_scale;
+  TunePlan shown = plan;
+  shown.ab_scale = s_search;  // the search ranks no larger than this
+  res.notes.push_back(
+      PlanText(ctx, *st.shares, shown, left, res.candidates.size()));
 
   SearchBudget sb;
   sb.budget_ns = plan.search_budget_ns;
@@ -381,6 +403,68 @@ Status Search(TuneState& st) {
   return Status::OK();
 }
 
+// When no changed knob survived leave-one-out: each judged knob alone
+// against the defaults, interleaved in rounds at the knob check's scale, if
+// the rounds fit before the A/B's minimum. Sets knob_trials[i].alone.
+Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns) {
+  TuneResult& res = st.res;
+  const TuneConfig base = WithBudgetCache(st.in, st.space, res.baseline);
+  std::vector<size_t> solo;
+  std::vector<TuneConfig> configs = {base};
+  for (size_t i = 0; i < st.changed.size(); i++) {
+    if (st.knob_trials[i].by_rule) continue;
+    TuneConfig c = res.baseline;
+    CopyKnob(res.winner, st.changed[i], &c);
+    solo.push_back(i);
+    configs.push_back(WithBudgetCache(st.in, st.space, c));
+  }
+  // At the knob check's scale when the rounds fit, else at the largest
+  // scale that does (no smaller than the smallest worth ranking on).
+  const double n = static_cast<double>(configs.size());
+  const double avail = st.Remaining() - ab_min_ns;
+  double scale = s_k;
+  if (kMinRepeats * n * st.cost->Estimate(scale) > avail) {
+    scale = EffectiveScale(res.workload,
+                           FitScale(st.Plan(), kMinRepeats * n, avail));
+  }
+  const double round_ns = st.cost->Estimate(scale) * n;
+  if (scale < st.s_rank || kMinRepeats * round_ns > avail) {
+    res.notes.push_back(
+        "no changed knob survived leave-one-out, and an A/B of each alone "
+        "did not fit in the time left (~" +
+        FormatDuration(kMinRepeats * st.cost->Estimate(s_k) * n) +
+        " at the knob check's scale): none is recommended on its own");
+    return Status::OK();
+  }
+  if (scale < s_k) {
+    res.notes.push_back("each knob's own A/B ran at scale " + Fixed(scale, 3) +
+                        ", the largest the time left affords");
+  }
+  std::vector<std::vector<double>> scores(configs.size());
+  for (int round = 0; round < max_rounds; round++) {
+    if (round >= kMinRepeats && round_ns > st.Remaining() - ab_min_ns) {
+      break;
+    }
+    for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
+      std::string label =
+          "alone " + std::to_string(round + 1) + "/" +
+          std::to_string(max_rounds) + ": " +
+          (i == 0 ? std::string("defaults")
+                  : std::string("only ") + KnobName(st.changed[solo[i - 1]]));
+      auto s = st.trials->Run(configs[i], scale, label);
+      if (!s.ok()) return s.status().WithContext("knob A/B");
+      st.cost->Observe(scale, s->Cost());
+      scores[i].push_back(s->ops_per_sec);
+    }
+  }
+  // BlockedGains gives the defaults' gain over each; a knob's is its inverse.
+  std::vector<Gain> gains = BlockedGains(scores);
+  for (size_t j = 0; j < solo.size(); j++) {
+    st.knob_trials[solo[j]].alone = Inverse(gains[j]);
+  }
+  return Status::OK();
+}
+
 // Each knob the winner changed is reverted on its own, in interleaved
 // rounds at the knob check's scale; a knob whose revert does not
 // measurably hurt is not recommended. Sets the candidate for the A/B.
@@ -409,7 +493,6 @@ Status CheckKnobs(TuneState& st) {
     CopyKnob(res.baseline, k, &c);
     return WithBudgetCache(st.in, st.space, c);
   };
-  st.keep.assign(changed.size(), true);
   st.knob_gain.assign(changed.size(), std::nullopt);
   if (check_runs > 0) {
     std::vector<TuneConfig> configs = {res.winner};
@@ -438,43 +521,50 @@ Status CheckKnobs(TuneState& st) {
     std::vector<Gain> gains = BlockedGains(scores);
     for (size_t j = 0; j < judged.size(); j++) {
       st.knob_gain[judged[j]] = gains[j];
-      st.keep[judged[j]] = gains[j].significant();
     }
+  }
+  std::vector<KnobTrial>& trials = st.knob_trials;
+  trials.assign(changed.size(), KnobTrial{});
+  for (size_t i = 0; i < changed.size(); i++) {
+    trials[i].leave_one_out = st.knob_gain[i];
   }
   // Capacity rules whose condition the scaled trial cannot reproduce (its
   // few tables all fit in the default open files) are kept on the rule, and
   // so is a write buffer the trials were too shallow to judge.
-  st.by_rule.assign(changed.size(), false);
   for (size_t i = 0; i < changed.size(); i++) {
     Knob k = changed[i];
     if (!IsJudged(st, k)) {
-      st.by_rule[i] = true;
+      trials[i].by_rule = true;
       continue;
     }
-    if (st.keep[i] ||
-        (k.name() != "max_open_files" && k.name() != "max_file_bytes")) {
+    bool won =
+        trials[i].leave_one_out && trials[i].leave_one_out->significant();
+    if (won || (k.name() != "max_open_files" && k.name() != "max_file_bytes")) {
       continue;
     }
     TuneConfig b = st.trials->Scaled(res.baseline, s_k);
     uint64_t tables = st.trials->TablesAt(res.baseline, s_k);
     bool reproducible =
         b.max_open_files && tables > static_cast<uint64_t>(*b.max_open_files);
-    if (!reproducible) {
-      st.keep[i] = true;
-      st.by_rule[i] = true;
-    }
+    if (!reproducible) trials[i].by_rule = true;
+  }
+  if (changed.size() >= 2 && NeedsSoloAbs(trials)) {
+    DT_RETURN_IF_ERROR(SoloAbs(st, s_k, plan.knob_rounds, ab_min_ns));
+  }
+  st.proofs = RecommendKnobs(trials);
+  if (changed.size() == 1 && !trials[0].by_rule) {
+    // One changed knob: the final A/B is its own A/B.
+    st.proofs[0] = KnobProof::kOwnAb;
   }
   TuneConfig candidate = res.baseline;
   for (size_t i = 0; i < changed.size(); i++) {
-    if (st.keep[i]) CopyKnob(res.winner, changed[i], &candidate);
+    if (st.proofs[i] != KnobProof::kNone) {
+      CopyKnob(res.winner, changed[i], &candidate);
+    }
   }
   candidate = WithBudgetCache(st.in, st.space, candidate);
-  if (candidate == WithBudgetCache(st.in, st.space, res.baseline) &&
-      !changed.empty()) {
-    // No knob won alone: test whether they win together.
-    candidate = res.winner;
-    st.joint = true;
-  }
+  st.nothing_kept = !changed.empty() &&
+                    candidate == WithBudgetCache(st.in, st.space, res.baseline);
   st.candidate = candidate;
   return Status::OK();
 }
@@ -485,11 +575,10 @@ Status Verify(TuneState& st) {
   TuneResult& res = st.res;
   const AbPlan plan = PlanAb(st.Plan(), *st.shares, st.Remaining(), st.s_v);
   st.s_v = plan.scale;
-  if (st.changed.empty()) return Status::OK();
+  if (st.changed.empty() || st.nothing_kept) return Status::OK();
   Verification& v = st.v;
   const double s_v = st.s_v;
-  v.compared =
-      st.joint ? "search winner (no knob won on its own)" : "recommendation";
+  v.compared = "recommendation";
   st.progress->Info("tune: A/B against the baseline at scale " + Fixed(s_v, 3) +
                     ", " + (st.shares->ab_fills_time ? "up to " : "") +
                     std::to_string(plan.repeats) + " interleaved repeats each");
@@ -534,14 +623,39 @@ void Judge(TuneState& st) {
       e.reason = tried ? "the search kept the default; rule: " + rule : rule;
     } else {
       size_t i = static_cast<size_t>(it - changed.begin());
-      e.gain = changed.size() == 1 ? std::optional<Gain>(st.v.gain)
-                                   : st.knob_gain[i];
-      if (!res.significant) {
+      const KnobTrial& t = st.knob_trials[i];
+      const KnobProof proof = st.proofs[i];
+      e.evidence = std::string(KnobProofName(proof));
+      if (changed.size() == 1 && proof != KnobProof::kNone) {
+        e.gain = st.v.gain;
+      } else if (proof == KnobProof::kOwnAb ||
+                 (proof == KnobProof::kNone && t.alone)) {
+        e.gain = t.alone;
+      } else {
+        e.gain = t.leave_one_out;
+      }
+      if (proof == KnobProof::kNone) {
+        e.status = "no_gain";
+        if (t.alone && t.alone->significant()) {
+          e.reason =
+              "it won alone, but a knob with a larger gain alone was kept "
+              "and nothing measured shows this one adds to it, so the "
+              "default stays";
+        } else if (t.alone) {
+          e.reason =
+              "neither removing it from the search's winner nor its own "
+              "A/B against the defaults showed a gain, so the default stays";
+        } else {
+          e.reason =
+              "reverting it did not measurably cost throughput, so the "
+              "default stays";
+        }
+      } else if (!res.significant) {
         e.status = "no_gain";
         e.reason =
             "the A/B showed no significant gain over the defaults, "
             "so the default stays";
-      } else if (st.by_rule[i]) {
+      } else if (proof == KnobProof::kRule) {
         e.status = "rule";
         e.reason =
             k.name() == "write_buffer_bytes"
@@ -552,31 +666,86 @@ void Judge(TuneState& st) {
                 : "kept on the rule: the scaled trial has too few tables to "
                   "show the effect; " +
                       rule;
-      } else if (st.joint) {
-        e.status = "won_jointly";
-        e.reason =
-            "no measurable effect alone; won together with the other "
-            "changed knobs in the A/B; " +
-            rule;
-      } else if (st.keep[i]) {
+      } else if (proof == KnobProof::kLeaveOneOut) {
         e.status = "won";
-        e.reason = rule;
-      } else {
-        e.status = "no_gain";
         e.reason =
-            "reverting it did not measurably cost throughput, so the "
-            "default stays";
+            "leave-one-out: the recommendation without it was "
+            "measurably slower; " +
+            rule;
+      } else {
+        e.status = "won";
+        e.reason = "its own A/B against the defaults won; " + rule;
       }
     }
     res.knobs.push_back(e);
   }
+  auto split = SplitBudget(st.model, st.req.memory_budget_bytes, res.shape,
+                           res.recommendation, std::nullopt);
+  if (!split.ok() || res.recommendation.cache_bytes > split->cache_bytes) {
+    // A subset of the winner's knobs can need more index memory than the
+    // winner did (a smaller block again): never emit what overruns.
+    res.notes.push_back("the measured recommendation (" +
+                        ConfigText(res.recommendation) +
+                        ") would overrun the memory budget; the defaults "
+                        "stay");
+    res.recommendation = res.baseline;
+    res.significant = false;
+    for (KnobEvidence& e : res.knobs) {
+      if (e.status == "won" || e.status == "rule") e.status = "no_gain";
+    }
+    split = SplitBudget(st.model, st.req.memory_budget_bytes, res.shape,
+                        res.recommendation, std::nullopt);
+  }
   res.workload.entries_per_batch = res.recommendation.entries_per_batch;
-  if (auto split = SplitBudget(st.model, st.req.memory_budget_bytes, res.shape,
-                               res.recommendation, std::nullopt);
-      split.ok()) {
+  if (split.ok()) {
     res.memory = *split;
     res.memory.cache_bytes = res.recommendation.cache_bytes;
   }
+}
+
+// A tune that ends well inside its budget says so, and what it did not
+// try: candidates the search left out or dropped on copies smaller than the
+// full size, and an A/B on a copy.
+constexpr double kEarlyShare = 0.8;
+void NoteWhatWasNotTried(TuneState& st) {
+  TuneResult& res = st.res;
+  const double used = st.budget.UsedNs();
+  if (used >= kEarlyShare * static_cast<double>(st.req.time_budget_ns)) return;
+  std::vector<std::string> untried;
+  const size_t considered = static_cast<size_t>(res.search.candidates);
+  if (considered > 0 && considered < res.candidates.size()) {
+    untried.push_back(std::to_string(res.candidates.size() - considered) +
+                      " candidates the search left out");
+  }
+  double top = 0;
+  for (const Rung& r : res.search.rungs) top = std::max(top, r.scale);
+  size_t dropped_small = 0;
+  double dropped_at = 0;
+  for (size_t i = 0; i + 1 < res.search.rungs.size(); i++) {
+    const Rung& r = res.search.rungs[i];
+    if (r.scale >= 1.0) continue;
+    dropped_small +=
+        r.candidates.size() - res.search.rungs[i + 1].candidates.size();
+    dropped_at = std::max(dropped_at, r.scale);
+  }
+  if (dropped_small > 0) {
+    untried.push_back(std::to_string(dropped_small) +
+                      " candidates dropped on copies at scale <= " +
+                      Fixed(dropped_at, 3) + ", never run at full size");
+  }
+  if (top > 0 && top < 1.0) {
+    untried.push_back("no search trial at full size (largest scale " +
+                      Fixed(top, 3) + ")");
+  }
+  if (res.verification && res.verification->scale < 1.0) {
+    untried.push_back("the A/B on a copy at scale " +
+                      Fixed(res.verification->scale, 3) + ", not at full size");
+  }
+  res.notes.push_back(
+      "finished in " + FormatDuration(used) + " of the " +
+      FormatDuration(static_cast<double>(st.req.time_budget_ns)) + " budget; " +
+      (untried.empty() ? std::string("nothing planned was left untried")
+                       : "not tried: " + Join(untried, "; ")));
 }
 
 // The verdict, and the lines the terminal shows.
@@ -588,6 +757,10 @@ void Explain(TuneState& st) {
     res.verdict =
         "the engine's defaults won the search: nothing measured "
         "beat them, so nothing changes";
+  } else if (st.nothing_kept) {
+    res.verdict =
+        "no changed knob showed a gain of its own (leave-one-out and each "
+        "knob's own A/B): keep the defaults";
   } else if (res.significant) {
     res.verdict = GainText(v.gain) +
                   " the baseline's throughput (median, "
@@ -607,7 +780,7 @@ void Explain(TuneState& st) {
     res.verdict += *v.target_met ? "; the target write rate is met"
                                  : "; the target write rate is NOT met";
   }
-  if (!st.changed.empty()) res.verification = v;
+  if (!st.changed.empty() && !st.nothing_kept) res.verification = v;
 
   auto& ex = res.explanation;
   ex.push_back(
@@ -632,7 +805,9 @@ void Explain(TuneState& st) {
       "  block cache          " +
       FormatBytes(static_cast<double>(res.recommendation.cache_bytes)) +
       " (what the budget leaves after " +
-      FormatBytes(static_cast<double>(res.memory.write_buffers_bytes)) +
+      std::to_string(st.model.write_buffers) + " x " +
+      FormatBytes(static_cast<double>(res.recommendation.write_buffer_bytes)) +
+      " = " + FormatBytes(static_cast<double>(res.memory.write_buffers_bytes)) +
       " of write buffers and " +
       FormatBytes(static_cast<double>(res.memory.table_memory_bytes)) +
       " of index/filter blocks)");
@@ -647,6 +822,7 @@ void Explain(TuneState& st) {
         "what they write");
   }
   res.elapsed_ns = st.now_ns() - st.start_ns;
+  NoteWhatWasNotTried(st);
 }
 
 }  // namespace

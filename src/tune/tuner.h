@@ -10,9 +10,10 @@
 //   Search (search.h): successive halving over the combinations, with
 //     short trials on a scaled copy of the workload, in the time the plan
 //     (plan.h) leaves after verification.
-//   CheckKnobs: each knob the winner changed is reverted on its own, in
-//     interleaved rounds; a knob whose revert does not measurably hurt is
-//     not recommended.
+//   CheckKnobs: leave-one-out over the knobs the winner changed (each
+//     reverted on its own, in interleaved rounds); when none survives, each
+//     gets an A/B of its own against the defaults. No passengers: a knob is
+//     recommended only on evidence of its own (passengers.h).
 //   Verify: the recommendation against the baseline ("the engine's defaults
 //     at the same memory budget", rules.h BaselineConfig), >= 3 interleaved
 //     repeats each, median gain with a 95% interval.
@@ -102,7 +103,12 @@ Status ValidateTuneRequest(const TuneRequest& request);
 // One knob's outcome.
 struct KnobEvidence {
   Knob knob;
-  std::string status;  // default, won, won_jointly, no_gain, rule
+  std::string status;  // default, won, no_gain, rule
+  // Why a changed knob is (or was to be) recommended: "leave_one_out" (the
+  // winner without it was measurably slower), "own_ab" (it alone beat the
+  // defaults), "rule" (kept on its rule, judged by the final A/B), or ""
+  // (not recommended). passengers.h.
+  std::string evidence;
   std::optional<Gain> gain;
   std::string reason;
 };

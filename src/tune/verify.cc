@@ -48,6 +48,14 @@ Gain PairedGain(const std::vector<double>& candidate,
   return g;
 }
 
+Gain Inverse(const Gain& g) {
+  Gain out = g;
+  out.median = 1 / g.median;
+  out.ci95_low = 1 / g.ci95_high;
+  out.ci95_high = 1 / g.ci95_low;
+  return out;
+}
+
 std::vector<Gain> BlockedGains(const std::vector<std::vector<double>>& scores) {
   const size_t c = scores.size();
   const size_t r = c > 0 ? scores[0].size() : 0;

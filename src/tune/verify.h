@@ -40,6 +40,10 @@ std::vector<Gain> BlockedGains(const std::vector<std::vector<double>>& scores);
 // always runs first (or right after the same neighbour).
 std::vector<size_t> RoundOrder(size_t n, size_t round);
 
+// The same comparison the other way round (B over A from A over B): the
+// median and interval inverted.
+Gain Inverse(const Gain& g);
+
 nlohmann::json GainToJson(const Gain& g);
 
 }  // namespace disktune::tune

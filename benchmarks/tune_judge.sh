@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# tune_judge.sh: does `disktune tune`'s recommendation win when another tool
+# measures it?
+#
+# 1. tune: `disktune tune --engine E --workload W --memory-budget B
+#    --time-budget T --out DIR/tune-K.json` (K = 1..--tunes), which also
+#    writes the engine's own form (tune-K.rocksdb.ini, tune-K.leveldb.json).
+# 2. judge, at full size, --pairs interleaved pairs (the order alternates:
+#    defaults first in odd pairs, the recommendation first in even ones):
+#    rocksdb: RocksDB's own db_bench (Debian rocksdb-tools) with
+#             --options_file tune-K.rocksdb.ini against db_bench's defaults
+#             at the same budget: --cache_size = the budget less the
+#             default 2 x 64 MiB write buffers (when they do not fit, the
+#             buffers shrink to an eighth of the budget each, as the
+#             tuner's own baseline does).
+#    leveldb: `disktune bench --profile tune-K.json` against
+#             `disktune bench --engine leveldb --cache-size` (the budget less
+#             the default 2 x 4 MiB write buffers).
+#    Both run the workload's steps with the same keys, values and counts:
+#      write-heavy  fillrandom + overwrite of --num keys (both scored)
+#      read-heavy   fillrandom of --num keys, then --num readrandom (scored)
+# 3. the score of a run is the scored steps' ops over their summed time;
+#    per pair the ratio recommendation / defaults; the median and a
+#    Student-t 95% interval of the mean log-ratio over the pairs.
+#
+# Output: DIR/judge.tsv (one line per run) and a summary on stdout.
+#
+# Usage: benchmarks/tune_judge.sh --engine rocksdb|leveldb
+#          [--workload write-heavy] [--memory-budget 256MiB]
+#          [--time-budget 4m] [--pairs 5] [--tunes 1] [--num 1000000]
+#          [--dir DIR] [--profile FILE.json (judge this profile, no tune)]
+#   DISKTUNE=path/to/disktune (default: build/disktune)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+engine=""
+workload=write-heavy
+budget=256MiB
+time_budget=4m
+pairs=5
+tunes=1
+num=1000000
+dir=""
+given_profile=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --engine) engine=$2; shift 2 ;;
+    --workload) workload=$2; shift 2 ;;
+    --memory-budget) budget=$2; shift 2 ;;
+    --time-budget) time_budget=$2; shift 2 ;;
+    --pairs) pairs=$2; shift 2 ;;
+    --tunes) tunes=$2; shift 2 ;;
+    --num) num=$2; shift 2 ;;
+    --dir) dir=$2; shift 2 ;;
+    --profile) given_profile=$2; shift 2 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    *) echo "tune_judge.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+case "$engine" in
+  rocksdb|leveldb) ;;
+  *) echo "tune_judge.sh: --engine rocksdb or leveldb" >&2; exit 2 ;;
+esac
+case "$workload" in
+  write-heavy|read-heavy) ;;
+  *) echo "tune_judge.sh: --workload write-heavy or read-heavy" >&2; exit 2 ;;
+esac
+disktune=${DISKTUNE:-$root/build/disktune}
+[ -x "$disktune" ] || { echo "tune_judge.sh: no $disktune" >&2; exit 2; }
+if [ "$engine" = rocksdb ] && ! command -v db_bench >/dev/null; then
+  echo "tune_judge.sh: db_bench not found (apt-get install rocksdb-tools)" >&2
+  exit 2
+fi
+command -v jq >/dev/null || { echo "tune_judge.sh: needs jq" >&2; exit 2; }
+if [ -z "$dir" ]; then dir=$(mktemp -d /tmp/tune_judge.XXXXXX); fi
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+
+bytes() {  # 256MiB -> 268435456
+  local v=$1 n u
+  n=${v%%[KMGkmg]*}
+  u=${v#"$n"}
+  case "$u" in
+    ""|B) echo "$n" ;;
+    KiB|K|k) echo $((n * 1024)) ;;
+    MiB|M|m) echo $((n * 1024 * 1024)) ;;
+    GiB|G|g) echo $((n * 1024 * 1024 * 1024)) ;;
+    *) echo "tune_judge.sh: size $v" >&2; exit 2 ;;
+  esac
+}
+budget_bytes=$(bytes "$budget")
+mib=$((1024 * 1024))
+
+if [ "$workload" = write-heavy ]; then
+  steps=fillrandom,overwrite
+  scored="fillrandom overwrite"
+else
+  steps=fillrandom,readrandom
+  scored="readrandom"
+fi
+
+# The defaults at the same budget.
+if [ "$engine" = rocksdb ]; then
+  wb=$((64 * mib))
+  if [ $((2 * wb + 8 * mib)) -gt "$budget_bytes" ]; then
+    wb=$((budget_bytes / 8))
+  fi
+  default_cache=$((budget_bytes - 2 * wb))
+else
+  wb=$((4 * mib))
+  default_cache=$((budget_bytes - 2 * wb))
+fi
+
+# db_bench: "fillrandom   :   3.1 micros/op 321000 ops/sec; ..." per step;
+# the score is the scored steps' ops over their summed time.
+db_bench_score() {
+  awk -v scored="$scored" -v num="$num" '
+    BEGIN { n = split(scored, s, " "); for (i = 1; i <= n; i++) want[s[i]] = 1 }
+    $2 == ":" && ($1 in want) && $4 == "micros/op" {
+      ops += num; secs += num * $3 / 1e6
+    }
+    END { if (secs > 0) printf "%.0f\n", ops / secs; else print "NA" }'
+}
+
+run_db_bench() {  # which(defaults|tuned) ini
+  local which=$1 ini=$2 db="$dir/db"
+  rm -rf "$db"
+  local common=(--benchmarks="$steps" --num="$num" --reads="$num"
+    --key_size=16 --value_size=100 --compression_ratio=0.5 --db="$db"
+    --threads=1 --seed=1 --histogram=0)
+  local out
+  if [ "$which" = defaults ]; then
+    out=$(db_bench "${common[@]}" --cache_size="$default_cache" \
+      --write_buffer_size="$wb" --max_write_buffer_number=2 2>&1)
+  else
+    out=$(db_bench "${common[@]}" --options_file="$ini" 2>&1)
+  fi
+  rm -rf "$db"
+  echo "$out" > "$dir/last-$which.log"
+  echo "$out" | db_bench_score
+}
+
+# disktune bench: the scored steps' ops over their summed time.
+bench_score() {
+  jq -r --arg scored "$scored" '
+    [.benches[]? | select(.status == "ok") |
+     select(.scenario as $n | ($scored | split(" ") | index($n)))
+     | {ops: (.metrics.ops // 0), secs: ((.metrics.elapsed_ns // 0) / 1e9)}]
+    | if length == 0 or (map(.secs) | add) == 0 then "NA"
+      else ((map(.ops) | add) / (map(.secs) | add) | floor | tostring) end' \
+    "$1" 2>/dev/null || echo NA
+}
+
+run_bench() {  # which(defaults|tuned) profile
+  local which=$1 profile=$2 out="$dir/bench-$which.json"
+  rm -f "$out"
+  local common=(--num "$num" --reads "$num" --key-size 16 --value-size 100
+    --compression-ratio 0.5 --dir "$dir" --json "$out")
+  local scen=(--scenario "$steps")
+  if [ "$which" = defaults ]; then
+    "$disktune" bench --engine leveldb "${scen[@]}" "${common[@]}" \
+      --cache-size "$((default_cache / 1024))KiB" > "$dir/last-$which.log" 2>&1 ||
+      true
+  else
+    "$disktune" bench --profile "$profile" "${scen[@]}" "${common[@]}" \
+      > "$dir/last-$which.log" 2>&1 || true
+  fi
+  bench_score "$out"
+}
+
+summary() {  # ratios...
+  python3 - "$@" <<'EOF'
+import math, statistics, sys
+r = [float(x) for x in sys.argv[1:]]
+logs = [math.log(x) for x in r]
+n = len(r)
+med = statistics.median(r)
+if n < 2:
+    print(f"median {med:.3f}x (1 pair)"); sys.exit()
+t = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
+     8: 2.306, 9: 2.262}.get(n - 1, 2.0)
+m = statistics.mean(logs); h = t * statistics.stdev(logs) / math.sqrt(n)
+print(f"median {med:.3f}x, 95% interval [{math.exp(m-h):.3f}x, "
+      f"{math.exp(m+h):.3f}x], min {min(r):.3f}x, {n} pairs")
+EOF
+}
+
+tsv="$dir/judge.tsv"
+echo -e "tune\tpair\torder\tdefaults_ops\ttuned_ops\tratio" > "$tsv"
+echo "tune_judge: $engine $workload, budget $budget, $num keys, $pairs pairs;" \
+  "dir $dir; $(uptime)"
+for k in $(seq 1 "$tunes"); do
+  profile=$given_profile
+  if [ -z "$profile" ]; then
+    profile="$dir/tune-$k.json"
+    mkdir -p "$dir/scratch"
+    start=$(date +%s)
+    "$disktune" tune --engine "$engine" --workload "$workload" \
+      --memory-budget "$budget" --time-budget "$time_budget" \
+      --dir "$dir/scratch" --out "$profile" > "$dir/tune-$k.log" 2>&1
+    echo "tune $k: $(( $(date +%s) - start )) s; $(grep -m1 'Verdict' \
+      "$dir/tune-$k.log" || true)"
+  fi
+  ini="${profile%.json}.rocksdb.ini"
+  ratios=()
+  for p in $(seq 1 "$pairs"); do
+    if [ $((p % 2)) = 1 ]; then order="defaults tuned"; else order="tuned defaults"; fi
+    declare -A score=()
+    for which in $order; do
+      if [ "$engine" = rocksdb ]; then
+        score[$which]=$(run_db_bench "$which" "$ini")
+      else
+        score[$which]=$(run_bench "$which" "$profile")
+      fi
+    done
+    ratio=$(awk -v a="${score[tuned]}" -v b="${score[defaults]}" \
+      'BEGIN { if (a == "NA" || b == "NA" || b == 0) print "NA"; else printf "%.4f", a / b }')
+    echo -e "$k\t$p\t${order// /,}\t${score[defaults]}\t${score[tuned]}\t$ratio" >> "$tsv"
+    echo "  pair $p ($order): defaults ${score[defaults]} ops/s, tuned ${score[tuned]} ops/s, ${ratio}x"
+    [ "$ratio" = NA ] || ratios+=("$ratio")
+    unset score
+  done
+  if [ ${#ratios[@]} -gt 0 ]; then
+    echo "tune $k: $(summary "${ratios[@]}")"
+  fi
+done
+echo "done; $(uptime)"

@@ -1,0 +1,45 @@
+// No passengers: which of the knobs a search winner changed the tuner
+// recommends, from what was measured at the end of the tune.
+//
+// A changed knob is recommended only on evidence of its own:
+//   leave-one-out: the winner without it was measurably slower (the 95%
+//     interval of the winner's gain over it lies above 1), or
+//   own A/B: the defaults with only it changed were measurably faster than
+//     the defaults. Solo A/Bs run only when no knob survived leave-one-out
+//     (knobs that substitute for each other, each covering the other's
+//     gain); then the one knob with the largest solo gain is kept, since
+//     nothing measured shows that a second adds to it.
+//   rule: a knob the trials cannot judge (too shallow or too few tables to
+//     show its effect) is kept on its rule, and the final A/B judges it.
+// A knob whose solo A/B lost (compression "none" at 0.86x alone) is never
+// recommended, whatever the bundle it came in did.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "src/tune/verify.h"
+
+namespace disktune::tune {
+
+enum class KnobProof { kNone, kLeaveOneOut, kOwnAb, kRule };
+
+// What is known of one changed knob.
+struct KnobTrial {
+  bool by_rule = false;
+  std::optional<Gain> leave_one_out;  // the winner's gain over it without
+  std::optional<Gain> alone;          // the knob alone over the defaults
+};
+
+// Per knob (same order): why it is recommended, or kNone.
+std::vector<KnobProof> RecommendKnobs(const std::vector<KnobTrial>& knobs);
+
+// True when no knob is kept by leave-one-out or rule yet some were judged:
+// solo A/Bs are then the only way a knob can still be recommended.
+bool NeedsSoloAbs(const std::vector<KnobTrial>& knobs);
+
+// "leave_one_out", "own_ab", "rule", "" (the evidence field of a knob).
+std::string_view KnobProofName(KnobProof p);
+
+}  // namespace disktune::tune

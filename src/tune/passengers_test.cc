@@ -1,0 +1,68 @@
+// The no-passengers decision (passengers.h) on measured gains.
+#include "src/tune/passengers.h"
+
+#include <gtest/gtest.h>
+
+namespace disktune::tune {
+namespace {
+
+Gain G(double median, double low, double high, int repeats = 3) {
+  Gain g;
+  g.median = median;
+  g.ci95_low = low;
+  g.ci95_high = high;
+  g.repeats = repeats;
+  return g;
+}
+
+TEST(Passengers, AKnobThatLostAloneIsNotRecommendedForItsCompany) {
+  // `run --quick`, mixed: compression "none" 0.86x [0.77x, 1.21x] alone;
+  // the bundle's leave-one-out showed no knob needed.
+  KnobTrial none{false, G(1.01, 0.95, 1.08), G(0.86, 0.77, 1.21)};
+  KnobTrial bloom{false, G(1.02, 0.97, 1.07), G(1.04, 0.98, 1.10)};
+  auto p = RecommendKnobs({none, bloom});
+  EXPECT_EQ(p[0], KnobProof::kNone);
+  EXPECT_EQ(p[1], KnobProof::kNone);
+  EXPECT_TRUE(NeedsSoloAbs({none, bloom}));
+}
+
+TEST(Passengers, LeaveOneOutKeepsWhatTheBundleNeeds) {
+  KnobTrial needed{false, G(1.20, 1.10, 1.31), std::nullopt};
+  KnobTrial passenger{false, G(1.00, 0.96, 1.04), std::nullopt};
+  auto p = RecommendKnobs({passenger, needed});
+  EXPECT_EQ(p[0], KnobProof::kNone);
+  EXPECT_EQ(p[1], KnobProof::kLeaveOneOut);
+  EXPECT_FALSE(NeedsSoloAbs({passenger, needed}));
+}
+
+TEST(Passengers, OfSubstitutesOnlyTheBestSoloWinnerIsKept) {
+  // Each covers the other's gain: neither is needed by the bundle, both win
+  // alone; one is kept, the one with the larger gain.
+  KnobTrial a{false, G(1.0, 0.97, 1.03), G(1.15, 1.05, 1.26)};
+  KnobTrial b{false, G(1.0, 0.97, 1.03), G(1.22, 1.10, 1.35)};
+  KnobTrial lost{false, G(1.0, 0.97, 1.03), G(0.90, 0.80, 1.01)};
+  auto p = RecommendKnobs({a, b, lost});
+  EXPECT_EQ(p[0], KnobProof::kNone);
+  EXPECT_EQ(p[1], KnobProof::kOwnAb);
+  EXPECT_EQ(p[2], KnobProof::kNone);
+  EXPECT_EQ(KnobProofName(p[1]), "own_ab");
+}
+
+TEST(Passengers, RuleKnobsStayAndDoNotCountAsJudged) {
+  KnobTrial rule{true, std::nullopt, std::nullopt};
+  KnobTrial judged{false, G(1.0, 0.9, 1.1), std::nullopt};
+  EXPECT_TRUE(NeedsSoloAbs({rule, judged}));
+  EXPECT_FALSE(NeedsSoloAbs({rule}));
+  auto p = RecommendKnobs({rule, judged});
+  EXPECT_EQ(p[0], KnobProof::kRule);
+  EXPECT_EQ(p[1], KnobProof::kNone);
+}
+
+TEST(Passengers, OneRoundIsNoEvidence) {
+  // A single round has no interval: never significant.
+  KnobTrial k{false, G(1.5, 1.5, 1.5, 1), G(1.5, 1.5, 1.5, 1)};
+  EXPECT_EQ(RecommendKnobs({k, k})[0], KnobProof::kNone);
+}
+
+}  // namespace
+}  // namespace disktune::tune
