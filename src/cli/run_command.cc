@@ -19,9 +19,9 @@
 #include "src/bench/process_stats.h"
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
-#include "src/cli/profile_dirs.h"
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
+#include "src/cli/profile_dirs.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
 #include "src/core/signals.h"
@@ -217,9 +217,9 @@ std::optional<uint64_t> DiskBytesSince(
 
 // Tunes with the facts this run's probes measured; writes the profile and
 // the engine's own forms into --out.
-Status RunTuneStep(const RunCommandOptions& o, const tune::TuneRequest& base,
-                   const ScratchDir& scratch, ProgressSink* progress,
-                   OutDir* out, Report* report) {
+Status RunTuneStep(const RunCommandOptions& /*o*/,
+                   const tune::TuneRequest& base, const ScratchDir& scratch,
+                   ProgressSink* progress, OutDir* out, Report* report) {
   tune::TuneRequest req = base;
   req.facts = tune::FactsFromProbes(report->probes, report->environment,
                                     "this run's probes");
