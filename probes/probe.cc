@@ -29,6 +29,7 @@ void to_json(nlohmann::json& j, const ProbeConfig& c) {
                      {"with_fio", c.with_fio},
                      {"seed", c.seed},
                      {"queue_depths", c.queue_depths}};
+  if (c.repeat > 1) j["repeat"] = c.repeat;
   if (c.with_fio) j["fio_order"] = c.fio_first ? "fio_first" : "native_first";
   if (c.write_cache_ab) j["write_cache_ab"] = true;
   if (c.kernel_switch) j["kernel_switch"] = true;

@@ -32,6 +32,7 @@ struct ProbeConfig {
   bool with_fio = false;
   bool fio_first = false;  // run each fio job before its native point
   uint64_t seed = 0;
+  int repeat = 1;  // rounds per point, interleaved (probes/probe_repeats.h)
   std::vector<int> queue_depths;  // for rand_read
   bool write_cache_ab = false;    // durability: switch the write cache (root)
   bool kernel_switch =

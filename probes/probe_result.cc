@@ -159,6 +159,7 @@ void to_json(nlohmann::json& j, const ProbeResult& r) {
   PutOpt(j, "elapsed_ns", r.elapsed_ns);
   if (!r.metrics.empty()) j["metrics"] = r.metrics;
   PutOpt(j, "fio", r.fio);
+  PutOpt(j, "repeats", r.repeats);
 }
 
 void from_json(const nlohmann::json& j, ProbeResult& r) {
@@ -181,6 +182,7 @@ void from_json(const nlohmann::json& j, ProbeResult& r) {
   GetOpt(j, "elapsed_ns", r.elapsed_ns);
   if (auto it = j.find("metrics"); it != j.end()) r.metrics = *it;
   GetOpt(j, "fio", r.fio);
+  GetOpt(j, "repeats", r.repeats);
 }
 
 }  // namespace disktune

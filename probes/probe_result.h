@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "probes/probe_repeats.h"
 #include "src/core/histogram.h"
 
 namespace disktune {
@@ -64,6 +65,8 @@ struct ProbeResult {
   // Probe-specific figures (flush counts, ...), named with units.
   nlohmann::json metrics = nlohmann::json::object();
   std::optional<FioComparison> fio;
+  // With probe --repeat N: every round's headline figures and their spread.
+  std::optional<ProbeRepeats> repeats;
 
   static ProbeResult Skipped(std::string probe, std::string name,
                              std::string reason);

@@ -1,8 +1,10 @@
 #include "probes/probe_runner.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
+#include "probes/probe_repeats.h"
 #include "probes/test_file.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/units.h"
@@ -37,7 +39,7 @@ uint64_t EstimateProbeNanos(const std::vector<const Probe*>& probes,
                             const ProbeConfig& config) {
   uint64_t total = 0;
   for (const Probe* p : probes) total += p->EstimatedNanos(config);
-  return total;
+  return total * static_cast<uint64_t>(std::max(1, config.repeat));
 }
 
 Status RunProbes(const std::vector<const Probe*>& probes,
@@ -83,23 +85,46 @@ Status RunProbes(const std::vector<const Probe*>& probes,
     out->bytes_written += tf->size_bytes;
   }
 
+  const int rounds = std::max(1, config.repeat);
   for (const Probe* p : probes) ctx.point_total += p->PointCount(config);
+  ctx.point_total *= rounds;
   ctx.remaining_ns = EstimateProbeNanos(probes, config);
 
-  for (const Probe* p : probes) {
-    size_t first = out->results.size();
-    Status s = p->Run(ctx, &out->results);
-    ctx.point_base += p->PointCount(config);
-    if (!s.ok()) return s;
-    std::vector<ProbeResult> mine(out->results.begin() + first,
-                                  out->results.end());
-    p->Analyze(mine, &out->analyses);
-    for (const auto& r : mine) {
-      bool writes =
-          r.probe.find("write") != std::string::npos || r.probe == "fsync";
-      if (r.bytes && writes) out->bytes_written += *r.bytes;
+  // Round r runs every point once before round r + 1 starts, so the rounds
+  // of one point are spread over the whole run (see probes/probe_repeats.h).
+  std::vector<std::vector<ProbeResult>> round_results;
+  std::map<std::string, const Probe*> producer;  // point name -> its probe
+  const Probe* interrupted = nullptr;  // its analysis would see half a run
+  Status status = Status::OK();
+  for (int round = 0; round < rounds && status.ok(); round++) {
+    std::vector<ProbeResult>& mine = round_results.emplace_back();
+    for (const Probe* p : probes) {
+      size_t first = mine.size();
+      status = p->Run(ctx, &mine);
+      ctx.point_base += p->PointCount(config);
+      for (size_t i = first; i < mine.size(); i++) {
+        const ProbeResult& r = mine[i];
+        producer[r.name] = p;
+        bool writes =
+            r.probe.find("write") != std::string::npos || r.probe == "fsync";
+        if (r.bytes && writes) out->bytes_written += *r.bytes;
+      }
+      if (!status.ok()) {
+        interrupted = p;
+        break;
+      }
     }
   }
+  out->results =
+      rounds == 1 ? std::move(round_results[0]) : MergeRounds(round_results);
+  for (const Probe* p : probes) {
+    std::vector<ProbeResult> its;
+    for (const ProbeResult& r : out->results) {
+      if (producer[r.name] == p) its.push_back(r);
+    }
+    if (p != interrupted && !its.empty()) p->Analyze(its, &out->analyses);
+  }
+  if (!status.ok()) return status;
   for (std::string& w : SummarizeFailures(out->results))
     out->warnings.push_back(std::move(w));
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 
+#include "reports/noise_floor.h"
 #include "reports/render_util.h"
 
 namespace disktune {
@@ -22,21 +23,40 @@ std::optional<Interval> SpreadOf(const bench::RepeatStat& s) {
 
 bool Inside(double v, const Interval& i) { return v >= i.low && v <= i.high; }
 
+bool InsideSpreads(const CompareRow& row) {
+  if (row.a_spread && row.b_spread) {
+    return row.a_spread->low <= row.b_spread->high &&
+           row.b_spread->low <= row.a_spread->high;
+  }
+  if (row.a_spread) return Inside(row.b, *row.a_spread);
+  if (row.b_spread) return Inside(row.a, *row.b_spread);
+  return false;
+}
+
+// Whether A and B are within the floor of the row's kind; records the floor.
+bool InsideNoiseFloor(CompareRow& row) {
+  std::optional<NoiseFloor> f = NoiseFloorFor(row.kind, row.item, row.metric);
+  if (!f) return false;
+  row.noise_floor_ratio = f->ratio;
+  row.noise_kind = std::string(f->kind);
+  double lo = std::min(std::fabs(row.a), std::fabs(row.b));
+  double hi = std::max(std::fabs(row.a), std::fabs(row.b));
+  return lo > 0 ? hi / lo <= f->ratio : hi == 0;
+}
+
 // Decides the verdict of a row whose values and spreads are set.
 void Judge(CompareRow& row, const CompareOptions& o) {
   if (row.a != 0) row.change_pct = (row.b - row.a) / std::fabs(row.a) * 100.0;
-  bool noise = false;
-  if (row.a_spread && row.b_spread) {
-    noise = row.a_spread->low <= row.b_spread->high &&
-            row.b_spread->low <= row.a_spread->high;
-  } else if (row.a_spread) {
-    noise = Inside(row.b, *row.a_spread);
-  } else if (row.b_spread) {
-    noise = Inside(row.a, *row.b_spread);
-  }
+  bool spread = InsideSpreads(row);
+  // Repeats on both sides measure the noise of this very figure; the floor
+  // stands in only where they are missing.
+  bool both_repeated = row.a_spread && row.b_spread;
+  bool floor = !both_repeated && o.noise_floors && InsideNoiseFloor(row);
+  bool noise = spread || floor;
   if (!row.change_pct) {
     row.verdict =
         row.b == row.a ? CompareVerdict::kSame : CompareVerdict::kNoise;
+    row.rule = row.b == row.a ? "threshold" : "from_zero";
     return;
   }
   double pct = *row.change_pct;
@@ -50,6 +70,15 @@ void Judge(CompareRow& row, const CompareOptions& o) {
     row.verdict = CompareVerdict::kNoise;
   } else {
     row.verdict = worse ? CompareVerdict::kWorse : CompareVerdict::kBetter;
+  }
+  if (row.verdict == CompareVerdict::kSame) {
+    row.rule = "threshold";
+  } else if (row.verdict == CompareVerdict::kNoise) {
+    row.rule = spread ? "spread" : "noise_floor";
+  } else if (row.a_spread || row.b_spread) {
+    row.rule = "beyond_spread";
+  } else {
+    row.rule = row.noise_floor_ratio ? "beyond_noise_floor" : "threshold";
   }
 }
 
@@ -128,13 +157,25 @@ std::string BenchParamDifferences(const bench::BenchResult& a,
   return out.empty() ? "" : "params differ: " + out;
 }
 
+// Probe --repeat rounds: the median and the rounds' min..max.
+void ApplyRounds(const std::optional<RoundStat>& s, double* value,
+                 std::optional<Interval>* spread) {
+  if (!s || s->values.size() < 2) return;
+  *value = s->median;
+  *spread = Interval{s->min, s->max, "min-max"};
+}
+
+// `ra` / `rb`: the probe's rounds, null for benches and single runs.
 void AddLatencyRows(const std::string& kind, const std::string& item,
                     const std::optional<LatencySummary>& la,
                     const std::optional<LatencySummary>& lb,
+                    const std::optional<ProbeRepeats>& ra,
+                    const std::optional<ProbeRepeats>& rb,
                     const std::string& note, const CompareOptions& o,
                     std::vector<CompareRow>* rows, bool with_p50) {
   if (!la || !lb || la->samples == 0 || lb->samples == 0) return;
-  auto add = [&](const char* metric, double a, double b) {
+  using Stat = std::optional<RoundStat> ProbeRepeats::*;
+  auto add = [&](const char* metric, double a, double b, Stat stat) {
     CompareRow r;
     r.kind = kind;
     r.item = item;
@@ -143,13 +184,18 @@ void AddLatencyRows(const std::string& kind, const std::string& item,
     r.higher_is_better = false;
     r.a = a;
     r.b = b;
+    if (ra) ApplyRounds((*ra).*stat, &r.a, &r.a_spread);
+    if (rb) ApplyRounds((*rb).*stat, &r.b, &r.b_spread);
     r.note = note;
     Judge(r, o);
     rows->push_back(std::move(r));
   };
-  if (with_p50)
-    add("p50", static_cast<double>(la->p50), static_cast<double>(lb->p50));
-  add("p99", static_cast<double>(la->p99), static_cast<double>(lb->p99));
+  if (with_p50) {
+    add("p50", static_cast<double>(la->p50), static_cast<double>(lb->p50),
+        &ProbeRepeats::latency_p50_ns);
+  }
+  add("p99", static_cast<double>(la->p99), static_cast<double>(lb->p99),
+      &ProbeRepeats::latency_p99_ns);
 }
 
 std::string StatusText(ProbeStatus s, const ProbeResult& p) {
@@ -185,26 +231,32 @@ void CompareProbes(const Report& a, const Report& b, const CompareOptions& o,
     r.kind = "probe";
     r.item = pa.name;
     r.note = note;
+    std::optional<RoundStat> ProbeRepeats::*stat = nullptr;
     if (pa.iops && pb.iops) {
       r.metric = "iops";
       r.a = *pa.iops;
       r.b = *pb.iops;
+      stat = &ProbeRepeats::iops;
     } else if (pa.ops_per_sec && pb.ops_per_sec) {
       r.metric = "ops_per_sec";
       r.a = *pa.ops_per_sec;
       r.b = *pb.ops_per_sec;
+      stat = &ProbeRepeats::ops_per_sec;
     } else if (pa.bytes_per_sec && pb.bytes_per_sec) {
       r.metric = "bytes_per_sec";
       r.a = *pa.bytes_per_sec;
       r.b = *pb.bytes_per_sec;
+      stat = &ProbeRepeats::bytes_per_sec;
     }
     if (!r.metric.empty()) {
+      if (pa.repeats) ApplyRounds((*pa.repeats).*stat, &r.a, &r.a_spread);
+      if (pb.repeats) ApplyRounds((*pb.repeats).*stat, &r.b, &r.b_spread);
       r.dimension = DimensionOfMetric(r.metric);
       Judge(r, o);
       c->rows.push_back(r);
     }
-    AddLatencyRows("probe", pa.name, pa.latency_ns, pb.latency_ns, note, o,
-                   &c->rows, true);
+    AddLatencyRows("probe", pa.name, pa.latency_ns, pb.latency_ns, pa.repeats,
+                   pb.repeats, note, o, &c->rows, true);
   }
   for (const auto& p : b.probes) {
     if (!seen.count(p.name) &&
@@ -270,7 +322,7 @@ void CompareBenches(const Report& a, const Report& b, const CompareOptions& o,
     Judge(r, o);
     c->rows.push_back(r);
     AddLatencyRows("bench", k, ba.metrics.latency_ns, bb.metrics.latency_ns,
-                   note, o, &c->rows, false);
+                   std::nullopt, std::nullopt, note, o, &c->rows, false);
   }
   for (size_t i = 0; i < b.benches.size(); i++) {
     std::string k = key(b.benches[i], occ_b[i]);
@@ -294,15 +346,25 @@ std::string ValueText(double v, const std::optional<Interval>& spread,
   return s;
 }
 
+std::string FloorText(const CompareRow& r) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.1fx", r.noise_floor_ratio.value_or(1));
+  return std::string(buf) + " " + r.noise_kind;
+}
+
+// The verdict with the rule that reached it.
 std::string VerdictText(const CompareRow& r) {
-  switch (r.verdict) {
-    case CompareVerdict::kNoise:
-      return r.a_spread || r.b_spread ? "within noise" : "changed from 0";
-    case CompareVerdict::kRegression:
-      return "REGRESSION";
-    default:
-      return CompareVerdictName(r.verdict);
-  }
+  std::string name = r.verdict == CompareVerdict::kRegression
+                         ? "REGRESSION"
+                         : CompareVerdictName(r.verdict);
+  if (r.rule == "spread") return "within noise (spreads overlap)";
+  if (r.rule == "noise_floor")
+    return "within noise (floor " + FloorText(r) + ")";
+  if (r.rule == "from_zero") return "changed from 0";
+  if (r.rule == "beyond_spread") return name + " (beyond the spread)";
+  if (r.rule == "beyond_noise_floor")
+    return name + " (beyond floor " + FloorText(r) + ")";
+  return name;
 }
 
 json IntervalJson(const Interval& i) {
@@ -406,6 +468,10 @@ std::string RenderCompareText(const Comparison& c) {
       counts[static_cast<int>(CompareVerdict::kNoise)],
       counts[static_cast<int>(CompareVerdict::kSame)], c.options.threshold_pct);
   out += line;
+  out += c.options.noise_floors
+             ? "noise: the spreads of repeats where both sides have them, "
+               "else the noise floor measured between identical runs\n"
+             : "noise: the spreads of repeats only (noise floors off)\n";
   if (c.options.fail_on_regression_pct) {
     std::snprintf(line, sizeof(line), "%d regression%s beyond %.1f%%: %s\n",
                   c.regressions, c.regressions == 1 ? "" : "s",
@@ -419,10 +485,11 @@ std::string RenderCompareText(const Comparison& c) {
 json ComparisonToJson(const Comparison& c) {
   json j;
   j["schema"] = "disktune.compare";
-  j["schema_version"] = "1.0";
+  j["schema_version"] = "1.1";
   j["a"] = c.a_label;
   j["b"] = c.b_label;
   j["threshold_pct"] = c.options.threshold_pct;
+  j["noise_floors"] = c.options.noise_floors;
   if (c.options.fail_on_regression_pct) {
     j["fail_on_regression_pct"] = *c.options.fail_on_regression_pct;
   }
@@ -435,7 +502,12 @@ json ComparisonToJson(const Comparison& c) {
               {"higher_is_better", r.higher_is_better},
               {"a", r.a},
               {"b", r.b},
-              {"verdict", CompareVerdictName(r.verdict)}};
+              {"verdict", CompareVerdictName(r.verdict)},
+              {"rule", r.rule}};
+    if (r.noise_floor_ratio) {
+      e["noise_floor"] = {{"kind", r.noise_kind},
+                          {"ratio", *r.noise_floor_ratio}};
+    }
     if (r.change_pct) e["change_pct"] = *r.change_pct;
     if (r.a_spread) e["a_spread"] = IntervalJson(*r.a_spread);
     if (r.b_spread) e["b_spread"] = IntervalJson(*r.b_spread);

@@ -6,12 +6,16 @@
 // a probe's throughput (iops, or ops_per_sec for the fsync points) and its p50
 // and p99 latency; a bench's ops_per_sec and p99 latency.
 //
-// Noise: where a figure has repeats (bench ops_per_sec with --repeat), each
-// side is an interval, its 95% confidence interval or else its min..max.
-// When the intervals overlap (or a side without repeats lies inside the other's
-// interval), the change is inside the spread and is reported as noise, never
-// as a regression. Elsewhere the change is a plain percent: below
-// `threshold_pct` it is "same".
+// Noise, judged by one of two rules (each row names the one that applied):
+// - "spread": where a figure has repeats (bench --repeat, probe --repeat),
+//   each side is an interval, its 95% confidence interval or else its
+//   min..max. When the intervals overlap (or a side without repeats lies
+//   inside the other's interval), the change is noise, never a regression.
+// - "noise_floor": a figure without repeats on both sides is noise when A and
+//   B lie within the floor measured for its kind between identical runs
+//   (reports/noise_floor.h).
+// Elsewhere the change is a plain percent: below `threshold_pct` it is
+// "same" (rule "threshold").
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -28,6 +32,8 @@ struct CompareOptions {
   double threshold_pct = 5;  // smaller changes (without repeats) are "same"
   // A worse change beyond this (and outside the spread) is a regression.
   std::optional<double> fail_on_regression_pct;
+  // Without repeats, judge changes against the measured noise floors.
+  bool noise_floors = true;
 };
 
 enum class CompareVerdict { kSame, kNoise, kBetter, kWorse, kRegression };
@@ -51,6 +57,12 @@ struct CompareRow {
   std::optional<Interval> b_spread;
   std::optional<double> change_pct;  // absent when A is 0
   CompareVerdict verdict = CompareVerdict::kSame;
+  // The rule that classified the change: "threshold" (under --threshold),
+  // "spread" or "noise_floor" (noise), "beyond_spread" or "beyond_noise_floor"
+  // (a change beyond the noise), "from_zero" (A is 0).
+  std::string rule;
+  std::optional<double> noise_floor_ratio;  // the floor consulted, if any
+  std::string noise_kind;                   // its kind: "block_rate", ...
   std::string note;  // parameters that differ between A and B
 };
 

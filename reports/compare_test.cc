@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "reports/noise_floor.h"
 #include "reports/test_util.h"
 
 namespace disktune {
@@ -47,6 +48,7 @@ TEST(CompareTest, PlainPercentWithAThresholdWithoutRepeats) {
   Probe(b, "fsync.fdatasync.2300.append")->latency_ns->p99 =
       18000000;  // p99 halved: better
   CompareOptions o;
+  o.noise_floors = false;  // the plain percent rule alone
   Comparison c = CompareReports(a, b, "a", "b", o);
   const CompareRow* iops = Find(c, "rand_read.4k.qd32", "iops");
   ASSERT_NE(iops, nullptr);
@@ -57,6 +59,8 @@ TEST(CompareTest, PlainPercentWithAThresholdWithoutRepeats) {
   ASSERT_NE(p99, nullptr);
   EXPECT_FALSE(p99->higher_is_better);
   EXPECT_EQ(p99->verdict, CompareVerdict::kBetter);
+  EXPECT_EQ(p99->rule, "threshold");
+  EXPECT_FALSE(p99->noise_floor_ratio);
   EXPECT_EQ(c.regressions, 0) << "no gate, no regressions";
 
   o.fail_on_regression_pct = 10;
@@ -100,6 +104,113 @@ TEST(CompareTest, AChangeInsideTheSpreadOfRepeatsIsNoise) {
   EXPECT_NE(text.find("within noise"), std::string::npos) << text;
   EXPECT_NE(text.find("REGRESSION"), std::string::npos) << text;
   EXPECT_NE(text.find("1 regression beyond 5.0%: FAIL"), std::string::npos)
+      << text;
+}
+
+TEST(CompareTest, WithoutRepeatsAChangeInsideTheNoiseFloorIsNoise) {
+  Report a = CraftedReport();
+  Report b = a;
+  const double iops = *Probe(a, "rand_read.4k.qd32")->iops;
+  const double floor =
+      NoiseFloorFor("probe", "rand_read.4k.qd32", "iops")->ratio;
+  ASSERT_GT(floor, 1.25);
+  Probe(b, "rand_read.4k.qd32")->iops = iops * 0.8;  // -20%, inside the floor
+  Probe(b, "seq_read.4k.qd1")->iops =
+      *Probe(a, "seq_read.4k.qd1")->iops / (floor * 1.5);  // far beyond it
+  auto& fsync_p99 = Probe(b, "fsync.fdatasync.2300.append")->latency_ns->p99;
+  const double sync_floor =
+      NoiseFloorFor("probe", "fsync.fdatasync.2300.append", "p99")->ratio;
+  fsync_p99 =
+      static_cast<uint64_t>(static_cast<double>(fsync_p99) * sync_floor * 2);
+  CompareOptions o;
+  o.fail_on_regression_pct = 10;
+  Comparison c = CompareReports(a, b, "a", "b", o);
+
+  const CompareRow* inside = Find(c, "rand_read.4k.qd32", "iops");
+  EXPECT_EQ(inside->verdict, CompareVerdict::kNoise);
+  EXPECT_EQ(inside->rule, "noise_floor");
+  EXPECT_EQ(inside->noise_kind, "block_rate");
+  EXPECT_DOUBLE_EQ(*inside->noise_floor_ratio, floor);
+  const CompareRow* beyond = Find(c, "seq_read.4k.qd1", "iops");
+  EXPECT_EQ(beyond->verdict, CompareVerdict::kRegression);
+  EXPECT_EQ(beyond->rule, "beyond_noise_floor");
+  const CompareRow* sync = Find(c, "fsync.fdatasync.2300.append", "p99");
+  EXPECT_EQ(sync->verdict, CompareVerdict::kRegression);
+  EXPECT_EQ(sync->noise_kind, "sync_latency_p99");
+  EXPECT_EQ(c.regressions, 2);
+  // Benches have no measured floor: their figures keep the percent rule.
+  EXPECT_FALSE(Find(c, "bench.leveldb.fillseq", "p99")->noise_floor_ratio);
+
+  std::string text = RenderCompareText(c);
+  EXPECT_NE(text.find("within noise (floor"), std::string::npos) << text;
+  EXPECT_NE(text.find("REGRESSION (beyond floor"), std::string::npos) << text;
+  nlohmann::json j = ComparisonToJson(c);
+  bool found = false;
+  for (const auto& row : j["rows"]) {
+    if (row["item"] == "rand_read.4k.qd32" && row["metric"] == "iops") {
+      found = true;
+      EXPECT_EQ(row["rule"], "noise_floor");
+      EXPECT_EQ(row["noise_floor"]["kind"], "block_rate");
+      EXPECT_EQ(row["noise_floor"]["ratio"], floor);
+    }
+  }
+  EXPECT_TRUE(found);
+
+  o.noise_floors = false;
+  c = CompareReports(a, b, "a", "b", o);
+  EXPECT_EQ(Find(c, "rand_read.4k.qd32", "iops")->verdict,
+            CompareVerdict::kRegression)
+      << "without floors, -20% is beyond a 10% gate";
+}
+
+// Rounds of probe --repeat as a RoundStat with the given values.
+RoundStat Rounds(std::vector<double> values) { return SummarizeRounds(values); }
+
+TEST(CompareTest, ProbeRepeatsJudgeByTheirSpreadNotTheFloor) {
+  Report a = CraftedReport();
+  Report b = a;
+  // rand_read.4k.qd32: the rounds overlap; the medians are 2x apart, far
+  // beyond a 10% gate, but inside what the rounds themselves spread over.
+  ProbeRepeats ra, rb;
+  ra.count = rb.count = 3;
+  ra.iops = Rounds({380, 395, 900});
+  rb.iops = Rounds({190, 198, 400});
+  Probe(a, "rand_read.4k.qd32")->repeats = ra;
+  Probe(b, "rand_read.4k.qd32")->repeats = rb;
+  // seq_read.4k.qd1: tight rounds 30% apart: inside the block floor, but
+  // outside both spreads, so a regression.
+  ProbeRepeats sa, sb;
+  sa.count = sb.count = 3;
+  sa.iops = Rounds({29000, 29300, 29500});
+  sb.iops = Rounds({20300, 20500, 20600});
+  sa.latency_p99_ns = Rounds({100000, 101000, 102000});
+  sb.latency_p99_ns = Rounds({100500, 101500, 150000});
+  Probe(a, "seq_read.4k.qd1")->repeats = sa;
+  Probe(b, "seq_read.4k.qd1")->repeats = sb;
+  CompareOptions o;
+  o.fail_on_regression_pct = 10;
+  Comparison c = CompareReports(a, b, "a", "b", o);
+
+  const CompareRow* noisy = Find(c, "rand_read.4k.qd32", "iops");
+  ASSERT_TRUE(noisy->a_spread && noisy->b_spread);
+  EXPECT_EQ(noisy->a, 395);
+  EXPECT_EQ(noisy->b, 198);
+  EXPECT_EQ(noisy->a_spread->low, 380);
+  EXPECT_EQ(noisy->b_spread->high, 400);
+  EXPECT_EQ(noisy->verdict, CompareVerdict::kNoise);
+  EXPECT_EQ(noisy->rule, "spread");
+  EXPECT_FALSE(noisy->noise_floor_ratio) << "both sides have repeats";
+  const CompareRow* tight = Find(c, "seq_read.4k.qd1", "iops");
+  EXPECT_EQ(tight->b, 20500);
+  EXPECT_EQ(tight->verdict, CompareVerdict::kRegression);
+  EXPECT_EQ(tight->rule, "beyond_spread");
+  const CompareRow* p99 = Find(c, "seq_read.4k.qd1", "p99");
+  EXPECT_EQ(p99->verdict, CompareVerdict::kSame) << "medians 0.5% apart";
+  EXPECT_EQ(c.regressions, 1);
+  std::string text = RenderCompareText(c);
+  EXPECT_NE(text.find("within noise (spreads overlap)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("REGRESSION (beyond the spread)"), std::string::npos)
       << text;
 }
 

@@ -21,15 +21,21 @@ std::string Dur(const nlohmann::json& j, const char* key) {
 }
 
 void Verdicts(const nlohmann::json& a, std::ostream& os) {
+  // An untrusted result: a node of the wrong type is skipped, not indexed.
   auto it = a.find("durability");
-  if (it == a.end()) return;
-  for (const auto& v : (*it)["verdicts"]) {
-    const auto& e = v["evidence"];
+  if (it == a.end() || !it->is_object()) return;
+  auto verdicts = it->find("verdicts");
+  if (verdicts == it->end() || !verdicts->is_array()) return;
+  for (const auto& v : *verdicts) {
+    if (!v.is_object()) continue;
+    auto evidence = v.find("evidence");
+    if (evidence == v.end() || !evidence->is_object()) continue;
+    const auto& e = *evidence;
     os << "  " << Str(v, "scope") << " (" << Str(v, "disk")
        << "): " << Str(v, "verdict") << "\n    " << Str(v, "rule")
        << "\n    evidence: ";
     char buf[64];
-    if (e.contains("flushes_per_sync")) {
+    if (e.contains("flushes_per_sync") && e["flushes_per_sync"].is_number()) {
       std::snprintf(buf, sizeof(buf), "%.2f",
                     e["flushes_per_sync"].get<double>());
       os << buf << " device flushes per sync, ";

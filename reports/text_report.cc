@@ -64,6 +64,35 @@ void StatusLine(const ProbeResult& p, int w, std::ostringstream& os) {
   os << line;
 }
 
+// probe --repeat: the median and min..max of the rounds, under the point's
+// row (which shows its median round).
+void RoundsLine(const ProbeResult& p, std::ostringstream& os) {
+  if (!p.repeats || p.repeats->count < 2) return;
+  const ProbeRepeats& r = *p.repeats;
+  std::string out =
+      "  " + std::to_string(r.count) + " rounds, median [min..max]:";
+  auto rate = [&](const char* what, const std::optional<RoundStat>& s) {
+    if (s) {
+      out += std::string(" ") + what + " " + Fmt("%.0f", s->median) +
+             Fmt(" [%.0f", s->min) + Fmt("..%.0f]", s->max);
+    }
+  };
+  auto lat = [&](const char* what, const std::optional<RoundStat>& s) {
+    if (s) {
+      out += std::string(", ") + what + " " + FormatDuration(s->median) + " [" +
+             FormatDuration(s->min) + ".." + FormatDuration(s->max) + "]";
+    }
+  };
+  if (r.iops) {
+    rate("IOPS", r.iops);
+  } else {
+    rate("ops/s", r.ops_per_sec);
+  }
+  lat("p50", r.latency_p50_ns);
+  lat("p99", r.latency_p99_ns);
+  os << out << "\n";
+}
+
 void ProbeTable(const Report& r, std::ostringstream& os) {
   bool any = std::any_of(r.probes.begin(), r.probes.end(),
                          [](const ProbeResult& p) { return !IsFsync(p); });
@@ -93,6 +122,7 @@ void ProbeTable(const Report& r, std::ostringstream& os) {
                   p99.c_str(), mx.c_str(),
                   static_cast<unsigned long long>(p.samples.value_or(0)));
     os << line;
+    RoundsLine(p, os);
     if (p.fio && p.fio->status == "ok") {
       std::string ratio = "  fio: ";
       if (p.fio->iops) ratio += Fmt("%.0f IOPS", *p.fio->iops);
@@ -161,6 +191,7 @@ void FsyncTable(const Report& r, std::ostringstream& os) {
                   d(&LatencySummary::max).c_str(), flush.c_str(),
                   static_cast<unsigned long long>(p.samples.value_or(0)));
     os << line;
+    RoundsLine(p, os);
   }
   if (few_samples) {
     os << "* fewer samples than the percentile needs (10 / (1 - q): p99 "

@@ -15,6 +15,7 @@ struct CompareCommandOptions {
   std::string b;
   double threshold_pct = 5;
   std::optional<double> fail_on_regression_pct;
+  bool no_noise_floors = false;
 };
 
 int RunCompareCommand(const CompareCommandOptions& o, CommandContext& ctx) {
@@ -36,6 +37,7 @@ int RunCompareCommand(const CompareCommandOptions& o, CommandContext& ctx) {
   CompareOptions co;
   co.threshold_pct = o.threshold_pct;
   co.fail_on_regression_pct = o.fail_on_regression_pct;
+  co.noise_floors = !o.no_noise_floors;
   auto label = [](const std::string& path, const Report& r) {
     std::string dev =
         r.environment.device ? r.environment.device->disk : "no device";
@@ -58,7 +60,9 @@ void SetupCompareCommand(CLI::App& app, CommandContext& ctx) {
       "compare",
       "two results side by side (hosts, or one host over time) with the change "
       "in percent; "
-      "changes inside the spread of repeats are noise, not regressions");
+      "changes inside the spread of repeats (probe --repeat, bench --repeat), "
+      "or without repeats inside the noise measured between identical runs, "
+      "are noise, not regressions");
   cmd->add_option("A", opts->a, "the baseline result JSON")
       ->required()
       ->type_name("A.json");
@@ -71,6 +75,9 @@ void SetupCompareCommand(CLI::App& app, CommandContext& ctx) {
                   "5); figures with "
                   "repeats use their spread instead")
       ->type_name("PCT");
+  cmd->add_flag("--no-noise-floors", opts->no_noise_floors,
+                "judge figures without repeats by --threshold alone, not by "
+                "the noise measured between identical probe runs");
   cmd->add_option("--fail-on-regression", opts->fail_on_regression_pct,
                   "exit 1 when a figure is worse by more than PCT percent and "
                   "outside the spread "

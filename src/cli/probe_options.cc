@@ -159,6 +159,12 @@ void AddProbeFlags(CLI::App* cmd, ProbeFlags* f) {
                 "where O_DIRECT is refused (tmpfs), measure buffered I/O "
                 "instead of skipping");
   cmd->add_option("--seed", f->seed, "random seed (recorded in the report)");
+  cmd->add_option("--repeat", f->repeat,
+                  "measure each probe point N times, the rounds interleaved "
+                  "across points; reports the median round and the spread "
+                  "(min..max) that compare uses to tell noise from change "
+                  "(default 1)")
+      ->type_name("N");
   AddDurabilityFlags(cmd, f);
 }
 
@@ -204,6 +210,11 @@ Result<ProbeConfig> BuildProbeConfig(const ProbeFlags& f) {
   c.fio_first = f.fio_first;
   c.buffered = f.buffered;
   if (f.seed) c.seed = *f.seed;
+  if (f.repeat < 1 || f.repeat > 100) {
+    return Status::InvalidArgument("--repeat: " + std::to_string(f.repeat) +
+                                   " is out of range 1..100; e.g. --repeat 3");
+  }
+  c.repeat = f.repeat;
   DT_RETURN_IF_ERROR(ApplyDurabilityFlags(f, &c));
   return c;
 }

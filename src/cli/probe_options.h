@@ -21,6 +21,7 @@ struct ProbeFlags {
   bool fio_first = false;
   bool buffered = false;
   std::optional<uint64_t> seed;
+  int repeat = 1;
   // Durability (the fsync probe).
   bool write_cache_ab = false;
   bool kernel_cache_switch = false;
