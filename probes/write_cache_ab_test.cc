@@ -39,7 +39,9 @@ class WriteCacheAbTest : public ::testing::Test {
     ASSERT_TRUE(l.ok()) << l.status().ToString();
     loop_ = std::move(*l);
     // The state this test needs, set on its own loop device (a machine may
-    // start loop devices in either state); the device goes at teardown.
+    // start loop devices in either state); put back at teardown, since a
+    // loop device keeps it for the next losetup of its number.
+    found_ = LoopWriteCache(loop_->loop_name());
     SetLoopCache("write back");
     auto s = ScratchDir::Create(loop_->mount_point());
     ASSERT_TRUE(s.ok()) << s.status().ToString();
@@ -50,6 +52,12 @@ class WriteCacheAbTest : public ::testing::Test {
   void TearDown() override {
     scratch_.reset();
     if (loop_) {
+      if (!found_.empty()) {
+        EXPECT_TRUE(WriteSysfs("/sys/block/" + loop_->loop_name() +
+                                   "/queue/write_cache",
+                               found_)
+                        .ok());
+      }
       EXPECT_TRUE(loop_->Teardown().ok());
     }
     loop_.reset();
@@ -89,6 +97,7 @@ class WriteCacheAbTest : public ::testing::Test {
   std::unique_ptr<DeviceJournal> journal_;
   std::unique_ptr<LoopFs> loop_;
   std::string original_;
+  std::string found_;  // the loop device's setting before the test
   std::unique_ptr<ScratchDir> scratch_;
   Environment env_;
 };

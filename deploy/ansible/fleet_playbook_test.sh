@@ -25,11 +25,18 @@ blkio=/sys/fs/cgroup/blkio
 tmp=$(mktemp -d /tmp/disktune-fleet-test.XXXXXX)
 cg="$blkio/disktune-fleet-test-$$"
 loops=()
+found_wc=()
 mounts=()
 cleanup() {
   set +e
   for m in "${mounts[@]}"; do umount "$m" 2>/dev/null || umount -l "$m"; done
-  for l in "${loops[@]}"; do losetup -d "$l"; done
+  for i in "${!loops[@]}"; do
+    # Put back the write cache setting the loop device was found with: a
+    # loop device keeps it across detach and attach.
+    wc="/sys/block/$(basename "${loops[$i]}")/queue/write_cache"
+    [ -n "${found_wc[$i]:-}" ] && echo "${found_wc[$i]}" >"$wc"
+    losetup -d "${loops[$i]}"
+  done
   if [ -d "$cg" ]; then
     # Anything still in the cgroup goes back to the root first.
     while read -r pid; do echo "$pid" >"$blkio/cgroup.procs"; done <"$cg/cgroup.procs"
@@ -52,6 +59,11 @@ for h in "${hosts[@]}"; do
   # page cache, so the three hosts measure alike.
   dev=$(losetup -f --show --direct-io=on "$tmp/$h.img")
   loops+=("$dev")
+  # The state the hosts must share, whatever an earlier user of this loop
+  # number left: the kernel's view of the cache "write back".
+  wc="/sys/block/$(basename "$dev")/queue/write_cache"
+  found_wc+=("$(cat "$wc")")
+  echo "write back" >"$wc"
   mkfs.ext4 -q -F "$dev"
   mkdir -p "$tmp/mnt/$h"
   mount "$dev" "$tmp/mnt/$h"

@@ -144,6 +144,7 @@ class DurabilityCliTest : public ::testing::Test {
   void TearDown() override {
     if (!dir_.empty()) {
       (void)DeviceJournal(journal_).Restore(true);
+      PutBackLoopCache();
       loop_.reset();
       if (setup_journal_) (void)setup_journal_->Restore(true);
       fs::remove_all(dir_);
@@ -160,7 +161,9 @@ class DurabilityCliTest : public ::testing::Test {
     ASSERT_TRUE(l.ok()) << l.status().ToString();
     loop_ = std::move(*l);
     // The state these tests need, set on their own loop device (a machine
-    // may start loop devices in either state); the device goes at teardown.
+    // may start loop devices in either state); put back before the device
+    // is detached, since a loop device keeps it for the next losetup.
+    found_ = LoopWriteCache(loop_->loop_name());
     ASSERT_TRUE(
         WriteSysfs("/sys/block/" + loop_->loop_name() + "/queue/write_cache",
                    "write back")
@@ -168,8 +171,17 @@ class DurabilityCliTest : public ::testing::Test {
     original_ = LoopWriteCache(loop_->loop_name());
     ASSERT_EQ(original_, "write back");
   }
+  void PutBackLoopCache() {
+    if (loop_ && !found_.empty()) {
+      EXPECT_TRUE(
+          WriteSysfs("/sys/block/" + loop_->loop_name() + "/queue/write_cache",
+                     found_)
+              .ok());
+    }
+  }
   void UnmountLoop() {
     if (!loop_) return;
+    PutBackLoopCache();
     std::string image = loop_->image();
     EXPECT_TRUE(loop_->Teardown().ok());
     loop_.reset();
@@ -189,6 +201,7 @@ class DurabilityCliTest : public ::testing::Test {
   }
 
   std::string dir_, journal_, original_;
+  std::string found_;  // the loop device's setting before the test
   std::unique_ptr<DeviceJournal> setup_journal_;
   std::unique_ptr<LoopFs> loop_;
 };
