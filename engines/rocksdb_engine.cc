@@ -21,8 +21,8 @@
 // RocksDB's rocksdb::SyncPoint::GetInstance(), by its mangled name (the
 // header that declares it is not installed), referenced weakly: null unless
 // the linked RocksDB defines it.
-void* RocksDbSyncPointInstance() __asm__(
-    "_ZN7rocksdb9SyncPoint11GetInstanceEv") __attribute__((weak));
+void* RocksDbSyncPointInstance() __asm__("_ZN7rocksdb9SyncPoint11GetInstanceEv")
+    __attribute__((weak));
 
 namespace disktune::engine_internal {
 

@@ -45,8 +45,9 @@ class KeyFormat {
   size_t key_size_;
 };
 
-// The UTXO pulse's keys (REFERENCE.md §3): a 40-byte big-endian serialisation
-// of an integer, as the seed's 100 GB data set was built.
+// The UTXO pulse's keys (the Bitcoin Cash UTXO pulse study): a 40-byte
+// big-endian serialisation of an integer, as the seed's 100 GB data set was
+// built.
 constexpr size_t kUtxoKeySize = 40;
 void FormatUtxoKey(uint64_t k, std::string* out);
 uint64_t ParseUtxoKey(std::string_view key);

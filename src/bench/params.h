@@ -14,7 +14,7 @@
 
 namespace disktune::bench {
 
-// db_bench's defaults (REFERENCE.md §2).
+// db_bench's defaults (db_bench's scenario list).
 constexpr uint64_t kDefaultNum = 1000000;
 // --quick: a tenth of the data; yardsticks and pulses shrink alike.
 constexpr uint64_t kQuickNum = 100000;
@@ -44,7 +44,7 @@ struct BenchParams {
   // in `intervals` equal slices.
   int max_threads = 8;
   int intervals = 20;
-  // UTXO pulse (REFERENCE.md §3, case 1).
+  // UTXO pulse (the Bitcoin Cash UTXO pulse study, case 1).
   uint64_t pulse_reads = 90000;
   uint64_t pulse_inserts = 210000;
   uint64_t pulse_deletes = 30000;

@@ -1,9 +1,10 @@
 // Named scenario sets: the seed documents' experiments as data
-// (REFERENCE.md §1, §3, §4, §5) plus YCSB's core workloads. A set is a list
-// of steps, each a scenario with optional overrides, and overrides for the
-// whole set (the 2011 baseline's 4 MB cache). The user's explicit flags win
-// over a set's values; the set's scales (large values: writes/1000) apply on
-// top of whatever num the user chose.
+// (the 2011 LevelDB page, the UTXO pulse study, the LMDB/BDB microbench and
+// HyperLevelDB's charts) plus YCSB's core workloads. A set is a list of steps,
+// each a scenario with optional overrides, and overrides for the whole set (the
+// 2011 baseline's 4 MB cache). The user's explicit flags win over a set's
+// values; the set's scales (large values: writes/1000) apply on top of whatever
+// num the user chose.
 #pragma once
 
 #include <span>

@@ -458,7 +458,8 @@ Status SnappyUncompressBench(ScenarioRun& run) {
   });
 }
 
-// ------------------------------------------------- UTXO pulse (§3)
+// ------------------------------------------------- UTXO pulse (the Bitcoin
+// Cash UTXO pulse study)
 
 // Bulk load of num sequential 40-byte big-endian keys, in order, in batches,
 // as the seed's 100 GB data set was built.
@@ -586,7 +587,8 @@ Status UtxoPulse(ScenarioRun& run) {
   return Status::OK();
 }
 
-// ------------------------------------------- HyperLevelDB charts (§5)
+// ------------------------------------------- HyperLevelDB charts
+// (HyperLevelDB's charts)
 
 // fillrandom on 1, 2, 4, ... max_threads writers, each point on a fresh DB
 // with the num writes split between the threads (unlike db_bench, where each
@@ -840,7 +842,8 @@ void UtxoLoadShape(BenchParams* p) {
 
 constexpr std::string_view kDbBench = "db_bench";
 
-// REFERENCE.md §2's scenarios first, in db_bench's order, then the others.
+// db_bench's scenario list's scenarios first, in db_bench's order, then the
+// others.
 constexpr std::array kTable = {
     ScenarioSpec{"fillseq",
                  "write num values in sequential key order, fresh DB",

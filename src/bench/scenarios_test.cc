@@ -18,7 +18,7 @@ namespace {
 using testing::MemEngine;
 
 TEST(ScenarioTableTest, EveryDbBenchScenarioOfReferenceSection2IsThere) {
-  // REFERENCE.md §2, in its order.
+  // db_bench's scenario list, in its order.
   for (const char* name :
        {"fillseq",     "fillbatch",   "fillrandom",  "overwrite",
         "fillsync",    "fill100K",    "deleteseq",   "deleterandom",

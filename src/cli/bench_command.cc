@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "engines/engine.h"
-#include "engines/knob_spec.h"
 #include "engines/engine_settings.h"
+#include "engines/knob_spec.h"
 #include "probes/environment.h"
 #include "reports/findings_2011.h"
 #include "reports/report.h"

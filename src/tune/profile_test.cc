@@ -233,7 +233,8 @@ TEST(WorkloadTest, TraitsAndShape) {
   EXPECT_EQ(TraitsOf(*wh).write_share, 1.0);
   EXPECT_LT(TraitsOf(*ResolveWorkload("ycsb-c")).hot_fraction, 0.5);
 
-  // fillrandom + overwrite leave 1 - e^-2 = 86.5% of the keys (§2).
+  // fillrandom + overwrite leave 1 - e^-2 = 86.5% of the keys (db_bench's
+  // scenario list).
   auto shape = ShapeOf(*wh, "leveldb");
   ASSERT_TRUE(shape.ok());
   EXPECT_NEAR(static_cast<double>(shape->live_entries) / 1e6, 0.865, 0.01);

@@ -111,8 +111,8 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
                   ": the default would run into the open-file limit (the "
                   "engine also needs descriptors for its log and manifest)";
   } else {
-    // §7: below the table count every read may reopen a table (seed 3: read
-    // time fell 2-4x with max_open_files=11000 on 10 GB).
+    // the engines' tuning guides: below the table count every read may reopen a
+    // table (seed 3: read time fell 2-4x with max_open_files=11000 on 10 GB).
     uint64_t want = (tables * 5 / 4 + 64 + 99) / 100 * 100;
     s->max_open_files = static_cast<int>(std::min(want, cap));
     r->decision = "raise to " + std::to_string(*s->max_open_files) +
@@ -166,8 +166,8 @@ void WriteBuffer(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const uint64_t b = in.budget_bytes;
   const uint64_t d = m.defaults.write_buffer_bytes;
   // Shares of the budget per buffer (the engine holds write_buffers of
-  // them): 1/16, 1/8, 1/4 (RocksDB's OptimizeLevelStyleCompaction, §7) and
-  // 7/16 (close to the seed's 120 MB of 128 MB).
+  // them): 1/16, 1/8, 1/4 (RocksDB's OptimizeLevelStyleCompaction, the engines'
+  // tuning guides) and 7/16 (close to the seed's 120 MB of 128 MB).
   const uint64_t s16 = b / 16, s8 = b / 8, s4 = b / 4, s7 = b * 7 / 16;
   const double w = in.traits.write_share;
   // A fast device makes flushes cheap I/O; what a larger memtable then

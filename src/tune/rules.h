@@ -1,7 +1,7 @@
 // Rules: what the device facts and the workload say about each knob, before
-// anything is measured (REFERENCE.md §7). Each rule is a row {name, the fact
-// it uses, function}; it narrows a knob to the candidates worth measuring,
-// most promising first, and records the fact and its decision so the
+// anything is measured (the engines' tuning guides). Each rule is a row {name,
+// the fact it uses, function}; it narrows a knob to the candidates worth
+// measuring, most promising first, and records the fact and its decision so the
 // profile can show why a value was (or was not) tried.
 #pragma once
 

@@ -86,7 +86,7 @@ TEST(RulesTest, NoPointReadsNoBloom) {
   RuleInput small = Input("write-heavy", 1000000);
   small.budget_bytes = 16 * kMiB;
   EXPECT_EQ(ApplyRules(small).write_buffer_bytes.front(), 4 * kMiB);
-  // On a slow disk (2011's), large buffers first (§7).
+  // On a slow disk (2011's), large buffers first (the engines' tuning guides).
   RuleInput slow = Input("write-heavy", 1000000);
   slow.facts.seq_write_bytes_per_sec = 80e6;
   EXPECT_EQ(ApplyRules(slow).write_buffer_bytes.front(), 56 * kMiB);
