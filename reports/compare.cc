@@ -89,6 +89,28 @@ void Differ(std::vector<std::string>* out, const std::string& what,
                    (b.empty() ? "-" : b));
 }
 
+// A run that started on a busy machine: a 1-minute load average above two
+// per CPU (Linux counts tasks waiting for a CPU and tasks in disk wait; a
+// probe alone keeps it near one per CPU). Its figures carry scheduling
+// delays (a short fsync waits for a CPU), which on the development VM moved
+// identical runs 10-50x, far beyond the noise floors measured idle.
+std::string BusyMachine(const SystemInfo& a, const SystemInfo& b) {
+  auto busy = [](const SystemInfo& s) {
+    return s.load_average_1m && s.cpu_count > 0 &&
+           *s.load_average_1m > 2.0 * static_cast<double>(s.cpu_count);
+  };
+  if (!busy(a) && !busy(b)) return "";
+  auto load = [](const SystemInfo& s) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.1f", s.load_average_1m.value_or(0));
+    return std::string(buf);
+  };
+  return "machine load: " + load(a) + " vs " + load(b) + " on " +
+         std::to_string(b.cpu_count) +
+         " CPUs (a busy machine: figures move beyond the noise floors, "
+         "which hold for an idle one; re-measure idle or use probe --repeat)";
+}
+
 std::vector<std::string> EnvironmentDifferences(const Report& a,
                                                 const Report& b) {
   std::vector<std::string> d;
@@ -113,6 +135,9 @@ std::vector<std::string> EnvironmentDifferences(const Report& a,
          y.device ? y.device->write_cache : "");
   Differ(&d, "scheduler", x.device ? x.device->scheduler : "",
          y.device ? y.device->scheduler : "");
+  if (std::string busy = BusyMachine(x.system, y.system); !busy.empty()) {
+    d.push_back(busy);
+  }
   Differ(&d, "build", x.build_type, y.build_type);
   Differ(&d, "disktune", a.tool_version, b.tool_version);
   return d;

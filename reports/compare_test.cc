@@ -259,6 +259,24 @@ TEST(CompareTest, MatchesByNameAndOccurrenceAndListsTheRest) {
   EXPECT_EQ(Find(c, "rand_write.4k.qd32", "iops"), nullptr);
 }
 
+// A run started on a busy machine (load above two per CPU) is named: its
+// figures move beyond floors measured on an idle machine. An idle one is not.
+TEST(CompareTest, NamesABusyMachine) {
+  Report a = CraftedReport();
+  a.environment.system.cpu_count = 2;
+  a.environment.system.load_average_1m = 1.7;
+  Report b = a;
+  Comparison quiet = CompareReports(a, b, "a", "b", CompareOptions{});
+  EXPECT_TRUE(quiet.environment_differences.empty());
+  b.environment.system.load_average_1m = 7.6;
+  Comparison busy = CompareReports(a, b, "a", "b", CompareOptions{});
+  ASSERT_EQ(busy.environment_differences.size(), 1u);
+  EXPECT_EQ(busy.environment_differences[0].rfind(
+                "machine load: 1.7 vs 7.6 on 2 CPUs (a busy machine", 0),
+            0u)
+      << busy.environment_differences[0];
+}
+
 TEST(CompareTest, NotesParametersThatDiffer) {
   Report a = CraftedReport();
   Report b = a;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "reports/engine_config.h"
+#include "reports/memory_budget.h"
 #include "reports/render_util.h"
 #include "reports/svg_chart.h"
 #include "reports/tune_table.h"
@@ -491,6 +492,9 @@ void Benchmarks(const Report& r, std::string& out) {
       }
     }
     out += "</table>\n";
+  }
+  if (auto mem = MemoryBudgetOf(r.analyses)) {
+    out += "<p class=\"note\">Memory: " + H(MemoryBudgetText(*mem)) + ".</p>\n";
   }
   out += "</section>\n";
 }

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "reports/engine_config.h"
+#include "reports/memory_budget.h"
 #include "reports/render_util.h"
 #include "reports/tune_table.h"
 #include "src/core/units.h"
@@ -239,6 +240,9 @@ void Benches(const Report& r, std::ostringstream& os) {
                m.bytes_per_sec ? Fixed(*m.bytes_per_sec / 1048576.0, 1) : "-",
                m.latency_ns ? Dur(static_cast<double>(m.latency_ns->p99)) : "-",
                spread});
+  }
+  if (auto mem = MemoryBudgetOf(r.analyses)) {
+    os << "\nMemory: " << Md(MemoryBudgetText(*mem)) << ".\n";
   }
 }
 

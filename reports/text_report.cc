@@ -6,6 +6,7 @@
 
 #include "reports/durability_text.h"
 #include "reports/engine_config.h"
+#include "reports/memory_budget.h"
 #include "reports/render_util.h"
 #include "reports/tune_table.h"
 #include "src/core/histogram.h"
@@ -270,6 +271,9 @@ void Benches(const Report& r, std::ostringstream& os) {
         m.micros_per_op, mbs.c_str(), p50.c_str(), p99.c_str(), spread.c_str());
     os << line;
   }
+  if (auto mem = MemoryBudgetOf(r.analyses)) {
+    os << "\nmemory: " << MemoryBudgetText(*mem) << "\n";
+  }
 }
 
 // What the tuner wrote, whatever its shape: nested objects indent, arrays of
@@ -420,7 +424,8 @@ void Analyses(const Report& r, std::ostringstream& os) {
                                  "write_cache",
                                  "checks",
                                  "write_cache_ab",
-                                 "fs_matrix"};
+                                 "fs_matrix",
+                                 kMemoryBudgetKey};
   for (auto it = r.analyses.begin(); it != r.analyses.end(); ++it) {
     if (std::any_of(std::begin(kKnown), std::end(kKnown),
                     [&](const char* k) { return it.key() == k; })) {

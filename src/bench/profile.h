@@ -25,6 +25,9 @@ struct BenchProfile {
   std::optional<std::string> engine;
   std::vector<std::string> scenarios;
   Overrides overrides;  // workload values and engine options
+  // The memory budget the profile was tuned for (its tune section), which a
+  // bench with the profile reports its peak RSS against.
+  std::optional<uint64_t> memory_budget_bytes;
 };
 
 constexpr int kProfileVersion = 1;

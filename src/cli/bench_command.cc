@@ -11,6 +11,7 @@
 #include "engines/knob_spec.h"
 #include "probes/environment.h"
 #include "reports/findings_2011.h"
+#include "reports/memory_budget.h"
 #include "reports/report.h"
 #include "src/bench/runner.h"
 #include "src/bench/scenario.h"
@@ -162,6 +163,9 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   if (!overrides.ok()) return Fail(ctx, overrides.status());
   req.user = *overrides;
   req.engines = {f.engines};
+  // A tuned profile's memory budget, which peak RSS is reported against.
+  std::optional<uint64_t> memory_budget;
+  std::string profile_shown;
   req.scenarios = {f.scenarios};
   if (!f.profile.empty()) {
     auto profile_path = ResolveProfileArgument("--profile", f.profile);
@@ -181,6 +185,10 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
       }
     }
     MergeProfile(from_profile, &req.user);
+    if (profile->memory_budget_bytes) {
+      memory_budget = *profile->memory_budget_bytes;
+      profile_shown = f.profile;
+    }
     if (f.scenarios.empty()) req.scenarios = profile->scenarios;
     if (profile->engine && f.engines == "leveldb")
       req.engines = {*profile->engine};
@@ -227,6 +235,12 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   report.benches = *results;
   if (nlohmann::json f = Findings2011(report.benches); !f.is_null()) {
     report.analyses["leveldb_2011"] = std::move(f);
+  }
+  if (memory_budget) {
+    if (auto mem =
+            CheckMemoryBudget(report.benches, *memory_budget, profile_shown)) {
+      report.analyses[kMemoryBudgetKey] = *mem;
+    }
   }
 
   Status out = EmitJson(ctx, opts.common, ReportToJson(report));

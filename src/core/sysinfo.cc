@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -77,6 +78,11 @@ SystemInfo ReadSystemInfo() {
   info.memory_bytes = MeminfoBytes("MemTotal");
   info.memory_available_bytes = MeminfoBytes("MemAvailable");
   info.is_root = geteuid() == 0;
+  if (auto l = ReadTextFile("/proc/loadavg"); l.ok()) {
+    char* end = nullptr;
+    double v = std::strtod(l->c_str(), &end);
+    if (end != l->c_str() && v >= 0) info.load_average_1m = v;
+  }
   return info;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "src/core/status.h"
@@ -17,6 +18,8 @@ struct SystemInfo {
   uint64_t memory_bytes = 0;
   uint64_t memory_available_bytes = 0;
   bool is_root = false;
+  // The 1-minute load average when the run started (/proc/loadavg).
+  std::optional<double> load_average_1m;
 };
 
 SystemInfo ReadSystemInfo();

@@ -338,6 +338,11 @@ Result<Profile> ParseProfileImpl(const json& j, const std::string& where,
       bench_out->overrides.entries_per_batch =
           static_cast<int64_t>(w.entries_per_batch);
     }
+    if (out.tune && out.tune->contains("memory_budget_bytes") &&
+        (*out.tune)["memory_budget_bytes"].is_number_unsigned()) {
+      bench_out->memory_budget_bytes =
+          (*out.tune)["memory_budget_bytes"].get<uint64_t>();
+    }
   }
   return out;
 }

@@ -200,10 +200,25 @@ TEST_F(TuneCliTest, TunesLevelDbAndBenchLoadsTheProfile) {
   json doc = json::parse(report_file, nullptr, false);
   EXPECT_EQ(ValidateAgainstSchema(schema, doc), std::vector<std::string>{});
 
-  RunOutput b = RunDisktune({"bench", "--profile", out, "--num", "5000",
-                             "--dir", work_ + "/bench", "-q"},
-                            work_);
+  // A bench with the profile reports its peak RSS beside the budget.
+  RunOutput b =
+      RunDisktune({"bench", "--profile", out, "--num", "5000", "--dir",
+                   work_ + "/bench", "--json", work_ + "/bench.json", "-q"},
+                  work_);
   EXPECT_EQ(b.exit_code, 0) << b.err;
+  RunOutput text = RunDisktune({"report", work_ + "/bench.json"}, work_);
+  EXPECT_NE(text.out.find("against the profile's memory budget of 16 MiB"),
+            std::string::npos)
+      << text.out;
+  std::ifstream bench_file(work_ + "/bench.json");
+  json bench_doc = json::parse(bench_file, nullptr, false);
+  const json& mem = bench_doc["analyses"]["memory_budget"];
+  EXPECT_EQ(mem["budget_bytes"], 16 << 20);
+  EXPECT_FALSE(mem["rows"].empty());
+  EXPECT_EQ(mem["within"],
+            mem["max_peak_rss_bytes"].get<uint64_t>() <= (16u << 20));
+  EXPECT_EQ(ValidateAgainstSchema(schema, bench_doc),
+            std::vector<std::string>{});
 }
 
 // A write budget binds: a write-heavy tune of 64 MiB of data that, given
