@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "probes/fsync_names.h"
 #include "probes/fsync_point.h"
 #include "probes/write_cache.h"
 #include "src/core/histogram.h"
@@ -131,67 +132,61 @@ nlohmann::json EvidenceJson(const DurabilityEvidence& e) {
   return j;
 }
 
-// "fsync.cache_off.fdatasync.4096.append" -> {"fsync", "off",
-// "fdatasync.4096.append"}.
-bool SplitSwitched(const std::string& name, std::string* prefix,
-                   std::string* state, std::string* rest) {
-  for (const char* s : {"off", "on"}) {
-    std::string seg = std::string(".cache_") + s + ".";
-    auto pos = name.find(seg);
-    if (pos == std::string::npos) continue;
-    *prefix = name.substr(0, pos);
-    *state = s;
-    *rest = name.substr(pos + seg.size());
-    return true;
-  }
-  return false;
+// A point of the family or a comparison, on the scratch directory or a
+// filesystem of the matrix: which (filesystem, point) it is.
+using PointId = std::pair<std::string, std::string>;
+
+PointId IdOf(const ProbeResult& r) {
+  return {r.params.filesystem, FsyncPointKey(r.params)};
 }
 
 nlohmann::json WriteCacheAbTable(const std::vector<ProbeResult>& results) {
-  std::map<std::string, const ProbeResult*> by_name;
-  for (const auto& r : results) by_name[r.name] = &r;
-  nlohmann::json runs = nlohmann::json::array();
-  std::map<std::string, size_t> run_of;  // prefix -> index in runs
+  std::map<PointId, const ProbeResult*> as_found;
   for (const auto& r : results) {
-    std::string prefix, state, rest;
-    const std::string suffix = ".write_cache_ab";
-    if (r.status == ProbeStatus::kSkipped && r.name.size() > suffix.size() &&
-        r.name.compare(r.name.size() - suffix.size(), suffix.size(), suffix) ==
-            0) {
+    if (r.probe == "fsync" && r.params.write_cache == CacheState::kAsFound)
+      as_found[IdOf(r)] = &r;
+  }
+  nlohmann::json runs = nlohmann::json::array();
+  std::map<std::string, size_t> run_of;  // filesystem -> index in runs
+  for (const auto& r : results) {
+    if (r.probe != "fsync") continue;
+    std::string prefix = FsyncFamilyPrefix(r.params.filesystem);
+    if (r.status == ProbeStatus::kSkipped &&
+        r.params.variant == kVariantWriteCacheAb) {
       runs.push_back(
-          {{"results", r.name.substr(0, r.name.size() - suffix.size())},
-           {"status", "skipped"},
-           {"reason", r.reason}});
+          {{"results", prefix}, {"status", "skipped"}, {"reason", r.reason}});
       continue;
     }
     if (r.status != ProbeStatus::kOk ||
-        !SplitSwitched(r.name, &prefix, &state, &rest)) {
+        r.params.write_cache == CacheState::kAsFound) {
       continue;
     }
-    if (!run_of.count(prefix)) {
-      run_of[prefix] = runs.size();
+    bool off = r.params.write_cache == CacheState::kOff;
+    std::string state = CacheStateName(r.params.write_cache);
+    if (!run_of.count(r.params.filesystem)) {
+      run_of[r.params.filesystem] = runs.size();
       runs.push_back(
           {{"results", prefix},
            {"status", "ok"},
            {"switch", Str(r.params.extra, "write_cache_switch")},
            {"switch_kind", Str(r.params.extra, "write_cache_switch_kind")},
-           {"as_found", state == "off" ? "on" : "off"},
+           {"as_found", off ? "on" : "off"},
            {"switched_to", state},
            {"points", nlohmann::json::array()}});
     }
-    auto base = by_name.find(prefix + "." + rest);
-    if (base == by_name.end() || base->second->status != ProbeStatus::kOk)
+    auto base = as_found.find(IdOf(r));
+    if (base == as_found.end() || base->second->status != ProbeStatus::kOk)
       continue;
-    const ProbeResult& on = state == "off" ? *base->second : r;
-    const ProbeResult& off = state == "off" ? r : *base->second;
-    nlohmann::json p{{"point", rest},
+    const ProbeResult& on = off ? *base->second : r;
+    const ProbeResult& cache_off = off ? r : *base->second;
+    nlohmann::json p{{"point", FsyncPointKey(r.params)},
                      {"cache_on", Figures(on)},
-                     {"cache_off", Figures(off)}};
-    if (on.latency_ns && off.latency_ns && on.latency_ns->p50 > 0) {
-      p["off_over_on_p50"] = static_cast<double>(off.latency_ns->p50) /
+                     {"cache_off", Figures(cache_off)}};
+    if (on.latency_ns && cache_off.latency_ns && on.latency_ns->p50 > 0) {
+      p["off_over_on_p50"] = static_cast<double>(cache_off.latency_ns->p50) /
                              static_cast<double>(on.latency_ns->p50);
     }
-    runs[run_of[prefix]]["points"].push_back(p);
+    runs[run_of[r.params.filesystem]]["points"].push_back(p);
   }
   return runs;
 }
@@ -202,12 +197,16 @@ nlohmann::json FsMatrixTable(const std::vector<ProbeResult>& results) {
   std::vector<std::string> order;
   std::map<std::string, nlohmann::json> rows;
   for (const auto& r : results) {
-    std::string fs = Str(r.params.extra, "filesystem");
-    if (fs.empty() || r.name.rfind("fsync.fs." + fs, 0) != 0) continue;
+    const std::string& fs = r.params.filesystem;
+    if (r.probe != "fsync" || fs.empty() ||
+        r.params.variant == kVariantWriteCacheAb) {
+      continue;
+    }
+    std::string key = FsyncPointKey(r.params);
     if (!seen.count(fs)) {
       seen.insert(fs);
       nlohmann::json f{{"filesystem", fs}};
-      if (r.status == ProbeStatus::kSkipped && r.name == "fsync.fs." + fs) {
+      if (r.status == ProbeStatus::kSkipped && key.empty()) {
         f["status"] = "skipped";
         f["reason"] = r.reason;
       } else {
@@ -217,15 +216,15 @@ nlohmann::json FsMatrixTable(const std::vector<ProbeResult>& results) {
       }
       filesystems.push_back(f);
     }
-    std::string rest = r.name.substr(std::string("fsync.fs." + fs).size());
-    if (rest.empty() || r.status != ProbeStatus::kOk) continue;
-    rest = rest.substr(1);
-    if (rest.rfind("cache_", 0) == 0) continue;
-    if (!rows.count(rest)) {
-      order.push_back(rest);
-      rows[rest] = nlohmann::json{{"point", rest}};
+    if (key.empty() || r.status != ProbeStatus::kOk ||
+        r.params.write_cache != CacheState::kAsFound) {
+      continue;
     }
-    rows[rest][fs] = Figures(r);
+    if (!rows.count(key)) {
+      order.push_back(key);
+      rows[key] = nlohmann::json{{"point", key}};
+    }
+    rows[key][fs] = Figures(r);
   }
   nlohmann::json points = nlohmann::json::array();
   for (const auto& k : order) points.push_back(rows[k]);
@@ -296,10 +295,18 @@ std::vector<DurabilityEvidence> CollectDurabilityEvidence(
   return out;
 }
 
+bool IsEtcdPoint(const ProbeResult& r) {
+  const ProbeParams& p = r.params;
+  return r.probe == "fsync" && p.method == "fdatasync" &&
+         p.block_size_bytes == kEtcdWriteBytes && p.pattern == "append" &&
+         p.writes_per_op == 1 && p.write_cache == CacheState::kAsFound &&
+         p.filesystem.empty() && p.variant.empty();
+}
+
 std::optional<nlohmann::json> EtcdCheck(
     const std::vector<ProbeResult>& results) {
   for (const auto& r : results) {
-    if (r.name != kEtcdPoint || r.status != ProbeStatus::kOk || !r.latency_ns)
+    if (!IsEtcdPoint(r) || r.status != ProbeStatus::kOk || !r.latency_ns)
       continue;
     // etcd's gate and its wal_fsync_duration_seconds time the fdatasync call
     // alone, as fio's "sync" latency does; the write() before it is not in it.
@@ -326,7 +333,7 @@ std::optional<nlohmann::json> EtcdCheck(
          "gate: fio "
          "--rw=write --ioengine=sync --fdatasync=1 --size=22m --bs=2300), on "
          "at least 1,000 syncs"},
-        {"measurement", std::string(kEtcdPoint) + " " + figure},
+        {"measurement", r.name + " " + figure},
         {"value_ns", p99},
         {"threshold_ns", kEtcdThresholdNs},
         {"samples", samples},
@@ -359,7 +366,11 @@ void AnalyzeDurability(const std::vector<ProbeResult>& results,
 
   std::vector<std::string> disks;
   for (const auto& r : results) {
-    if (Str(r.params.extra, "scope") != "scratch directory") continue;
+    // The devices under the scratch directory, the cache as found.
+    if (r.probe != "fsync" || !r.params.filesystem.empty() ||
+        r.params.write_cache != CacheState::kAsFound) {
+      continue;
+    }
     for (const char* key : {"cache_device", "disk"}) {
       std::string d = Str(r.params.extra, key);
       if (!d.empty() &&

@@ -49,8 +49,12 @@ DurabilityVerdict JudgeDurability(const DurabilityEvidence& e);
 std::vector<DurabilityEvidence> CollectDurabilityEvidence(
     const std::vector<ProbeResult>& results);
 
-inline constexpr const char* kEtcdPoint = "fsync.fdatasync.2300.append";
+inline constexpr uint64_t kEtcdWriteBytes = 2300;
 inline constexpr uint64_t kEtcdThresholdNs = 10000000;
+// Whether `r` is the point etcd's gate reads: fdatasync after one 2300 B
+// append on the scratch directory, the write cache as found (by its params,
+// whatever its name).
+bool IsEtcdPoint(const ProbeResult& r);
 // {"rule", "measurement", "value_ns", "threshold_ns", "pass"}, or nullopt when
 // the point was not measured.
 std::optional<nlohmann::json> EtcdCheck(

@@ -65,14 +65,20 @@ TEST(DurabilityVerdictTest, RulesAreWrittenDown) {
   EXPECT_NE(v.rule.find("rotational"), std::string::npos);
 }
 
+// A result named `name` whose params are `params` plus `method`, an append
+// of 2300 B unless `params` says otherwise (ProbeParams' JSON form, so the
+// typed fields are set as a result file would set them).
 ProbeResult Point(const std::string& name, const std::string& method,
                   uint64_t p50, uint64_t p99, uint64_t syncs, uint64_t flushes,
-                  nlohmann::json extra) {
+                  nlohmann::json params) {
   ProbeResult r;
   r.probe = "fsync";
   r.name = name;
-  r.params.method = method;
-  r.params.extra = std::move(extra);
+  if (params.is_null()) params = nlohmann::json::object();
+  params["method"] = method;
+  if (!params.contains("block_size_bytes")) params["block_size_bytes"] = 2300;
+  if (!params.contains("pattern")) params["pattern"] = "append";
+  r.params = params.get<ProbeParams>();
   LatencySummary l;
   l.p50 = p50;
   l.p99 = p99;
@@ -85,7 +91,9 @@ ProbeResult Point(const std::string& name, const std::string& method,
   return r;
 }
 
-TEST(DurabilityVerdictTest, AnalysesFromResults) {
+// The results AnalysesFromResults judges, named `names[i]`.
+std::vector<ProbeResult> AnalysedResults(
+    const std::vector<std::string>& names) {
   nlohmann::json base = {{"scope", "scratch directory"},
                          {"disk", "sdz-not-here"},
                          {"rotational", true},
@@ -101,19 +109,29 @@ TEST(DurabilityVerdictTest, AnalysesFromResults) {
   ext4["filesystem"] = "ext4";
   ext4["mount_options"] = "rw,relatime";
   ext4["cache_device"] = "loop0";
+  nlohmann::json pg = base;
+  pg["variant"] = "pg.unsynced";
+  pg["block_size_bytes"] = 8192;
+  pg["pattern"] = "overwrite";
   std::vector<ProbeResult> results = {
-      Point("fsync.fdatasync.2300.append", "fdatasync", 8000000, 12000000, 100,
-            200, base),
+      Point(names[0], "fdatasync", 8000000, 12000000, 100, 200, base),
       // The unsynced floor and O_DIRECT do not count as evidence.
-      Point("fsync.pg.unsynced", "none", 1000, 2000, 0, 0, base),
-      Point("fsync.cache_off.fdatasync.2300.append", "fdatasync", 16000000,
-            20000000, 50, 100, off),
-      Point("fsync.fs.ext4.fdatasync.2300.append", "fdatasync", 9000000,
-            11000000, 100, 150, ext4),
-      ProbeResult::Skipped("fsync", "fsync.fs.xfs",
-                           "mkfs.xfs is not installed"),
+      Point(names[1], "none", 1000, 2000, 0, 0, pg),
+      Point(names[2], "fdatasync", 16000000, 20000000, 50, 100, off),
+      Point(names[3], "fdatasync", 9000000, 11000000, 100, 150, ext4),
+      ProbeResult::Skipped("fsync", names[4], "mkfs.xfs is not installed"),
   };
-  results.back().params.extra = {{"filesystem", "xfs"}};
+  results.back().params.filesystem = "xfs";
+  return results;
+}
+
+const std::vector<std::string> kNames = {
+    "fsync.fdatasync.2300.append", "fsync.pg.unsynced",
+    "fsync.cache_off.fdatasync.2300.append",
+    "fsync.fs.ext4.fdatasync.2300.append", "fsync.fs.xfs"};
+
+TEST(DurabilityVerdictTest, AnalysesFromResults) {
+  std::vector<ProbeResult> results = AnalysedResults(kNames);
   std::vector<DurabilityEvidence> ev = CollectDurabilityEvidence(results);
   ASSERT_EQ(ev.size(), 3u);
   EXPECT_EQ(ev[0].scope, "scratch directory");
@@ -145,6 +163,56 @@ TEST(DurabilityVerdictTest, AnalysesFromResults) {
   EXPECT_EQ(fsm["filesystems"][0]["mount_options"], "rw,relatime");
   EXPECT_EQ(fsm["filesystems"][1]["status"], "skipped");
   EXPECT_EQ(fsm["points"][0]["ext4"]["p99_ns"], 11000000);
+}
+
+// What a result is comes from its params: the same results under other names
+// give the same analyses, apart from the names they quote.
+TEST(DurabilityVerdictTest, RenamedPointsGiveTheSameAnalyses) {
+  nlohmann::json want = nlohmann::json::object();
+  AnalyzeDurability(AnalysedResults(kNames), &want);
+  std::vector<std::string> renamed = {"commit-log", "floor", "log-no-cache",
+                                      "on-ext4", "xfs-refused"};
+  nlohmann::json got = nlohmann::json::object();
+  AnalyzeDurability(AnalysedResults(renamed), &got);
+  want["durability"]["verdicts"][0]["evidence"]["fastest_point"] = "commit-log";
+  want["durability"]["verdicts"][1]["evidence"]["fastest_point"] =
+      "log-no-cache";
+  want["durability"]["verdicts"][2]["evidence"]["fastest_point"] = "on-ext4";
+  want["checks"]["etcd"]["measurement"] = "commit-log latency_ns.p99";
+  EXPECT_EQ(got.dump(), want.dump());
+  EXPECT_EQ(got["write_cache_ab"]["runs"][0]["points"].size(), 1u);
+  EXPECT_EQ(got["fs_matrix"]["filesystems"].size(), 2u);
+  EXPECT_EQ(got["checks"]["etcd"]["value_ns"], 12000000);
+}
+
+// Result files written before the params carried them: the names say it.
+TEST(DurabilityVerdictTest, OldResultFilesGetTheirParamsFromTheirNames) {
+  auto load = [](const std::string& name) {
+    nlohmann::json j = {{"probe", "fsync"},
+                        {"name", name},
+                        {"status", "ok"},
+                        {"params", {{"method", "fdatasync"}}}};
+    return j.get<ProbeResult>().params;
+  };
+  EXPECT_EQ(load("fsync.fs.ext4.cache_off.fdatasync.4096.append").filesystem,
+            "ext4");
+  EXPECT_EQ(load("fsync.fs.ext4.cache_off.fdatasync.4096.append").write_cache,
+            CacheState::kOff);
+  EXPECT_EQ(load("fsync.cache_on.fdatasync.4096.append").write_cache,
+            CacheState::kOn);
+  EXPECT_EQ(load("fsync.pg.two_8k_writes").variant, "pg.two_8k_writes");
+  EXPECT_EQ(load("fsync.fs.xfs.fillsync.leveldb").variant, "fillsync.leveldb");
+  EXPECT_EQ(load("fsync.write_cache_ab").variant, kVariantWriteCacheAb);
+  ProbeParams plain = load("fsync.fdatasync.4096.append");
+  EXPECT_EQ(plain.filesystem, "");
+  EXPECT_EQ(plain.write_cache, CacheState::kAsFound);
+  EXPECT_EQ(plain.variant, "");
+  // Params a file states win over its name.
+  nlohmann::json j = {{"probe", "fsync"},
+                      {"name", "fsync.pg.x"},
+                      {"status", "ok"},
+                      {"params", {{"variant", "pg.y"}}}};
+  EXPECT_EQ(j.get<ProbeResult>().params.variant, "pg.y");
 }
 
 TEST(DurabilityVerdictTest, EtcdCheckPassesUnderTenMilliseconds) {

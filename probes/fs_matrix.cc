@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "probes/device_journal.h"
+#include "probes/fsync_names.h"
 #include "probes/fsync_probe.h"
 #include "probes/loop_fs.h"
 #include "src/core/scratch_dir.h"
@@ -38,7 +39,7 @@ Status RunFsMatrix(ProbeContext& ctx, int* index,
                    std::vector<ProbeResult>* results) {
   const ProbeConfig& cfg = *ctx.config;
   for (const std::string& fs : cfg.fs_matrix) {
-    std::string prefix = "fsync.fs." + fs;
+    std::string prefix = FsyncFamilyPrefix(fs);
     std::vector<FsyncPoint> points = FsyncFamily(cfg, prefix);
     int per_fs = static_cast<int>(points.size()) * (cfg.write_cache_ab ? 2 : 1);
     if (InterruptRequested()) return Status::Aborted("fsync probe interrupted");
@@ -54,7 +55,7 @@ Status RunFsMatrix(ProbeContext& ctx, int* index,
       if (lfs.status().IsAborted()) return lfs.status();
       ProbeResult r =
           ProbeResult::Skipped("fsync", prefix, lfs.status().message());
-      r.params.extra["filesystem"] = fs;
+      r.params.filesystem = fs;
       results->push_back(std::move(r));
       *index += per_fs;
       continue;
@@ -65,15 +66,11 @@ Status RunFsMatrix(ProbeContext& ctx, int* index,
     FsyncTarget t = MakeFsyncTarget(
         l.mount_point(), d,
         fs + " on " + l.loop_name() + " (image in the scratch directory)");
-    t.extra["filesystem"] = fs;
+    t.filesystem = fs;
     t.extra["mount_options"] = l.mount_options();
     Status s = PrepareOverwriteFile(&t, kOverwriteBytes, cfg.seed);
     if (!s.ok()) {
-      for (const auto& p : points) {
-        if (p.mode == FileMode::kOverwrite) {
-          results->push_back(ProbeResult::Failed("fsync", p.name, s.message()));
-        }
-      }
+      RecordOverwriteFailures(t, points, s, FsyncLimitsFor(cfg), results);
       std::erase_if(points, [](const FsyncPoint& p) {
         return p.mode == FileMode::kOverwrite;
       });
@@ -86,7 +83,7 @@ Status RunFsMatrix(ProbeContext& ctx, int* index,
       size_t first = results->size();
       s = ctx.fs_workload(l.mount_point() + "/workload", fs, results);
       for (size_t i = first; i < results->size(); i++) {
-        (*results)[i].params.extra["filesystem"] = fs;
+        (*results)[i].params.filesystem = fs;
         (*results)[i].params.extra["mount_options"] = l.mount_options();
       }
     }

@@ -231,23 +231,32 @@ class PointFiles {
   uint64_t pos_ = 0, cursor_ = 0, region_ = 0, sync_ns_ = 0;
 };
 
-void FillParams(const FsyncTarget& t, const FsyncPoint& p, const FsyncLimits& l,
-                ProbeParams* params) {
-  params->block_size_bytes = p.write_bytes;
-  params->pattern = FileModeName(p.mode);
-  params->direct = p.method == SyncMethod::kODirectDsync;
-  params->duration_ns = l.duration_ns;
-  params->warmup_ns = l.warmup_ns;
-  params->io_engine =
+}  // namespace
+
+ProbeParams FsyncPointParams(const FsyncTarget& t, const FsyncPoint& p,
+                             const FsyncLimits& l) {
+  ProbeParams params;
+  params.block_size_bytes = p.write_bytes;
+  params.pattern = FileModeName(p.mode);
+  params.direct = p.method == SyncMethod::kODirectDsync;
+  params.duration_ns = l.duration_ns;
+  params.warmup_ns = l.warmup_ns;
+  params.io_engine =
       p.method == SyncMethod::kUringFdatasync ? "io_uring" : "psync";
-  params->method = SyncMethodName(p.method);
+  params.method = SyncMethodName(p.method);
   if (p.mode == FileMode::kOverwrite)
-    params->file_size_bytes = t.overwrite_bytes;
-  params->extra = t.extra;
-  if (p.writes_per_op > 1) params->extra["writes_per_op"] = p.writes_per_op;
-  if (p.sync_other_fd) params->extra["sync_descriptor"] = "other (read-only)";
-  if (!p.note.empty()) params->extra["note"] = p.note;
+    params.file_size_bytes = t.overwrite_bytes;
+  params.extra = t.extra;
+  params.writes_per_op = p.writes_per_op;
+  params.write_cache = t.write_cache;
+  params.filesystem = t.filesystem;
+  params.variant = p.variant;
+  if (p.sync_other_fd) params.extra["sync_descriptor"] = "other (read-only)";
+  if (!p.note.empty()) params.extra["note"] = p.note;
+  return params;
 }
+
+namespace {
 
 // The point's outcome for an errno, with what an operator can do about it.
 ProbeResult ErrorResult(const FsyncTarget& t, const FsyncPoint& p, int err,
@@ -344,7 +353,7 @@ Status RunFsyncPoint(const FsyncTarget& target, const FsyncPoint& point,
   ProbeResult r;
   r.probe = "fsync";
   r.name = point.name;
-  FillParams(target, point, limits, &r.params);
+  r.params = FsyncPointParams(target, point, limits);
   auto finish = [&](ProbeResult res) {
     res.params = r.params;
     *out = std::move(res);

@@ -49,6 +49,7 @@ struct FsyncPoint {
   FileMode mode = FileMode::kAppend;
   bool sync_other_fd = false;  // fsync a second descriptor of the file
   std::string note;            // what the point compares, for the report
+  std::string variant;         // ProbeParams::variant: "pg.unsynced", ...
 };
 
 // When a point stops: after `duration_ns` once `min_ops` are done, at
@@ -70,7 +71,9 @@ struct FsyncTarget {
   uint64_t logical_block_bytes = 512;    // O_DIRECT granularity
   std::string overwrite_file;            // set by PrepareOverwriteFile
   uint64_t overwrite_bytes = 0;
-  // Copied into every result's params (scope, cache state, filesystem).
+  std::string filesystem;  // --fs-matrix: the loop filesystem
+  CacheState write_cache = CacheState::kAsFound;
+  // Copied into every result's params (scope, disk, kernel cache view).
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -78,6 +81,10 @@ struct FsyncTarget {
 // synced, so overwrites change no metadata (no allocation, no unwritten
 // extents). NoSpace with a clear message when the disk is full.
 Status PrepareOverwriteFile(FsyncTarget* target, uint64_t bytes, uint64_t seed);
+
+// The params a point's result carries, whatever its outcome.
+ProbeParams FsyncPointParams(const FsyncTarget& target, const FsyncPoint& point,
+                             const FsyncLimits& limits);
 
 // Runs one point into `*out` (ok, skipped or failed with a clear reason).
 // Returns Aborted on SIGINT/SIGTERM; the point's files are removed on every

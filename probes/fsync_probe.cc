@@ -8,6 +8,7 @@
 
 #include "probes/durability_verdict.h"
 #include "probes/flush_counters.h"
+#include "probes/fsync_names.h"
 #include "probes/write_cache.h"
 #include "src/core/histogram.h"
 #include "src/core/scratch_dir.h"
@@ -82,8 +83,7 @@ std::vector<FsyncPoint> FsyncFamily(const ProbeConfig& c,
         p.method = m;
         p.write_bytes = size;
         p.mode = mode;
-        p.name = prefix + "." + SyncMethodName(m) + "." + std::to_string(size) +
-                 "." + FileModeName(mode);
+        p.name = prefix + "." + FsyncFamilyKey(m, size, mode);
         points.push_back(p);
       }
     }
@@ -96,7 +96,8 @@ std::vector<FsyncPoint> PgComparisonPoints(const ProbeConfig& c) {
   auto point = [](const char* name, SyncMethod m, uint64_t size, int n,
                   const char* note) {
     FsyncPoint p;
-    p.name = std::string("fsync.pg.") + name;
+    p.variant = std::string("pg.") + name;
+    p.name = "fsync." + p.variant;
     p.method = m;
     p.write_bytes = size;
     p.writes_per_op = n;
@@ -178,6 +179,18 @@ FsyncTarget MakeFsyncTarget(const std::string& dir, const DeviceInfo& device,
   return t;
 }
 
+void RecordOverwriteFailures(const FsyncTarget& target,
+                             const std::vector<FsyncPoint>& points,
+                             const Status& why, const FsyncLimits& limits,
+                             std::vector<ProbeResult>* results) {
+  for (const auto& p : points) {
+    if (p.mode != FileMode::kOverwrite) continue;
+    ProbeResult r = ProbeResult::Failed("fsync", p.name, why.message());
+    r.params = FsyncPointParams(target, p, LimitsForPoint(p, limits));
+    results->push_back(std::move(r));
+  }
+}
+
 Status RunFsyncPoints(ProbeContext& ctx, const FsyncTarget& target,
                       const std::vector<FsyncPoint>& points, int* index,
                       std::vector<ProbeResult>* results) {
@@ -189,7 +202,9 @@ Status RunFsyncPoints(ProbeContext& ctx, const FsyncTarget& target,
     ctx.StartPoint(p.name, (*index)++,
                    point_limits.warmup_ns + point_limits.duration_ns);
     if (!space.ok()) {
-      results->push_back(ProbeResult::Failed("fsync", p.name, space.message()));
+      ProbeResult r = ProbeResult::Failed("fsync", p.name, space.message());
+      r.params = FsyncPointParams(target, p, point_limits);
+      results->push_back(std::move(r));
       continue;
     }
     ProbeResult r;
@@ -243,12 +258,8 @@ Status FsyncProbe::Run(ProbeContext& ctx,
       }
     } remove{target.overwrite_file};
     if (!prep.ok()) {
-      for (const auto& p : family) {
-        if (p.mode == FileMode::kOverwrite) {
-          results->push_back(
-              ProbeResult::Failed("fsync", p.name, prep.message()));
-        }
-      }
+      RecordOverwriteFailures(target, family, prep, FsyncLimitsFor(cfg),
+                              results);
       family.erase(std::remove_if(family.begin(), family.end(),
                                   [](const FsyncPoint& p) {
                                     return p.mode == FileMode::kOverwrite;
@@ -258,10 +269,12 @@ Status FsyncProbe::Run(ProbeContext& ctx,
     DT_RETURN_IF_ERROR(RunFsyncPoints(ctx, target, family, &index, results));
     if (cfg.write_cache_ab) {
       if (!ctx.device) {
-        results->push_back(ProbeResult::Skipped(
+        ProbeResult r = ProbeResult::Skipped(
             "fsync", "fsync.write_cache_ab",
             "no block device behind " + ctx.scratch->path() +
-                ": there is no write cache to switch"));
+                ": there is no write cache to switch");
+        r.params.variant = kVariantWriteCacheAb;
+        results->push_back(std::move(r));
       } else {
         DT_RETURN_IF_ERROR(
             RunWriteCacheAb(ctx, target, device, "fsync", &index, results));

@@ -9,7 +9,8 @@
 // Result names: "fsync.<method>.<bytes>.<mode>" on the scratch directory,
 // "fsync.cache_off.<...>" (or cache_on) for the other write-cache state,
 // "fsync.fs.<fs>.<...>" on each filesystem of the matrix, "fsync.pg.<...>"
-// for the pg_test_fsync comparisons.
+// for the pg_test_fsync comparisons (fsync_names.h). Each result also
+// carries all of that as typed params, which is what consumers read.
 #pragma once
 
 #include <string>
@@ -59,6 +60,13 @@ std::vector<uint64_t> FsyncDefaultSizes(bool quick);
 // facts recorded with every result (scope, disk, rotational, kernel cache).
 FsyncTarget MakeFsyncTarget(const std::string& dir, const DeviceInfo& device,
                             const std::string& scope);
+
+// A failed result, with its params, for each overwrite point in `points`
+// (the file to overwrite could not be prepared: `why`).
+void RecordOverwriteFailures(const FsyncTarget& target,
+                             const std::vector<FsyncPoint>& points,
+                             const Status& why, const FsyncLimits& limits,
+                             std::vector<ProbeResult>* results);
 
 // Runs `points` on `target`, reporting progress from `*index` on.
 Status RunFsyncPoints(ProbeContext& ctx, const FsyncTarget& target,

@@ -1,5 +1,7 @@
 #include "probes/probe_result.h"
 
+#include "probes/legacy_names.h"
+
 namespace disktune {
 namespace {
 
@@ -24,6 +26,18 @@ void GetStr(const nlohmann::json& j, const char* key, std::string& v) {
 }
 
 }  // namespace
+
+const char* CacheStateName(CacheState s) {
+  switch (s) {
+    case CacheState::kOn:
+      return "on";
+    case CacheState::kOff:
+      return "off";
+    case CacheState::kAsFound:
+      return "as_found";
+  }
+  return "as_found";
+}
 
 const char* ProbeStatusName(ProbeStatus s) {
   switch (s) {
@@ -87,15 +101,21 @@ void to_json(nlohmann::json& j, const ProbeParams& p) {
   PutOpt(j, "warmup_ns", p.warmup_ns);
   PutStr(j, "io_engine", p.io_engine);
   PutStr(j, "method", p.method);
+  if (p.writes_per_op != 1) j["writes_per_op"] = p.writes_per_op;
+  if (p.write_cache != CacheState::kAsFound)
+    j["write_cache"] = CacheStateName(p.write_cache);
+  PutStr(j, "filesystem", p.filesystem);
+  PutStr(j, "variant", p.variant);
   for (auto it = p.extra.begin(); it != p.extra.end(); ++it)
     j[it.key()] = it.value();
 }
 
 void from_json(const nlohmann::json& j, ProbeParams& p) {
   static const char* kKnown[] = {
-      "block_size_bytes", "queue_depth",     "pattern",
-      "direct",           "file_size_bytes", "duration_ns",
-      "warmup_ns",        "io_engine",       "method"};
+      "block_size_bytes", "queue_depth",   "pattern",     "direct",
+      "file_size_bytes",  "duration_ns",   "warmup_ns",   "io_engine",
+      "method",           "writes_per_op", "write_cache", "filesystem",
+      "variant"};
   GetOpt(j, "block_size_bytes", p.block_size_bytes);
   GetOpt(j, "queue_depth", p.queue_depth);
   GetStr(j, "pattern", p.pattern);
@@ -105,6 +125,13 @@ void from_json(const nlohmann::json& j, ProbeParams& p) {
   GetOpt(j, "warmup_ns", p.warmup_ns);
   GetStr(j, "io_engine", p.io_engine);
   GetStr(j, "method", p.method);
+  p.writes_per_op = j.value("writes_per_op", 1);
+  std::string cache = j.value("write_cache", "");
+  p.write_cache = cache == "on"    ? CacheState::kOn
+                  : cache == "off" ? CacheState::kOff
+                                   : CacheState::kAsFound;
+  GetStr(j, "filesystem", p.filesystem);
+  GetStr(j, "variant", p.variant);
   p.extra = nlohmann::json::object();
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool known = false;
@@ -167,6 +194,7 @@ void from_json(const nlohmann::json& j, ProbeResult& r) {
   r.name = j.at("name").get<std::string>();
   if (auto it = j.find("params"); it != j.end())
     r.params = it->get<ProbeParams>();
+  FillParamsFromLegacyName(&r);
   std::string st = j.at("status").get<std::string>();
   r.status = st == "ok"        ? ProbeStatus::kOk
              : st == "skipped" ? ProbeStatus::kSkipped

@@ -19,6 +19,14 @@ namespace disktune {
 enum class ProbeStatus { kOk, kSkipped, kFailed };
 const char* ProbeStatusName(ProbeStatus s);
 
+// The write cache a durability point ran under: as the run found it, or
+// switched on or off by --write-cache-ab.
+enum class CacheState { kAsFound, kOn, kOff };
+const char* CacheStateName(CacheState s);  // "as_found", "on", "off"
+
+// The values of ProbeParams::variant besides the fsync family's "".
+inline constexpr const char* kVariantWriteCacheAb = "write_cache_ab";
+
 struct ProbeParams {
   std::optional<uint64_t> block_size_bytes;
   std::optional<int> queue_depth;
@@ -29,6 +37,18 @@ struct ProbeParams {
   std::optional<uint64_t> warmup_ns;
   std::string io_engine;  // "io_uring", "psync", ...
   std::string method;     // durability probes: "fdatasync", "o_dsync", ...
+  // Durability points (block_size_bytes is the size of each write() call).
+  // What a result is, consumers read here, never from its name.
+  int writes_per_op = 1;  // writes per timed sync (pg_test_fsync's splits)
+  CacheState write_cache = CacheState::kAsFound;
+  // --fs-matrix: the filesystem made on a loop device; empty on the scratch
+  // directory. A result with a filesystem and no method stands for the whole
+  // filesystem (skipped when it could not be made).
+  std::string filesystem;
+  // Empty for the method x size x mode family; otherwise what the point is:
+  // "pg.<comparison>" (pg_test_fsync's), "fillsync.<engine>" (an engine's
+  // synced inserts), kVariantWriteCacheAb (an A/B that could not run).
+  std::string variant;
   // Anything else a probe needs to state about how it measured.
   nlohmann::json extra = nlohmann::json::object();
 };

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "probes/fio_runner.h"
+#include "probes/rand_read_saturation.h"
 
 namespace disktune {
 namespace {
@@ -93,6 +94,29 @@ TEST(FioTest, CommandMirrorsTheNativeJob) {
   EXPECT_NE(cmd.find("--direct=1"), std::string::npos);
   EXPECT_NE(cmd.find("--runtime=2000ms"), std::string::npos);
   EXPECT_NE(cmd.find("--ramp_time=500ms"), std::string::npos);
+}
+
+TEST(RandReadSaturationTest, SmallestDepthWithinFivePercentOfTheBest) {
+  std::vector<ProbeResult> results(3);
+  const int depths[] = {1, 8, 32};
+  const double iops[] = {1000, 9600, 10000};
+  for (int i = 0; i < 3; i++) {
+    results[i].probe = "rand_read";
+    results[i].name = "point" + std::to_string(i);
+    results[i].params.queue_depth = depths[i];
+    results[i].iops = iops[i];
+  }
+  std::optional<RandReadSaturation> s = FindSaturation(results);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->queue_depth, 8);
+  EXPECT_EQ(s->best_queue_depth, 32);
+  EXPECT_DOUBLE_EQ(s->best_iops, 10000);
+  nlohmann::json analyses = {{RandReadSaturation::kKey, *s}};
+  std::optional<RandReadSaturation> back = FindRandReadSaturation(analyses);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(nlohmann::json(*back), analyses[RandReadSaturation::kKey]);
+  EXPECT_FALSE(FindRandReadSaturation(nlohmann::json::object()));
+  EXPECT_FALSE(FindSaturation({}));
 }
 
 }  // namespace

@@ -82,6 +82,7 @@ Status RunProbes(const std::vector<const Probe*>& probes,
                         config.seed, ctx.direct_supported, progress);
     if (!tf.ok()) return tf.status();
     ctx.test_file = tf->path;
+    out->test_file = tf->path;
     out->bytes_written += tf->size_bytes;
   }
 

@@ -20,6 +20,8 @@ struct ProbeRunOutput {
   std::vector<std::string> warnings;
   uint64_t bytes_written =
       0;  // by the probes' own files (test file fill + writes)
+  // The test file left in the scratch directory ("" when none was made).
+  std::string test_file;
 };
 
 // Estimated wall time of the whole run.

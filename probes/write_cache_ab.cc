@@ -70,8 +70,11 @@ Status RunWriteCacheAb(ProbeContext& ctx, const FsyncTarget& target,
   const ProbeConfig& cfg = *ctx.config;
   size_t count = FsyncFamily(cfg, prefix).size();
   auto skip = [&](const std::string& why) {
-    results->push_back(
-        ProbeResult::Skipped("fsync", prefix + ".write_cache_ab", why));
+    ProbeResult r =
+        ProbeResult::Skipped("fsync", prefix + ".write_cache_ab", why);
+    r.params.filesystem = target.filesystem;
+    r.params.variant = kVariantWriteCacheAb;
+    results->push_back(std::move(r));
     *index += static_cast<int>(count);
     return Status::OK();
   };
@@ -116,7 +119,7 @@ Status RunWriteCacheAb(ProbeContext& ctx, const FsyncTarget& target,
   switched.extra["scope"] =
       target.extra.value("scope", std::string("scratch directory")) +
       ", write cache switched " + state;
-  switched.extra["write_cache"] = state;
+  switched.write_cache = was_on ? CacheState::kOff : CacheState::kOn;
   switched.extra["write_cache_switch"] = sw->Describe();
   switched.extra["write_cache_switch_kind"] = CacheSwitchKindName(sw->kind);
   Result<std::string> now = ReadCacheSwitch(*sw);

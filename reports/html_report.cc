@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "probes/rand_read_saturation.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
 #include "reports/render_util.h"
@@ -624,21 +625,19 @@ void RandReads(const Report& r, std::string& out) {
     out += "<div class=\"charts\">\n" + svg::RenderLineChart(iops) +
            svg::RenderLineChart(lat) + "</div>\n";
   }
-  if (auto it = r.analyses.find("rand_read_saturation");
-      it != r.analyses.end()) {
-    const json& s = *it;
-    double qd = s.value("queue_depth", 0.0);
-    double best_qd = s.value("best_queue_depth", 0.0);
+  if (auto s = FindRandReadSaturation(r.analyses)) {
+    double qd = s->queue_depth;
+    double best_qd = s->best_queue_depth;
     double deepest = 0;
     for (const auto& [bs, v] : by_bs) {
       for (const ProbeResult* p : v)
         deepest = std::max(deepest, double(*p->params.queue_depth));
     }
     out += "<p class=\"note\">Saturation: queue depth " + H(Thousands(qd)) +
-           " reaches " + H(Thousands(s.value("iops", 0.0))) +
+           " reaches " + H(Thousands(s->iops)) +
            " IOPS, within 5% of the best measured (" +
-           H(Thousands(s.value("best_iops", 0.0))) + " at depth " +
-           H(Thousands(best_qd)) + "). ";
+           H(Thousands(s->best_iops)) + " at depth " + H(Thousands(best_qd)) +
+           "). ";
     if (qd >= deepest && deepest > 0) {
       out +=
           "IOPS were still rising at the deepest queue measured: the device "

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "probes/rand_read_saturation.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
 #include "reports/render_util.h"
@@ -289,13 +290,10 @@ void Probes(const Report& r, std::ostringstream& os) {
                     "lrrrrrr");
     ProbeRows(r, false, os);
   }
-  if (auto it = r.analyses.find("rand_read_saturation");
-      it != r.analyses.end()) {
-    os << "\nRandom reads saturate at queue depth "
-       << JsonScalarText(it->value("queue_depth", json(0))) << ": "
-       << Thousands(it->value("iops", 0.0)) << " IOPS (best "
-       << Thousands(it->value("best_iops", 0.0)) << " at depth "
-       << JsonScalarText(it->value("best_queue_depth", json(0))) << ").\n";
+  if (auto s = FindRandReadSaturation(r.analyses)) {
+    os << "\nRandom reads saturate at queue depth " << s->queue_depth << ": "
+       << Thousands(s->iops) << " IOPS (best " << Thousands(s->best_iops)
+       << " at depth " << s->best_queue_depth << ").\n";
   }
   if (fsync) {
     os << "\n<details><summary>Sync latency ("

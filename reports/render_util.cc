@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 
+#include "probes/fsync_names.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -125,10 +126,10 @@ std::string FieldLabel(std::string_view key, const nlohmann::json& v) {
 }
 
 std::string ProbeLabel(const ProbeResult& p) {
-  if (p.probe == "fsync" && p.name.rfind("fsync.", 0) == 0) {
-    std::string s = p.name.substr(6);
+  if (p.probe == "fsync") {
+    std::string s = FsyncResultSuffix(p.params);
     std::replace(s.begin(), s.end(), '.', ' ');
-    return s;
+    if (!s.empty()) return s;
   }
   std::string out;
   if (p.params.block_size_bytes)
@@ -160,11 +161,10 @@ std::vector<std::string> DisplayKeys(const nlohmann::json& object) {
 }
 
 bool IsScratchFsync(const ProbeResult& p) {
-  const std::string& n = p.name;
-  if (p.probe != "fsync" || n.rfind("fsync.", 0) != 0) return false;
-  if (n.rfind("fsync.fs.", 0) == 0) return false;
-  if (n.find(".cache_") != std::string::npos) return false;
-  return n != "fsync.write_cache_ab";
+  return p.probe == "fsync" && p.params.filesystem.empty() &&
+         p.params.write_cache == CacheState::kAsFound &&
+         p.params.variant != kVariantWriteCacheAb &&
+         !FsyncPointKey(p.params).empty();
 }
 
 TuneSections SplitTune(const nlohmann::json& tune) {

@@ -56,7 +56,8 @@ std::string HumanValue(std::string_view key, const nlohmann::json& v);
 std::string FieldLabel(std::string_view key, const nlohmann::json& v);
 
 // A short label for a probe point: "4 KiB sequential reads, QD 1",
-// "fdatasync 2300 append" (fsync points: the name without "fsync.").
+// "fdatasync 2300 append" (fsync points: what their params say, as their
+// name after "fsync." reads).
 std::string ProbeLabel(const ProbeResult& p);
 
 // The tuner's part of a report split for display: its scalar members
@@ -73,9 +74,9 @@ TuneSections SplitTune(const nlohmann::json& tune);
 // id, engine, scenario, point) first, then the rest as stored.
 std::vector<std::string> DisplayKeys(const nlohmann::json& object);
 
-// A probe result with an fsync-family name: which scope it belongs to.
-// "fsync.fdatasync.2300.append" -> scratch; "fsync.cache_off.*" -> cache A/B;
-// "fsync.fs.ext4.*" -> filesystem matrix.
+// Whether a result is a durability point on the scratch directory with the
+// write cache as found (not one of the cache A/B or the filesystem matrix),
+// by its params.
 bool IsScratchFsync(const ProbeResult& p);
 
 }  // namespace disktune

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "probes/rand_read_saturation.h"
 #include "reports/durability_text.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
@@ -398,16 +399,14 @@ void Recommendation(const Report& r, std::ostringstream& os) {
 }
 
 void Analyses(const Report& r, std::ostringstream& os) {
-  if (auto it = r.analyses.find("rand_read_saturation");
-      it != r.analyses.end()) {
-    const auto& s = *it;
-    os << "\nrandom-read saturation: queue depth " << s.value("queue_depth", 0)
-       << " reaches " << Fmt("%.0f", s.value("iops", 0.0)) << " IOPS (best "
-       << Fmt("%.0f", s.value("best_iops", 0.0)) << " at depth "
-       << s.value("best_queue_depth", 0) << ")";
-    if (s.contains("latency_ns")) {
-      os << ", p50 " << FormatDuration(s["latency_ns"].value("p50", 0.0))
-         << ", p99 " << FormatDuration(s["latency_ns"].value("p99", 0.0));
+  if (auto s = FindRandReadSaturation(r.analyses)) {
+    os << "\nrandom-read saturation: queue depth " << s->queue_depth
+       << " reaches " << Fmt("%.0f", s->iops) << " IOPS (best "
+       << Fmt("%.0f", s->best_iops) << " at depth " << s->best_queue_depth
+       << ")";
+    if (s->latency_ns) {
+      os << ", p50 " << FormatDuration(static_cast<double>(s->latency_ns->p50))
+         << ", p99 " << FormatDuration(static_cast<double>(s->latency_ns->p99));
     }
     os << "\n";
   }

@@ -55,9 +55,14 @@ uint64_t Scaled(uint64_t v, double scale) {
 // How many threads a step starts at most (decides whether a non-thread-safe
 // engine needs its calls serialised).
 int StepThreads(const PlannedStep& step) {
-  std::string_view name = step.spec->name;
-  if (name == "readwhilewriting") return step.params.threads + 1;
-  if (name == "fillrandom-threads") return step.params.max_threads;
+  switch (step.spec->threads) {
+    case ThreadCount::kThreadsAndWriter:
+      return step.params.threads + 1;
+    case ThreadCount::kMaxThreads:
+      return step.params.max_threads;
+    case ThreadCount::kThreads:
+      break;
+  }
   return step.params.threads;
 }
 
@@ -245,7 +250,7 @@ BenchResult Skeleton(const std::string& engine, const PlannedStep& step,
   r.params.num = p.num;
   bool reads = step.spec->needs_data && step.spec->db == DbUse::kExisting;
   r.params.ops = reads ? p.Reads() : p.Writes();
-  if (step.spec->name == "utxo-pulse") {
+  if (step.spec->pulsed) {
     r.params.ops = p.pulse_reads * static_cast<uint64_t>(p.pulses);
   }
   r.params.threads = p.threads;
@@ -257,20 +262,7 @@ BenchResult Skeleton(const std::string& engine, const PlannedStep& step,
   r.params.fresh_db = step.spec->db == DbUse::kFresh;
   r.params.seed = p.seed;
   r.params.warmup_ops = p.warmup_ops;
-  std::string_view name = step.spec->name;
-  if (name.starts_with("ycsb-d")) {
-    r.params.distribution = "latest";
-  } else if (name.starts_with("ycsb-") && name != "ycsb-load") {
-    r.params.distribution = "zipfian";
-  } else if (name == "readhot") {
-    r.params.distribution = "hot";
-  } else if (name == "fillseq" || name == "fillbatch" || name == "deleteseq" ||
-             name == "readseq" || name == "readreverse" ||
-             name == "utxo-load") {
-    r.params.distribution = "sequential";
-  } else if (step.spec->db != DbUse::kNone) {
-    r.params.distribution = "uniform";
-  }
+  r.params.distribution = KeyOrderName(step.spec->keys);
   r.engine_options = p.engine;
   return r;
 }
@@ -340,8 +332,9 @@ Status CheckHasData(EngineRun& er, const PlannedStep& step) {
       std::string(step.spec->name));
 }
 
-void FillMetrics(const PhaseStats& s, const ProcessSnapshot& before,
-                 const ProcessSnapshot& after, bool rss_reset, BenchResult* r) {
+void FillMetrics(const ScenarioSpec& spec, const PhaseStats& s,
+                 const ProcessSnapshot& before, const ProcessSnapshot& after,
+                 bool rss_reset, BenchResult* r) {
   BenchMetrics& m = r->metrics;
   m.ops = s.ops;
   m.elapsed_ns = s.wall_ns();
@@ -357,8 +350,7 @@ void FillMetrics(const PhaseStats& s, const ProcessSnapshot& before,
     if (wall_s > 0) m.bytes_per_sec = static_cast<double>(s.bytes) / wall_s;
   }
   m.latency_ns = s.hist.Summary();
-  if (s.reads > 0 || r->scenario.starts_with("read") ||
-      r->scenario.starts_with("seek")) {
+  if (s.reads > 0 || spec.reads) {
     m.found = s.found;
     m.reads = s.reads;
   }
@@ -417,7 +409,7 @@ BenchResult RunStep(EngineRun& er, const PlannedStep& step, int index,
   s = step.spec->run(run);
   ProcessSnapshot after = TakeProcessSnapshot();
 
-  FillMetrics(run.main(), before, after, rss_reset, &r);
+  FillMetrics(*step.spec, run.main(), before, after, rss_reset, &r);
   r.metrics.message = run.message();
   if (!s.ok()) {
     r.status = run.main().ops > 0 || s.IsAborted() ? RunStatus::kPartial

@@ -37,6 +37,25 @@ enum class DbUse {
   kNone,      // CPU only, no database (crc32c)
 };
 
+// How a scenario picks its keys; the distribution its result reports.
+enum class KeyOrder {
+  kNone,        // no database (CPU yardsticks)
+  kSequential,  // key order (fillseq, readseq, utxo-load)
+  kUniform,     // uniform random
+  kHot,         // the first 1% of keys (readhot)
+  kZipfian,     // YCSB's zipfian 0.99
+  kLatest,      // YCSB D: the most recently inserted keys
+};
+// "sequential", "uniform", "hot", "zipfian", "latest"; "" for kNone.
+const char* KeyOrderName(KeyOrder k);
+
+// How many threads a step starts at most.
+enum class ThreadCount {
+  kThreads,           // --threads
+  kThreadsAndWriter,  // --threads readers plus one writer
+  kMaxThreads,        // every count up to --max-threads, one after another
+};
+
 struct ScenarioSpec {
   std::string_view name;
   std::string_view help;
@@ -53,6 +72,19 @@ struct ScenarioSpec {
   // values).
   void (*adjust)(BenchParams* p);
   Status (*run)(ScenarioRun& run);
+  // What the runner and the tuner know of a scenario besides its body; they
+  // read these columns, never the scenario's name.
+  KeyOrder keys;
+  ThreadCount threads;
+  // A read scenario: its result reports found / reads even when none were
+  // counted (an empty database).
+  bool reads;
+  // Runs in UTXO pulses: its ops are pulse-reads x pulses, its writes
+  // pulse-inserts x pulses, and each pulse reads from a cold page cache.
+  bool pulsed;
+  // Writes each key exactly once (a load), in whatever order: the live
+  // entries it leaves are its writes.
+  bool each_key_once;
 };
 
 // The whole table, in db_bench's order first.

@@ -843,121 +843,185 @@ void UtxoLoadShape(BenchParams* p) {
 constexpr std::string_view kDbBench = "db_bench";
 
 // db_bench's scenario list's scenarios first, in db_bench's order, then the
-// others.
+// others. Columns as ScenarioSpec: name, help, db, needs_data, cheap_ops,
+// origin, adjust, run, keys, threads, reads, pulsed, each_key_once.
 constexpr std::array kTable = {
-    ScenarioSpec{"fillseq",
-                 "write num values in sequential key order, fresh DB",
-                 DbUse::kFresh, false, false, kDbBench, nullptr, FillSeq},
+    ScenarioSpec{
+        "fillseq", "write num values in sequential key order, fresh DB",
+        DbUse::kFresh, false, false, kDbBench, nullptr, FillSeq,
+        KeyOrder::kSequential, ThreadCount::kThreads, false, false, true},
     ScenarioSpec{"fillbatch",
                  "write num values in sequential key order in batches of "
                  "1000, fresh DB",
-                 DbUse::kFresh, false, false, kDbBench, Batch1000, FillSeq},
+                 DbUse::kFresh, false, false, kDbBench, Batch1000, FillSeq,
+                 KeyOrder::kSequential, ThreadCount::kThreads, false, false,
+                 true},
     ScenarioSpec{"fillrandom",
                  "write num values in random key order (uniform, with "
                  "replacement: ~63% distinct), fresh DB",
-                 DbUse::kFresh, false, false, kDbBench, nullptr, FillRandom},
+                 DbUse::kFresh, false, false, kDbBench, nullptr, FillRandom,
+                 KeyOrder::kUniform, ThreadCount::kThreads, false, false,
+                 false},
     ScenarioSpec{"overwrite",
                  "write num values in random key order into the "
                  "existing DB",
-                 DbUse::kExisting, false, false, kDbBench, nullptr, FillRandom},
+                 DbUse::kExisting, false, false, kDbBench, nullptr, FillRandom,
+                 KeyOrder::kUniform, ThreadCount::kThreads, false, false,
+                 false},
     ScenarioSpec{"fillsync",
                  "write num/1000 values in random order with sync on each "
                  "write, fresh DB",
                  DbUse::kFresh, false, false, kDbBench, SyncNumDiv1000,
-                 FillRandom},
+                 FillRandom, KeyOrder::kUniform, ThreadCount::kThreads, false,
+                 false, false},
     ScenarioSpec{"fill100K",
                  "write num/1000 values of 100,000 bytes in random order, "
                  "fresh DB",
-                 DbUse::kFresh, false, false, kDbBench, Values100K, FillRandom},
+                 DbUse::kFresh, false, false, kDbBench, Values100K, FillRandom,
+                 KeyOrder::kUniform, ThreadCount::kThreads, false, false,
+                 false},
     ScenarioSpec{"deleteseq", "delete num keys in sequential order",
-                 DbUse::kExisting, false, false, kDbBench, nullptr, DeleteSeq},
+                 DbUse::kExisting, false, false, kDbBench, nullptr, DeleteSeq,
+                 KeyOrder::kSequential, ThreadCount::kThreads, false, false,
+                 true},
     ScenarioSpec{"deleterandom", "delete num keys in random order",
                  DbUse::kExisting, false, false, kDbBench, nullptr,
-                 DeleteRandom},
+                 DeleteRandom, KeyOrder::kUniform, ThreadCount::kThreads, false,
+                 false, false},
     ScenarioSpec{"readseq", "read reads entries with one forward iterator",
-                 DbUse::kExisting, true, true, kDbBench, nullptr, ReadSeq},
+                 DbUse::kExisting, true, true, kDbBench, nullptr, ReadSeq,
+                 KeyOrder::kSequential, ThreadCount::kThreads, true, false,
+                 false},
     ScenarioSpec{"readreverse", "read reads entries with one backward iterator",
-                 DbUse::kExisting, true, true, kDbBench, nullptr, ReadReverse},
+                 DbUse::kExisting, true, true, kDbBench, nullptr, ReadReverse,
+                 KeyOrder::kSequential, ThreadCount::kThreads, true, false,
+                 false},
     ScenarioSpec{"readrandom",
                  "get reads random keys (uniform), reporting how many were "
                  "found",
-                 DbUse::kExisting, true, false, kDbBench, nullptr, ReadRandom},
+                 DbUse::kExisting, true, false, kDbBench, nullptr, ReadRandom,
+                 KeyOrder::kUniform, ThreadCount::kThreads, true, false, false},
     ScenarioSpec{"readmissing", "get reads keys that are never present",
-                 DbUse::kExisting, true, false, kDbBench, nullptr, ReadMissing},
+                 DbUse::kExisting, true, false, kDbBench, nullptr, ReadMissing,
+                 KeyOrder::kUniform, ThreadCount::kThreads, true, false, false},
     ScenarioSpec{"readhot", "get reads random keys from the first 1% of keys",
-                 DbUse::kExisting, true, false, kDbBench, nullptr, ReadHot},
+                 DbUse::kExisting, true, false, kDbBench, nullptr, ReadHot,
+                 KeyOrder::kHot, ThreadCount::kThreads, true, false, false},
     ScenarioSpec{"readrandomsmall", "readrandom with reads/1000",
                  DbUse::kExisting, true, false, kDbBench, ReadsDiv1000,
-                 ReadRandom},
+                 ReadRandom, KeyOrder::kUniform, ThreadCount::kThreads, true,
+                 false, false},
     ScenarioSpec{"seekrandom", "a new iterator and one Seek per random key",
-                 DbUse::kExisting, true, false, kDbBench, nullptr, SeekRandom},
+                 DbUse::kExisting, true, false, kDbBench, nullptr, SeekRandom,
+                 KeyOrder::kUniform, ThreadCount::kThreads, true, false, false},
     ScenarioSpec{"seekordered",
                  "Seek one iterator to keys that advance by 0..99",
-                 DbUse::kExisting, true, false, kDbBench, nullptr, SeekOrdered},
+                 DbUse::kExisting, true, false, kDbBench, nullptr, SeekOrdered,
+                 KeyOrder::kUniform, ThreadCount::kThreads, true, false, false},
     ScenarioSpec{"readwhilewriting",
                  "threads readers of random keys plus one writer that keeps "
                  "writing; readers are measured",
                  DbUse::kExisting, true, false, kDbBench, nullptr,
-                 ReadWhileWriting},
+                 ReadWhileWriting, KeyOrder::kUniform,
+                 ThreadCount::kThreadsAndWriter, true, false, false},
     ScenarioSpec{"open", "close and reopen the DB num/10000 times",
                  DbUse::kExisting, false, false, kDbBench, OpenDiv10000,
-                 OpenBench},
+                 OpenBench, KeyOrder::kUniform, ThreadCount::kThreads, false,
+                 false, false},
     ScenarioSpec{"compact", "compact the whole key range", DbUse::kExisting,
-                 false, false, kDbBench, nullptr, Compact},
+                 false, false, kDbBench, nullptr, Compact, KeyOrder::kUniform,
+                 ThreadCount::kThreads, false, false, false},
     ScenarioSpec{"crc32c", "CRC-32C of 4 KiB blocks, 500 MiB (CPU only)",
-                 DbUse::kNone, false, true, kDbBench, nullptr, Crc32cBench},
+                 DbUse::kNone, false, true, kDbBench, nullptr, Crc32cBench,
+                 KeyOrder::kNone, ThreadCount::kThreads, false, false, false},
     ScenarioSpec{
         "snappycomp", "snappy-compress 4 KiB of values, 1 GiB (CPU only)",
-        DbUse::kNone, false, true, kDbBench, nullptr, SnappyCompressBench},
+        DbUse::kNone, false, true, kDbBench, nullptr, SnappyCompressBench,
+        KeyOrder::kNone, ThreadCount::kThreads, false, false, false},
     ScenarioSpec{
         "snappyuncomp", "snappy-uncompress 4 KiB of values, 1 GiB (CPU only)",
-        DbUse::kNone, false, true, kDbBench, nullptr, SnappyUncompressBench},
+        DbUse::kNone, false, true, kDbBench, nullptr, SnappyUncompressBench,
+        KeyOrder::kNone, ThreadCount::kThreads, false, false, false},
     ScenarioSpec{"fillrandbatch",
                  "write num values in random key order in batches of 1000, "
                  "fresh DB",
-                 DbUse::kFresh, false, false, "inmemory", Batch1000,
-                 FillRandom},
+                 DbUse::kFresh, false, false, "inmemory", Batch1000, FillRandom,
+                 KeyOrder::kUniform, ThreadCount::kThreads, false, false,
+                 false},
     ScenarioSpec{"fillrand100K",
                  "the same as fill100K (the in-memory microbench's name)",
                  DbUse::kFresh, false, false, "inmemory", Values100K,
-                 FillRandom},
+                 FillRandom, KeyOrder::kUniform, ThreadCount::kThreads, false,
+                 false, false},
     ScenarioSpec{"utxo-load",
                  "load num 40-byte big-endian keys in order with 30..101-byte "
                  "values, fresh DB",
-                 DbUse::kFresh, false, false, "utxo", UtxoLoadShape, UtxoLoad},
+                 DbUse::kFresh, false, false, "utxo", UtxoLoadShape, UtxoLoad,
+                 KeyOrder::kSequential, ThreadCount::kThreads, false, false,
+                 true},
     ScenarioSpec{"utxo-pulse",
                  "per pulse: evict the page cache, read pulse-reads sorted "
                  "random keys on threads threads, insert pulse-inserts and "
                  "delete pulse-deletes keys",
-                 DbUse::kExisting, true, false, "utxo", UtxoShape, UtxoPulse},
+                 DbUse::kExisting, true, false, "utxo", UtxoShape, UtxoPulse,
+                 KeyOrder::kUniform, ThreadCount::kThreads, false, true, false},
     ScenarioSpec{"fillrandom-threads",
                  "fillrandom on 1, 2, 4 .. max-threads writers (num writes "
                  "split between them), a fresh DB per thread count",
                  DbUse::kFresh, false, false, "hyperleveldb", nullptr,
-                 FillRandomThreads},
+                 FillRandomThreads, KeyOrder::kUniform,
+                 ThreadCount::kMaxThreads, false, false, false},
     ScenarioSpec{"fillrandom-growth",
                  "fillrandom with ops/s recorded in intervals as the DB grows",
                  DbUse::kFresh, false, false, "hyperleveldb", nullptr,
-                 FillRandomGrowth},
+                 FillRandomGrowth, KeyOrder::kUniform, ThreadCount::kThreads,
+                 false, false, false},
     ScenarioSpec{"ycsb-load", "insert every key 0..num-1 once, scattered order",
-                 DbUse::kFresh, false, false, "ycsb", nullptr, YcsbLoad},
+                 DbUse::kFresh, false, false, "ycsb", nullptr, YcsbLoad,
+                 KeyOrder::kUniform, ThreadCount::kThreads, false, false, true},
     ScenarioSpec{"ycsb-a", "YCSB A: 50% read, 50% update, zipfian 0.99",
-                 DbUse::kExisting, true, false, "ycsb", nullptr, YcsbA},
+                 DbUse::kExisting, true, false, "ycsb", nullptr, YcsbA,
+                 KeyOrder::kZipfian, ThreadCount::kThreads, false, false,
+                 false},
     ScenarioSpec{"ycsb-b", "YCSB B: 95% read, 5% update, zipfian 0.99",
-                 DbUse::kExisting, true, false, "ycsb", nullptr, YcsbB},
+                 DbUse::kExisting, true, false, "ycsb", nullptr, YcsbB,
+                 KeyOrder::kZipfian, ThreadCount::kThreads, false, false,
+                 false},
     ScenarioSpec{"ycsb-c", "YCSB C: 100% read, zipfian 0.99", DbUse::kExisting,
-                 true, false, "ycsb", nullptr, YcsbC},
+                 true, false, "ycsb", nullptr, YcsbC, KeyOrder::kZipfian,
+                 ThreadCount::kThreads, false, false, false},
     ScenarioSpec{"ycsb-d", "YCSB D: 95% read, 5% insert, latest",
-                 DbUse::kExisting, true, false, "ycsb", nullptr, YcsbD},
-    ScenarioSpec{"ycsb-e",
-                 "YCSB E: 95% scan (1..100 entries), 5% insert, zipfian 0.99",
-                 DbUse::kExisting, true, false, "ycsb", nullptr, YcsbE},
-    ScenarioSpec{"ycsb-f",
-                 "YCSB F: 50% read, 50% read-modify-write, zipfian 0.99",
-                 DbUse::kExisting, true, false, "ycsb", nullptr, YcsbF},
+                 DbUse::kExisting, true, false, "ycsb", nullptr, YcsbD,
+                 KeyOrder::kLatest, ThreadCount::kThreads, false, false, false},
+    ScenarioSpec{
+        "ycsb-e", "YCSB E: 95% scan (1..100 entries), 5% insert, zipfian 0.99",
+        DbUse::kExisting, true, false, "ycsb", nullptr, YcsbE,
+        KeyOrder::kZipfian, ThreadCount::kThreads, false, false, false},
+    ScenarioSpec{
+        "ycsb-f", "YCSB F: 50% read, 50% read-modify-write, zipfian 0.99",
+        DbUse::kExisting, true, false, "ycsb", nullptr, YcsbF,
+        KeyOrder::kZipfian, ThreadCount::kThreads, false, false, false},
 };
 
 }  // namespace
+
+const char* KeyOrderName(KeyOrder k) {
+  switch (k) {
+    case KeyOrder::kSequential:
+      return "sequential";
+    case KeyOrder::kUniform:
+      return "uniform";
+    case KeyOrder::kHot:
+      return "hot";
+    case KeyOrder::kZipfian:
+      return "zipfian";
+    case KeyOrder::kLatest:
+      return "latest";
+    case KeyOrder::kNone:
+      return "";
+  }
+  return "";
+}
 
 std::span<const ScenarioSpec> Scenarios() { return kTable; }
 

@@ -67,6 +67,41 @@ TEST(ScenarioTableTest, SeedVariantsAreNamedSets) {
   EXPECT_EQ(baseline->steps[15].scenario, "snappyuncomp");
 }
 
+// What the runner and the tuner know of a scenario is in its row, not in its
+// name.
+TEST(ScenarioTableTest, TraitsAreColumnsOfTheRow) {
+  auto spec = [](std::string_view name) {
+    const ScenarioSpec* s = FindScenario(name);
+    EXPECT_NE(s, nullptr) << name;
+    return s != nullptr ? *s : ScenarioSpec{};
+  };
+  EXPECT_EQ(spec("ycsb-d").keys, KeyOrder::kLatest);
+  EXPECT_EQ(spec("ycsb-a").keys, KeyOrder::kZipfian);
+  EXPECT_EQ(spec("ycsb-load").keys, KeyOrder::kUniform);
+  EXPECT_TRUE(spec("ycsb-load").each_key_once);
+  EXPECT_EQ(spec("readhot").keys, KeyOrder::kHot);
+  EXPECT_EQ(spec("fillseq").keys, KeyOrder::kSequential);
+  EXPECT_EQ(spec("crc32c").keys, KeyOrder::kNone);
+  EXPECT_STREQ(KeyOrderName(spec("ycsb-d").keys), "latest");
+  EXPECT_STREQ(KeyOrderName(KeyOrder::kNone), "");
+
+  EXPECT_TRUE(spec("utxo-pulse").pulsed);
+  EXPECT_FALSE(spec("utxo-load").pulsed);
+  EXPECT_EQ(spec("utxo-load").keys, KeyOrder::kSequential);
+
+  EXPECT_TRUE(spec("readrandom").reads);
+  EXPECT_TRUE(spec("seekordered").reads);
+  EXPECT_FALSE(spec("fillrandom").reads);
+  EXPECT_FALSE(spec("ycsb-c").reads);
+
+  EXPECT_EQ(spec("readwhilewriting").threads, ThreadCount::kThreadsAndWriter);
+  EXPECT_EQ(spec("fillrandom-threads").threads, ThreadCount::kMaxThreads);
+  EXPECT_EQ(spec("fillrandom").threads, ThreadCount::kThreads);
+  for (const ScenarioSpec& s : Scenarios()) {
+    EXPECT_EQ(s.keys == KeyOrder::kNone, s.db == DbUse::kNone) << s.name;
+  }
+}
+
 TEST(Crc32cTest, KnownVectors) {
   EXPECT_EQ(Crc32c("123456789", 9), 0xE3069283u);
   std::string zeros(32, '\0');

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engines/engine.h"
+#include "probes/fsync_names.h"
 #include "src/bench/runner.h"
 #include "src/core/signals.h"
 
@@ -11,17 +12,25 @@ namespace {
 
 constexpr const char* kEngine = "leveldb";
 
+// ProbeParams::variant of every result the workload gives.
+std::string Variant() { return std::string("fillsync.") + kEngine; }
+
 std::string ResultName(const std::string& fs) {
-  return "fsync.fs." + fs + ".fillsync." + kEngine;
+  return FsyncFamilyPrefix(fs) + "." + Variant();
+}
+
+ProbeResult Marked(ProbeResult r) {
+  r.params.variant = Variant();
+  return r;
 }
 
 ProbeResult ToProbeResult(const std::string& fs, const bench::BenchResult& b) {
   std::string name = ResultName(fs);
   if (b.status == bench::RunStatus::kSkipped)
-    return ProbeResult::Skipped("fsync", name, b.error);
+    return Marked(ProbeResult::Skipped("fsync", name, b.error));
   if (b.status == bench::RunStatus::kFailed || b.metrics.ops == 0)
-    return ProbeResult::Failed("fsync", name, b.error);
-  ProbeResult r;
+    return Marked(ProbeResult::Failed("fsync", name, b.error));
+  ProbeResult r = Marked({});
   r.probe = "fsync";
   r.name = name;
   r.params.pattern = "append";
@@ -67,8 +76,8 @@ FilesystemWorkload FillsyncWorkload(bool quick) {
     req.factory = NewEngine;
     Result<std::vector<bench::BenchResult>> out = bench::RunBench(req);
     if (!out.ok()) {
-      results->push_back(
-          ProbeResult::Failed("fsync", ResultName(fs), out.status().message()));
+      results->push_back(Marked(ProbeResult::Failed("fsync", ResultName(fs),
+                                                    out.status().message())));
       return Status::OK();
     }
     for (const auto& b : *out) results->push_back(ToProbeResult(fs, b));

@@ -17,7 +17,7 @@ struct ProbeCommandOptions {
 
 int RunProbeCommand(const ProbeCommandOptions& o, CommandContext& ctx) {
   Report report = NewReport("probe");
-  Status s = RunProbeSession(o.common, o.probe, ctx, &report);
+  Status s = RunProbeSession(o.common, o.probe, ctx, nullptr, &report);
   if (!s.ok() && !report.probes.empty() && s.IsAborted()) {
     (void)EmitJson(ctx, o.common, ReportToJson(report));
   }

@@ -20,7 +20,8 @@ Status CheckJsonDestination(const CommonOptions& common) {
 }
 
 Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
-                       CommandContext& ctx, Report* report) {
+                       CommandContext& ctx, const ScratchDir* scratch,
+                       Report* report) {
   InstallInterruptHandlers();
   Result<ProbeConfig> config = BuildProbeConfig(flags);
   if (!config.ok()) return config.status();
@@ -28,12 +29,17 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
       SelectProbes(flags.probes.empty() ? DefaultProbeIds() : flags.probes);
   if (!probes.ok()) return probes.status().WithContext("--probes");
   DT_RETURN_IF_ERROR(CheckJsonDestination(common));
-  // A run killed with a device setting changed is repaired before measuring.
-  DT_RETURN_IF_ERROR(RecoverFromKilledRun(ctx));
-
-  Result<std::unique_ptr<ScratchDir>> scratch = OpenScratch(common);
-  if (!scratch.ok()) return scratch.status();
-  const ScratchDir& dir = **scratch;
+  std::unique_ptr<ScratchDir> own;
+  if (scratch == nullptr) {
+    // A run killed with a device setting changed is repaired before
+    // measuring (a caller passing its scratch directory has done so).
+    DT_RETURN_IF_ERROR(RecoverFromKilledRun(ctx));
+    Result<std::unique_ptr<ScratchDir>> opened = OpenScratch(common);
+    if (!opened.ok()) return opened.status();
+    own = std::move(*opened);
+    scratch = own.get();
+  }
+  const ScratchDir& dir = *scratch;
   // The size check comes before any write, with the flag to change named.
   // Probes that make their own files (fsync) check their own space.
   bool need_file = false;
@@ -59,6 +65,10 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
   Status s = RunProbes(*probes, *config, dir, report->environment,
                        progress.get(), &out, fs_workload);
   progress->Finish();
+  // A shared scratch directory outlives the session: the space of the test
+  // file goes back to what runs next in it.
+  if (own == nullptr && !out.test_file.empty() && !common.keep)
+    unlink(out.test_file.c_str());
   report->probes = std::move(out.results);
   report->analyses = std::move(out.analyses);
   report->warnings = std::move(out.warnings);

@@ -23,6 +23,7 @@
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
+#include "src/cli/restore_command.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
 #include "src/core/signals.h"
@@ -156,7 +157,8 @@ Result<tune::TuneRequest> PlanTuneStep(const RunCommandOptions& o) {
 // Every flag checked before anything is created, so bad input leaves
 // nothing: the steps, the probe flags, the engine, the tuner's request and
 // the bench plan.
-Status PlanRun(const RunCommandOptions& o, tune::TuneRequest* tune_req) {
+Status PlanRun(const RunCommandOptions& o, const bench::BenchRequest& bench_req,
+               tune::TuneRequest* tune_req) {
   for (const auto& s : o.skip) {
     if (s != "bench" && s != "tune") {
       return Status::InvalidArgument("--skip: unknown step '" + s +
@@ -174,16 +176,15 @@ Status PlanRun(const RunCommandOptions& o, tune::TuneRequest* tune_req) {
     *tune_req = std::move(*t);
   }
   if (!Skipped(o, "bench")) {
-    Result<bench::BenchPlan> plan = bench::PlanBench(BaselineBenchRequest(o));
+    Result<bench::BenchPlan> plan = bench::PlanBench(bench_req);
     if (!plan.ok()) return plan.status().WithContext("--scenario");
   }
   return Status::OK();
 }
 
 // The baseline scenarios on the engine, in the run's scratch directory.
-Status RunBaselineBench(const RunCommandOptions& o, const ScratchDir& scratch,
+Status RunBaselineBench(bench::BenchRequest req, const ScratchDir& scratch,
                         ProgressSink* progress, Report* report) {
-  bench::BenchRequest req = BaselineBenchRequest(o);
   req.db_root = scratch.Join("bench");
   req.progress = [progress](std::string_view line) {
     progress->Info(std::string(line));
@@ -249,7 +250,8 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   if (default_out) o.out_dir = "disktune-run-" + LocalStamp();
   // Planned first: every flag is validated before --out is created.
   tune::TuneRequest tune_req;
-  if (Status planned = PlanRun(o, &tune_req); !planned.ok()) {
+  bench::BenchRequest bench_req = BaselineBenchRequest(o);
+  if (Status planned = PlanRun(o, bench_req, &tune_req); !planned.ok()) {
     return Fail(ctx, planned);
   }
   Status js = CheckJsonDestination(o.common);
@@ -280,11 +282,11 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
                           {"workload", o.workload},
                           {"memory_budget", o.memory_budget},
                           {"skip", o.skip}};
-  Status s = RunProbeSession(o.common, o.probe, ctx, &report);
-  auto progress = MakeProgress(ctx, o.common);
-  // The bench and the tuner share one scratch directory, opened once.
+  // The probes, the bench and the tuner share one scratch directory, opened
+  // once, after a killed run's device settings are put back.
+  Status s = RecoverFromKilledRun(ctx);
   std::unique_ptr<ScratchDir> scratch;
-  if (s.ok() && (!Skipped(o, "bench") || !Skipped(o, "tune"))) {
+  if (s.ok()) {
     Result<std::unique_ptr<ScratchDir>> opened = OpenScratch(o.common);
     if (opened.ok()) {
       scratch = std::move(*opened);
@@ -292,8 +294,11 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
       s = opened.status();
     }
   }
+  if (s.ok())
+    s = RunProbeSession(o.common, o.probe, ctx, scratch.get(), &report);
+  auto progress = MakeProgress(ctx, o.common);
   if (s.ok() && !Skipped(o, "bench"))
-    s = RunBaselineBench(o, *scratch, progress.get(), &report);
+    s = RunBaselineBench(bench_req, *scratch, progress.get(), &report);
   if (s.ok() && !Skipped(o, "tune")) {
     if (o.probe.quick && o.write_budget.empty()) {
       tune_req.write_budget_bytes =

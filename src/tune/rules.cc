@@ -445,18 +445,25 @@ DeviceFacts FactsFromProbes(const std::vector<ProbeResult>& probes,
   int sync_rank = 1000;
   for (const ProbeResult& p : probes) {
     if (p.status != ProbeStatus::kOk) continue;
-    if (p.name == "rand_read.4k.qd1" && p.latency_ns) {
+    const ProbeParams& q = p.params;
+    bool qd1 = q.queue_depth == 1;
+    if (p.probe == "rand_read" && q.block_size_bytes == uint64_t{4096} && qd1 &&
+        p.latency_ns) {
       f.rand_read_4k_p50_ns = p.latency_ns->p50;
       f.rand_read_4k_p99_ns = p.latency_ns->p99;
-    } else if (p.name == "seq_write.1m.qd1" && p.bytes_per_sec) {
+    } else if (p.probe == "seq_write" &&
+               q.block_size_bytes == uint64_t{1} << 20 && qd1 &&
+               p.bytes_per_sec) {
       f.seq_write_bytes_per_sec = p.bytes_per_sec;
-    } else if (p.probe == "fsync" && p.latency_ns &&
-               p.name.rfind("fsync.fdatasync.", 0) == 0) {
+    } else if (p.probe == "fsync" && p.latency_ns && q.method == "fdatasync" &&
+               q.variant.empty() && q.filesystem.empty() &&
+               q.write_cache == CacheState::kAsFound) {
       // A log append of one small record is what a synced commit does:
       // prefer 4 KiB appends, then other appends, then overwrites.
-      int rank = p.name == "fsync.fdatasync.4096.append"       ? 0
-                 : p.name.find(".append") != std::string::npos ? 1
-                                                               : 2;
+      bool append = q.pattern == "append";
+      int rank = append && q.block_size_bytes == uint64_t{4096} ? 0
+                 : append                                       ? 1
+                                                                : 2;
       if (rank < sync_rank) {
         sync = &p;
         sync_rank = rank;

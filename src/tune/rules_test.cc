@@ -217,32 +217,59 @@ TEST(RulesTest, EveryCandidateFitsTheBudget) {
   }
 }
 
-TEST(RulesTest, FactsComeFromTheNamedProbePoints) {
-  std::vector<ProbeResult> probes(4);
+// The probe points the rules read, named `names[i]`, with the params the
+// probes give them.
+std::vector<ProbeResult> FactPoints(const std::vector<std::string>& names) {
+  std::vector<ProbeResult> probes(6);
+  for (size_t i = 0; i < probes.size(); i++) probes[i].name = names[i];
   probes[0].probe = "rand_read";
-  probes[0].name = "rand_read.4k.qd1";
+  probes[0].params.block_size_bytes = 4096;
+  probes[0].params.queue_depth = 1;
   probes[0].latency_ns = LatencySummary{};
   probes[0].latency_ns->p50 = 90000;
   probes[0].latency_ns->p99 = 200000;
   probes[1].probe = "seq_write";
-  probes[1].name = "seq_write.1m.qd1";
+  probes[1].params.block_size_bytes = 1 << 20;
+  probes[1].params.queue_depth = 1;
   probes[1].bytes_per_sec = 3e8;
-  probes[2].probe = "fsync";
-  probes[2].name = "fsync.fdatasync.16384.overwrite";
-  probes[2].latency_ns = LatencySummary{};
+  for (size_t i = 2; i < probes.size(); i++) {
+    probes[i].probe = "fsync";
+    probes[i].params.method = "fdatasync";
+    probes[i].latency_ns = LatencySummary{};
+  }
+  probes[2].params.block_size_bytes = 16384;
+  probes[2].params.pattern = "overwrite";
   probes[2].latency_ns->p50 = 999;
-  probes[3].probe = "fsync";
-  probes[3].name = "fsync.fdatasync.4096.append";
-  probes[3].latency_ns = LatencySummary{};
+  probes[3].params.block_size_bytes = 4096;
+  probes[3].params.pattern = "append";
   probes[3].latency_ns->p50 = 300000;
-  Environment env;
-  env.system.memory_bytes = 8 * kGiB;
-  DeviceFacts f = FactsFromProbes(probes, env, "test");
-  EXPECT_EQ(f.rand_read_4k_p50_ns, 90000u);
-  EXPECT_EQ(f.seq_write_bytes_per_sec, 3e8);
-  EXPECT_EQ(f.fdatasync_point, "fsync.fdatasync.4096.append");
-  EXPECT_EQ(f.fdatasync_p50_ns, 300000u);
-  EXPECT_EQ(f.memory_bytes, 8 * kGiB);
+  // Faster, but not the scratch directory's own cache state or filesystem.
+  probes[4].params = probes[3].params;
+  probes[4].params.write_cache = CacheState::kOff;
+  probes[4].latency_ns->p50 = 10;
+  probes[5].params = probes[3].params;
+  probes[5].params.filesystem = "xfs";
+  probes[5].latency_ns->p50 = 10;
+  return probes;
+}
+
+TEST(RulesTest, FactsComeFromTheProbePointsParams) {
+  for (const auto& names : std::vector<std::vector<std::string>>{
+           {"rand_read.4k.qd1", "seq_write.1m.qd1",
+            "fsync.fdatasync.16384.overwrite", "fsync.fdatasync.4096.append",
+            "fsync.cache_off.fdatasync.4096.append",
+            "fsync.fs.xfs.fdatasync.4096.append"},
+           // Renamed points are found all the same.
+           {"lat", "bw", "sync-a", "sync-b", "sync-c", "sync-d"}}) {
+    Environment env;
+    env.system.memory_bytes = 8 * kGiB;
+    DeviceFacts f = FactsFromProbes(FactPoints(names), env, "test");
+    EXPECT_EQ(f.rand_read_4k_p50_ns, 90000u);
+    EXPECT_EQ(f.seq_write_bytes_per_sec, 3e8);
+    EXPECT_EQ(f.fdatasync_point, names[3]);
+    EXPECT_EQ(f.fdatasync_p50_ns, 300000u);
+    EXPECT_EQ(f.memory_bytes, 8 * kGiB);
+  }
 }
 
 TEST(KnobsTest, MemoryModel) {

@@ -46,12 +46,17 @@ class TuneCliTest : public ::testing::Test {
     ProbeResult rand;
     rand.probe = "rand_read";
     rand.name = "rand_read.4k.qd1";
+    rand.params.block_size_bytes = 4096;
+    rand.params.queue_depth = 1;
     rand.latency_ns = LatencySummary{};
     rand.latency_ns->p50 = 80000;
     rand.latency_ns->p99 = 150000;
     ProbeResult sync;
     sync.probe = "fsync";
     sync.name = "fsync.fdatasync.4096.append";
+    sync.params.method = "fdatasync";
+    sync.params.block_size_bytes = 4096;
+    sync.params.pattern = "append";
     sync.latency_ns = LatencySummary{};
     sync.latency_ns->p50 = 250000;
     r.probes = {rand, sync};

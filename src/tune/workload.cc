@@ -12,54 +12,66 @@
 namespace disktune::tune {
 namespace {
 
-// How each scenario uses the engine, for the rules. One row per scenario of
-// src/bench's table; a scenario missing here counts as doing nothing the
-// knobs affect (CPU yardsticks, open, compact).
+// The tuner's estimate of each scenario's mix of engine calls, for the rules.
+// One row per scenario of src/bench's table; a scenario missing here counts as
+// doing nothing the knobs affect (CPU yardsticks, open, compact). Key order,
+// pulses and loads are the table's own columns (bench::ScenarioSpec).
 struct ScenarioTraits {
   std::string_view name;
   double write;
   double point_read;
   double scan;
-  double hot_fraction;
-  bool cold;
-  bool sequential;
 };
 
 constexpr ScenarioTraits kTraits[] = {
-    {"fillseq", 1, 0, 0, 1, false, true},
-    {"fillbatch", 1, 0, 0, 1, false, true},
-    {"fillrandom", 1, 0, 0, 1, false, false},
-    {"overwrite", 1, 0, 0, 1, false, false},
-    {"fillsync", 1, 0, 0, 1, false, false},
-    {"fill100K", 1, 0, 0, 1, false, false},
-    {"fillrandbatch", 1, 0, 0, 1, false, false},
-    {"fillrand100K", 1, 0, 0, 1, false, false},
-    {"deleteseq", 1, 0, 0, 1, false, true},
-    {"deleterandom", 1, 0, 0, 1, false, false},
-    {"readseq", 0, 0, 1, 1, false, false},
-    {"readreverse", 0, 0, 1, 1, false, false},
-    {"readrandom", 0, 1, 0, 1, false, false},
-    {"readmissing", 0, 1, 0, 1, false, false},
-    {"readhot", 0, 1, 0, 0.01, false, false},
-    {"readrandomsmall", 0, 1, 0, 1, false, false},
-    {"seekrandom", 0, 0, 1, 1, false, false},
-    {"seekordered", 0, 0, 1, 1, false, false},
-    {"readwhilewriting", 0.1, 0.9, 0, 1, false, false},
-    {"utxo-load", 1, 0, 0, 1, false, true},
+    {"fillseq", 1, 0, 0},
+    {"fillbatch", 1, 0, 0},
+    {"fillrandom", 1, 0, 0},
+    {"overwrite", 1, 0, 0},
+    {"fillsync", 1, 0, 0},
+    {"fill100K", 1, 0, 0},
+    {"fillrandbatch", 1, 0, 0},
+    {"fillrand100K", 1, 0, 0},
+    {"deleteseq", 1, 0, 0},
+    {"deleterandom", 1, 0, 0},
+    {"readseq", 0, 0, 1},
+    {"readreverse", 0, 0, 1},
+    {"readrandom", 0, 1, 0},
+    {"readmissing", 0, 1, 0},
+    {"readhot", 0, 1, 0},
+    {"readrandomsmall", 0, 1, 0},
+    {"seekrandom", 0, 0, 1},
+    {"seekordered", 0, 0, 1},
+    {"readwhilewriting", 0.1, 0.9, 0},
+    {"utxo-load", 1, 0, 0},
     // A pulse: 90K sorted reads from a cold page cache, then 210K inserts
     // and 30K deletes; the reads take most of the time.
-    {"utxo-pulse", 0.3, 0.7, 0, 1, true, false},
-    {"fillrandom-threads", 1, 0, 0, 1, false, false},
-    {"fillrandom-growth", 1, 0, 0, 1, false, false},
-    {"ycsb-load", 1, 0, 0, 1, false, false},
-    // YCSB's zipfian 0.99 sends ~80% of requests to ~20% of the keys.
-    {"ycsb-a", 0.5, 0.5, 0, 0.2, false, false},
-    {"ycsb-b", 0.05, 0.95, 0, 0.2, false, false},
-    {"ycsb-c", 0, 1, 0, 0.2, false, false},
-    {"ycsb-d", 0.05, 0.95, 0, 0.1, false, false},
-    {"ycsb-e", 0.05, 0, 0.95, 0.2, false, false},
-    {"ycsb-f", 0.5, 0.5, 0, 0.2, false, false},
+    {"utxo-pulse", 0.3, 0.7, 0},
+    {"fillrandom-threads", 1, 0, 0},
+    {"fillrandom-growth", 1, 0, 0},
+    {"ycsb-load", 1, 0, 0},
+    {"ycsb-a", 0.5, 0.5, 0},
+    {"ycsb-b", 0.05, 0.95, 0},
+    {"ycsb-c", 0, 1, 0},
+    {"ycsb-d", 0.05, 0.95, 0},
+    {"ycsb-e", 0.05, 0, 0.95},
+    {"ycsb-f", 0.5, 0.5, 0},
 };
+
+// Fraction of the keys that draw most reads: YCSB's zipfian 0.99 sends ~80%
+// of requests to ~20% of the keys, "latest" to fewer still, readhot to 1%.
+double HotFraction(bench::KeyOrder keys) {
+  switch (keys) {
+    case bench::KeyOrder::kHot:
+      return 0.01;
+    case bench::KeyOrder::kZipfian:
+      return 0.2;
+    case bench::KeyOrder::kLatest:
+      return 0.1;
+    default:
+      return 1;
+  }
+}
 
 const ScenarioTraits* FindTraits(std::string_view name) {
   for (const ScenarioTraits& t : kTraits) {
@@ -212,14 +224,15 @@ WorkloadTraits TraitsOf(const Workload& w) {
         std::find(w.measured.begin(), w.measured.end(), s) != w.measured.end();
     if (!scored) continue;
     const ScenarioTraits* st = FindTraits(s);
-    if (st == nullptr) continue;
+    const bench::ScenarioSpec* spec = bench::FindScenario(s);
+    if (st == nullptr || spec == nullptr) continue;
     n += 1;
     t.write_share += st->write;
     t.point_read_share += st->point_read;
     t.scan_share += st->scan;
-    hot += st->hot_fraction * (st->point_read + st->scan);
-    t.cold_reads |= st->cold;
-    only_seq &= st->sequential || st->write == 0;
+    hot += HotFraction(spec->keys) * (st->point_read + st->scan);
+    t.cold_reads |= spec->pulsed;
+    only_seq &= spec->keys == bench::KeyOrder::kSequential || st->write == 0;
   }
   if (n > 0) {
     t.write_share /= n;
@@ -260,11 +273,11 @@ Result<DataShape> ShapeOf(const Workload& w, std::string_view engine) {
       sized = true;
     }
     num = std::max(num, p.num);
-    uint64_t writes = step.spec->name == "utxo-pulse"
+    uint64_t writes = step.spec->pulsed
                           ? p.pulse_inserts * static_cast<uint64_t>(p.pulses)
                           : static_cast<uint64_t>(
                                 st->write * static_cast<double>(p.Writes()));
-    if (st->sequential || step.spec->name == "ycsb-load") {
+    if (step.spec->each_key_once) {
       sequential += writes;
     } else {
       random += static_cast<double>(writes);
