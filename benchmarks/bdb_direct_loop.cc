@@ -50,7 +50,7 @@ class Bench {
   }
 
   // As the benchmark does before a benchmark on an existing database.
-  void Checkpoint() {
+  void BeforeExisting() {
     Check(env_->txn_checkpoint(env_, 1, 1, 0), "checkpoint");
   }
 
@@ -100,7 +100,7 @@ class Bench {
     return found;
   }
 
-  long ReadSeq() {
+  long ReadSeq(long num) {
     DB_TXN* txn = nullptr;
     DBC* c = nullptr;
     Check(env_->txn_begin(env_, nullptr, &txn, 0), "txn begin");
@@ -111,7 +111,7 @@ class Bench {
     v.flags = DB_DBT_REALLOC;
     long n = 0;
     size_t bytes = 0;
-    while (c->get(c, &k, &v, DB_NEXT) == 0) {
+    while (n < num && c->get(c, &k, &v, DB_NEXT) == 0) {
       bytes += k.size + v.size;
       n++;
     }
@@ -141,34 +141,6 @@ class Bench {
 int main(int argc, char** argv) {
   const direct_loop::Args a = direct_loop::ParseArgs(argc, argv);
   std::system(("rm -rf '" + a.dir + "' && mkdir -p '" + a.dir + "'").c_str());
-  std::mt19937_64 rng(1000);
   Bench b(a.dir);
-  for (int pass = 0; pass < 2; pass++) {  // fillseq, fillrandom: fresh
-    b.OpenFresh();
-    const double start = direct_loop::Now();
-    b.Write(a.num, pass == 1, &rng);
-    direct_loop::Report(pass == 1 ? "fillrandom" : "fillseq", a.num,
-                        direct_loop::Now() - start);
-  }
-  {
-    b.Checkpoint();
-    const double start = direct_loop::Now();
-    b.Write(a.num, true, &rng);
-    direct_loop::Report("overwrite", a.num, direct_loop::Now() - start);
-  }
-  {
-    b.Checkpoint();
-    const double start = direct_loop::Now();
-    const long found = b.ReadRandom(a.num, &rng);
-    direct_loop::Report("readrandom", a.num, direct_loop::Now() - start,
-                        " (" + std::to_string(found) + " of " +
-                            std::to_string(a.num) + " found)");
-  }
-  for (int pass = 0; pass < a.readseq_passes; pass++) {
-    b.Checkpoint();
-    const double start = direct_loop::Now();
-    const long n = b.ReadSeq();
-    direct_loop::Report("readseq", n, direct_loop::Now() - start);
-  }
-  return 0;
+  return direct_loop::RunScenarios(a, b);
 }

@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace direct_loop {
 
@@ -83,6 +84,57 @@ inline Args ParseArgs(int argc, char** argv) {
     std::exit(2);
   }
   return a;
+}
+
+// The scenarios in disktune's order, each timed from its first operation to
+// its last (a benchmark's own closing work, e.g. a checkpoint, included).
+// `B` provides:
+//   void OpenFresh();                        a new, empty database
+//   void Write(long num, bool random, std::mt19937_64* rng);
+//   long ReadRandom(long num, std::mt19937_64* rng);   returns hits
+//   long ReadSeq(long num);                  returns entries read
+// and may provide void BeforeExisting(), untimed work the engine's benchmark
+// does before a benchmark on an existing database (BDB's checkpoint).
+template <typename B, typename = void>
+struct HasBeforeExisting : std::false_type {};
+template <typename B>
+struct HasBeforeExisting<
+    B, std::void_t<decltype(std::declval<B&>().BeforeExisting())>>
+    : std::true_type {};
+
+template <typename B>
+int RunScenarios(const Args& a, B& b) {
+  auto before_existing = [&b] {
+    if constexpr (HasBeforeExisting<B>::value) b.BeforeExisting();
+  };
+  std::mt19937_64 rng(1000);
+  for (int pass = 0; pass < 2; pass++) {  // fillseq, fillrandom: fresh
+    b.OpenFresh();
+    const double start = Now();
+    b.Write(a.num, pass == 1, &rng);
+    Report(pass == 1 ? "fillrandom" : "fillseq", a.num, Now() - start);
+  }
+  {
+    before_existing();
+    const double start = Now();
+    b.Write(a.num, true, &rng);
+    Report("overwrite", a.num, Now() - start);
+  }
+  {
+    before_existing();
+    const double start = Now();
+    const long found = b.ReadRandom(a.num, &rng);
+    Report("readrandom", a.num, Now() - start,
+           " (" + std::to_string(found) + " of " + std::to_string(a.num) +
+               " found)");
+  }
+  for (int pass = 0; pass < a.readseq_passes; pass++) {
+    before_existing();
+    const double start = Now();
+    const long n = b.ReadSeq(a.num);
+    Report("readseq", n, Now() - start);
+  }
+  return 0;
 }
 
 }  // namespace direct_loop

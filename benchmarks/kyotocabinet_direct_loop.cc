@@ -67,14 +67,14 @@ class Bench {
     return found;
   }
 
-  long ReadSeq() {
+  long ReadSeq(long num) {
     kc::DB::Cursor* cur = db_->cursor();
     cur->jump();
     std::string k;
     std::string v;
     long n = 0;
     size_t bytes = 0;
-    while (cur->get(&k, &v, true)) {
+    while (n < num && cur->get(&k, &v, true)) {
       bytes += k.size() + v.size();
       n++;
     }
@@ -100,31 +100,6 @@ class Bench {
 
 int main(int argc, char** argv) {
   const direct_loop::Args a = direct_loop::ParseArgs(argc, argv);
-  std::mt19937_64 rng(1000);
   Bench b(a.dir);
-  for (int pass = 0; pass < 2; pass++) {  // fillseq, fillrandom: fresh
-    b.OpenFresh();
-    const double start = direct_loop::Now();
-    b.Write(a.num, pass == 1, &rng);
-    direct_loop::Report(pass == 1 ? "fillrandom" : "fillseq", a.num,
-                        direct_loop::Now() - start);
-  }
-  {
-    const double start = direct_loop::Now();
-    b.Write(a.num, true, &rng);
-    direct_loop::Report("overwrite", a.num, direct_loop::Now() - start);
-  }
-  {
-    const double start = direct_loop::Now();
-    const long found = b.ReadRandom(a.num, &rng);
-    direct_loop::Report("readrandom", a.num, direct_loop::Now() - start,
-                        " (" + std::to_string(found) + " of " +
-                            std::to_string(a.num) + " found)");
-  }
-  for (int pass = 0; pass < a.readseq_passes; pass++) {
-    const double start = direct_loop::Now();
-    const long n = b.ReadSeq();
-    direct_loop::Report("readseq", n, direct_loop::Now() - start);
-  }
-  return 0;
+  return direct_loop::RunScenarios(a, b);
 }

@@ -138,7 +138,7 @@ class BdbIterator final : public EngineIterator {
       ++pos_;
       return;
     }
-    const std::string last = entries_[pos_].first;
+    const std::string last(key());
     Grow();
     FillForward(DB_SET_RANGE, last, true);
   }
@@ -148,16 +148,55 @@ class BdbIterator final : public EngineIterator {
       --pos_;
       return;
     }
-    const std::string first = entries_[pos_].first;
+    const std::string first(key());
     Grow();
     FillBackward(DB_SET_RANGE, first);
   }
 
-  std::string_view key() const override { return entries_[pos_].first; }
-  std::string_view value() const override { return entries_[pos_].second; }
+  std::string_view key() const override {
+    const Entry& e = entries_[pos_];
+    return {arena_.data() + e.offset, e.key_size};
+  }
+  std::string_view value() const override {
+    const Entry& e = entries_[pos_];
+    return {arena_.data() + e.offset + e.key_size, e.value_size};
+  }
   Status status() const override { return status_; }
 
+  // A forward scan counts the records already copied into the chunk without
+  // going through Next() one call per record, refilling as Next() does.
+  uint64_t Skip(uint64_t n, bool forward, uint64_t* bytes) override {
+    if (!forward) return EngineIterator::Skip(n, forward, bytes);
+    uint64_t i = 0;
+    while (i < n && Valid()) {
+      const size_t in_chunk =
+          std::min<uint64_t>(n - i, entries_.size() - pos_ - 1);
+      for (size_t j = 0; j < in_chunk; j++, pos_++) {
+        *bytes += entries_[pos_].key_size + entries_[pos_].value_size;
+      }
+      i += in_chunk;
+      if (i == n) break;
+      *bytes += entries_[pos_].key_size + entries_[pos_].value_size;
+      Next();  // the chunk's last record: refills
+      i++;
+    }
+    return i;
+  }
+
  private:
+  // One record of the chunk: its key then its value in arena_.
+  struct Entry {
+    size_t offset;
+    u_int32_t key_size;
+    u_int32_t value_size;
+  };
+
+  void Append(const OutDbt& k, const OutDbt& v) {
+    entries_.push_back({arena_.size(), k.dbt.size, v.dbt.size});
+    arena_.append(k.view());
+    arena_.append(v.view());
+  }
+
   static constexpr size_t kMaxChunkEntries = 512;
   static constexpr size_t kChunkBytes = size_t{1} << 20;
 
@@ -179,7 +218,7 @@ class BdbIterator final : public EngineIterator {
       }
       size_t bytes = 0;
       while (rc == 0) {
-        entries_.emplace_back(k->view(), v->view());
+        Append(*k, *v);
         bytes += k->dbt.size + v->dbt.size;
         if (ChunkFull(bytes)) break;
         rc = c->get(c, &k->dbt, &v->dbt, DB_NEXT);
@@ -203,7 +242,7 @@ class BdbIterator final : public EngineIterator {
       }
       size_t bytes = 0;
       while (rc == 0) {
-        entries_.emplace_back(k->view(), v->view());
+        Append(*k, *v);
         bytes += k->dbt.size + v->dbt.size;
         if (ChunkFull(bytes)) break;
         rc = c->get(c, &k->dbt, &v->dbt, DB_PREV);
@@ -231,6 +270,7 @@ class BdbIterator final : public EngineIterator {
   void Fill(Body body) {
     for (int attempt = 0;; ++attempt) {
       entries_.clear();
+      arena_.clear();
       pos_ = 0;
       DBC* cursor = nullptr;
       int rc = db_->cursor(db_, nullptr, &cursor, 0);
@@ -250,7 +290,8 @@ class BdbIterator final : public EngineIterator {
   }
 
   DB* db_;
-  std::vector<std::pair<std::string, std::string>> entries_;
+  std::vector<Entry> entries_;
+  std::string arena_;  // the chunk's keys and values, copied out
   size_t pos_ = 0;
   size_t chunk_entries_ = 1;
   Status status_;

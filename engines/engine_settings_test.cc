@@ -156,6 +156,8 @@ TEST(EngineSettingsTest, KyotoOpensAsLevelDbsTreeDbBenchmark) {
   EXPECT_EQ(m["kyotocabinet.page_cache_bytes"], "4194304");
   EXPECT_EQ(m["kyotocabinet.page_bytes"], "1024");
   EXPECT_EQ(m["kyotocabinet.map_bytes"], "268435456");
+  EXPECT_EQ(m["kyotocabinet.write_benchmark_end"],
+            "synchronize() inside the time, as LevelDB's TreeDB benchmark");
   EngineOptions knobs;
   knobs.compression = Compression::kNone;
   knobs.cache_bytes = 8 << 20;
@@ -174,6 +176,9 @@ TEST(EngineSettingsTest, SqliteOpensAsLevelDbsSqliteBenchmark) {
   EXPECT_EQ(m["sqlite3.locking_mode"], "exclusive");
   EXPECT_EQ(m["sqlite3.cache_size"], "4096 pages");
   EXPECT_EQ(m["sqlite3.wal_autocheckpoint"], "4096");
+  EXPECT_EQ(m["sqlite3.write_benchmark_end"],
+            "FULL WAL checkpoint inside the time, as LevelDB's SQLite "
+            "benchmark");
   EngineOptions o;
   o.settings = {{"sqlite3.wal_autocheckpoint", "1000"}};
   o.cache_bytes = 8 << 20;

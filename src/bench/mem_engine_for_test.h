@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -13,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "engines/engine.h"
 
@@ -26,6 +28,8 @@ struct MemEngineConfig {
   std::optional<uint64_t> fail_after_bytes;
   // Called after every successful put (tests raise SIGINT from here).
   std::function<void(uint64_t puts)> on_put;
+  // How long FinishWriteBenchmark() takes (its work inside the time).
+  std::chrono::milliseconds finish_writes_delay{0};
 };
 
 class MemEngine : public Engine {
@@ -117,6 +121,11 @@ class MemEngine : public Engine {
     return std::make_unique<Iter>(this);
   }
   Status Flush() override { return Status::OK(); }
+  Status FinishWriteBenchmark() override {
+    finished_write_benchmarks_++;
+    std::this_thread::sleep_for(config_.finish_writes_delay);
+    return Status::OK();
+  }
   Status CompactAll() override {
     compactions_++;
     return Status::OK();
@@ -150,6 +159,7 @@ class MemEngine : public Engine {
 
   size_t size() const { return data_.size(); }
   int compactions() const { return compactions_; }
+  int finished_write_benchmarks() const { return finished_write_benchmarks_; }
   const EngineOptions& options() const { return options_; }
 
  private:
@@ -173,6 +183,7 @@ class MemEngine : public Engine {
   uint64_t written_ = 0;
   uint64_t puts_ = 0;
   std::atomic<int> compactions_{0};
+  std::atomic<int> finished_write_benchmarks_{0};
 };
 
 // Forwards to a MemEngine the test keeps, so the test can look at the data
@@ -202,6 +213,7 @@ class SharedEngine : public Engine {
     return e_->NewIterator();
   }
   Status Flush() override { return e_->Flush(); }
+  Status FinishWriteBenchmark() override { return e_->FinishWriteBenchmark(); }
   Status CompactAll() override { return e_->CompactAll(); }
   std::string StatsText() override { return e_->StatsText(); }
   std::vector<std::pair<std::string, std::string>> Properties() override {

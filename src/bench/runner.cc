@@ -106,6 +106,10 @@ class SerializedEngine : public Engine {
     std::lock_guard<std::mutex> l(mu_);
     return inner_->CompactAll();
   }
+  Status FinishWriteBenchmark() override {
+    std::lock_guard<std::mutex> l(mu_);
+    return inner_->FinishWriteBenchmark();
+  }
   std::string StatsText() override {
     std::lock_guard<std::mutex> l(mu_);
     return inner_->StatsText();

@@ -154,6 +154,12 @@ uint64_t ScenarioRun::Share(uint64_t total, int threads, int i) {
   return base + (static_cast<uint64_t>(i) < total % t ? 1 : 0);
 }
 
+Status ScenarioRun::FinishWrites() {
+  Status s = engine_->FinishWriteBenchmark();
+  main_.wall_end_ns = std::max(main_.wall_end_ns, NowNanos());
+  return s.WithContext("finish writes");
+}
+
 Status ScenarioRun::Parallel(int threads, const Body& body, PhaseStats* into) {
   if (into == nullptr) into = &main_;
   // Watches the filesystem for the length of this phase.

@@ -91,9 +91,10 @@ void SetOpsMessage(ScenarioRun& run, uint64_t ops) {
 Status RunWrites(ScenarioRun& run, Order order) {
   const BenchParams& p = run.params();
   SetOpsMessage(run, p.Writes());
-  return run.Parallel(p.threads, [&](Worker& w) {
+  DT_RETURN_IF_ERROR(run.Parallel(p.threads, [&](Worker& w) {
     return WriteLoop(w, p.Writes(), order, p.num);
-  });
+  }));
+  return run.FinishWrites();
 }
 
 Status FillSeq(ScenarioRun& run) { return RunWrites(run, Order::kSequential); }
