@@ -185,7 +185,9 @@ TEST_F(MeasureWithTest, FioFillsTheFiguresAndSaysSo) {
               r.elapsed_ns && r.latency_ns);
   EXPECT_GT(*r.iops, 0);
   EXPECT_GT(*r.samples, 10u);
-  EXPECT_EQ(*r.bytes, *r.samples * 4096);
+  // fio counts the I/Os in flight when its ramp ends in one of the two.
+  EXPECT_NEAR(double(*r.bytes), *r.samples * 4096.0,
+              0.02 * *r.bytes + 64 * 4096);
   // fio's own figures agree with each other: IOPS x runtime = I/Os (runtime
   // is in whole milliseconds).
   EXPECT_NEAR(*r.iops * (*r.elapsed_ns / 1e9), double(*r.samples),
