@@ -129,9 +129,10 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
   // Each re-armed I/O is submitted as soon as its completion is reaped, as
   // fio does (iodepth_batch_submit=1: one io_uring_enter per I/O), not once
   // the whole batch is re-armed: the device starts on the first refill while
-  // the rest are prepared. On this VM's virtio disk, 4 KiB QD32 random reads:
-  // 62-69K IOPS submitting each, 56-63K re-arming the batch first, fio 63-72K
-  // (interleaved 3 s runs); context switches were alike in all three.
+  // the rest are prepared. On the development VM's virtio disk, 4 KiB QD32
+  // random reads in 3 s runs interleaved with fio: 63-82K IOPS submitting
+  // each, 56-70K re-arming the batch first, fio 63-82K; context switches
+  // alike in all three (benchmarks/README.md, "Probes vs fio").
   // Then wait only when no completion is already there (as fio does).
   // Combining submit and wait in one io_uring_enter measured slower here: the
   // task then always sleeps inside the call, and a completion pays a full
