@@ -21,8 +21,44 @@ std::string BlockPointName(const BlockPoint& p) {
 
 uint64_t BlockPointNanos(const ProbeConfig& config) {
   uint64_t one = config.warmup_ns + config.duration_ns;
-  return config.with_fio ? 2 * one + 300000000 : one;
+  if (config.with_fio) return 2 * one + 300000000;
+  // fio starting up, when it may measure.
+  return config.measure_with == MeasureWith::kNative ? one : one + 150000000;
 }
+
+namespace {
+
+// The fio job equivalent to a point: same file, pattern, block size, depth,
+// warm-up and duration.
+FioJob PointFioJob(const ProbeContext& ctx, const BlockPoint& point,
+                   bool direct) {
+  const ProbeConfig& cfg = *ctx.config;
+  FioJob fj;
+  fj.file = ctx.test_file;
+  fj.file_size_bytes = cfg.file_size_bytes;
+  fj.write = point.write;
+  fj.random = point.random;
+  fj.block_size = point.block_size;
+  fj.queue_depth = point.queue_depth;
+  fj.direct = direct;
+  fj.warmup_ns = cfg.warmup_ns;
+  fj.duration_ns = cfg.duration_ns;
+  return fj;
+}
+
+// Why the native loop measures this run's points instead of fio ("" when fio
+// was not wanted, or would measure).
+std::string NativeReason(const ProbeConfig& cfg, bool* use_fio) {
+  *use_fio = false;
+  if (cfg.with_fio || cfg.measure_with == MeasureWith::kNative) return "";
+  if (!FioInstalled()) {
+    return "fio is not installed (apt-get install fio)";
+  }
+  *use_fio = true;
+  return "";
+}
+
+}  // namespace
 
 Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point,
                      ProbeResult* out) {
@@ -55,28 +91,46 @@ Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point,
     r.params.extra["note"] = "buffered I/O (" + ctx.direct_refusal +
                              "): measures the page cache, not the device";
   }
+  // Native writes stop after one pass over the file (plus half a pass of
+  // warm-up); fio gets the same total as its io_size.
+  uint64_t max_bytes = point.write ? cfg.file_size_bytes : 0;
+  uint64_t max_warmup_bytes = point.write ? cfg.file_size_bytes / 2 : 0;
+  if (point.write) r.params.extra["max_bytes"] = max_bytes;
+
+  bool use_fio = false;
+  r.measured_by_reason = NativeReason(cfg, &use_fio);
+  if (use_fio) {
+    FioJob fj = PointFioJob(ctx, point, direct);
+    fj.max_bytes = max_bytes ? max_bytes + max_warmup_bytes : 0;
+    Result<FioComparison> f = RunFio(fj);
+    if (!f.ok()) return f.status();  // only Aborted comes back as an error
+    Status filled = FillFromFio(*f, &r);
+    if (filled.ok()) {
+      *out = std::move(r);
+      return Status::OK();
+    }
+    r.measured_by_reason = filled.message();
+  }
+  r.measured_by = MeasuredBy::kNative;
+  // A point the native loop could not measure keeps who tried and why.
+  auto fail = [&](const std::string& error) {
+    *out = ProbeResult::Failed(point.probe, name, error);
+    out->params = r.params;
+    out->measured_by = r.measured_by;
+    out->measured_by_reason = r.measured_by_reason;
+  };
+
   Result<int> fd = OpenTestFile(ctx.test_file, direct, point.write);
   if (!fd.ok()) {
-    *out = ProbeResult::Failed(point.probe, name, fd.status().message());
-    out->params = r.params;
+    fail(fd.status().message());
     return Status::OK();
   }
   if (!direct) posix_fadvise(*fd, 0, 0, POSIX_FADV_DONTNEED);
-  // fio runs the same job on the same file, after the native point or, with
-  // --fio-first, before it.
+  // With --with-fio, fio runs the same job on the same file, after the
+  // native point or, with --fio-first, before it.
   std::optional<FioComparison> fio;
   auto run_fio = [&]() -> Status {
-    FioJob fj;
-    fj.file = ctx.test_file;
-    fj.file_size_bytes = cfg.file_size_bytes;
-    fj.write = point.write;
-    fj.random = point.random;
-    fj.block_size = point.block_size;
-    fj.queue_depth = point.queue_depth;
-    fj.direct = direct;
-    fj.warmup_ns = cfg.warmup_ns;
-    fj.duration_ns = cfg.duration_ns;
-    Result<FioComparison> f = RunFio(fj);
+    Result<FioComparison> f = RunFio(PointFioJob(ctx, point, direct));
     if (!f.ok()) return f.status();  // only Aborted comes back as an error
     fio = *f;
     return Status::OK();
@@ -99,28 +153,21 @@ Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point,
   job.duration_ns = cfg.duration_ns;
   // Each point gets its own stream so adding a point does not shift the others.
   job.seed = cfg.seed ^ std::hash<std::string>{}(name);
-  if (point.write) {
-    // One pass over the test file at most, plus half a pass of warm-up.
-    job.max_bytes = cfg.file_size_bytes;
-    job.max_warmup_bytes = cfg.file_size_bytes / 2;
-    r.params.extra["max_bytes"] = job.max_bytes;
-  }
+  job.max_bytes = max_bytes;
+  job.max_warmup_bytes = max_warmup_bytes;
   Result<UringJobResult> jr = RunUringJob(job);
   if (point.write && jr.ok()) fdatasync(*fd);
   close(*fd);
   if (!jr.ok()) {
     if (jr.status().IsAborted()) return jr.status();
-    *out = ProbeResult::Failed(point.probe, name, jr.status().message());
-    out->params = r.params;
+    fail(jr.status().message());
     return Status::OK();
   }
   double secs = jr->elapsed_ns / 1e9;
   if (jr->ops == 0 || secs <= 0) {
-    *out = ProbeResult::Failed(
-        point.probe, name,
+    fail(
         "no I/O completed inside the measured window; use a longer "
         "--duration");
-    out->params = r.params;
     return Status::OK();
   }
   r.iops = jr->ops / secs;
@@ -129,6 +176,7 @@ Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point,
   r.samples = jr->ops;
   r.bytes = jr->bytes;
   r.elapsed_ns = jr->elapsed_ns;
+  r.metrics["context_switches"] = jr->context_switches;
   if (cfg.with_fio && !cfg.fio_first) DT_RETURN_IF_ERROR(run_fio());
   if (fio) {
     AddFioRatios(r, &*fio);

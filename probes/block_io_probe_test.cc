@@ -7,6 +7,7 @@
 #include <map>
 
 #include "probes/block_io_probes.h"
+#include "probes/fio_runner.h"
 #include "probes/probe_runner.h"
 #include "probes/test_file.h"
 #include "src/core/scratch_dir.h"
@@ -115,6 +116,124 @@ TEST_F(BlockIoProbeTest, WritesReportBandwidth) {
     EXPECT_LE(r.latency_ns->p50, r.latency_ns->p99);
   }
   EXPECT_GT(out.bytes_written, c.file_size_bytes);
+}
+
+// Which loop measures a point: fio when asked and installed (its figures
+// fill the result), the native loop when fio is hidden (and the result says
+// why). On a small file in /var/tmp, the VM's disk.
+class MeasureWithTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = "/var/tmp/measure_with_test_XXXXXX";
+    if (mkdtemp(tmpl.data()) == nullptr)
+      GTEST_SKIP() << "cannot create a directory in /var/tmp";
+    root_ = tmpl;
+    auto s = ScratchDir::Create(root_);
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    scratch_ = std::move(*s);
+    std::string why;
+    auto direct = ProbeDirectIo(scratch_->path(), &why);
+    ASSERT_TRUE(direct.ok());
+    if (!*direct) GTEST_SKIP() << "/var/tmp refuses O_DIRECT: " << why;
+    if (const char* p = getenv("PATH")) path_ = p;
+  }
+  void TearDown() override {
+    setenv("PATH", path_.c_str(), 1);
+    scratch_.reset();
+    if (!root_.empty()) std::filesystem::remove_all(root_);
+  }
+  // One short rand_read point at queue depth 4 under `with`.
+  ProbeResult RunPoint(MeasureWith with) {
+    ProbeConfig c = ProbeConfig::Defaults(true);
+    c.file_size_bytes = 32ull << 20;
+    c.duration_ns = 300000000;
+    c.warmup_ns = 50000000;
+    c.queue_depths = {4};
+    c.measure_with = with;
+    auto probes = SelectProbes({"rand_read"});
+    EXPECT_TRUE(probes.ok());
+    Environment env = CollectEnvironment(scratch_->path());
+    ProbeRunOutput out;
+    NullProgress np;
+    Status s = RunProbes(*probes, c, *scratch_, env, &np, &out);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    if (out.results.size() != 1) {
+      ADD_FAILURE() << out.results.size() << " results";
+      return ProbeResult();
+    }
+    return out.results[0];
+  }
+  void HideFio() {
+    // A PATH with nothing on it: fio (in /usr/bin) is not found.
+    std::string empty = root_ + "/empty-path";
+    std::filesystem::create_directory(empty);
+    setenv("PATH", empty.c_str(), 1);
+    ASSERT_FALSE(FioInstalled());
+  }
+  std::string root_, path_;
+  std::unique_ptr<ScratchDir> scratch_;
+};
+
+TEST_F(MeasureWithTest, FioFillsTheFiguresAndSaysSo) {
+  if (!FioInstalled()) GTEST_SKIP() << "fio is not installed";
+  ProbeResult r = RunPoint(MeasureWith::kFio);
+  ASSERT_EQ(r.status, ProbeStatus::kOk) << r.error;
+  ASSERT_TRUE(r.measured_by.has_value());
+  EXPECT_EQ(*r.measured_by, MeasuredBy::kFio);
+  EXPECT_EQ(r.measured_by_reason, "");
+  ASSERT_TRUE(r.iops && r.bytes_per_sec && r.samples && r.bytes &&
+              r.elapsed_ns && r.latency_ns);
+  EXPECT_GT(*r.iops, 0);
+  EXPECT_GT(*r.samples, 10u);
+  // fio counts the I/Os in flight when its ramp ends in one of the two.
+  EXPECT_NEAR(double(*r.bytes), *r.samples * 4096.0,
+              0.02 * *r.bytes + 64 * 4096);
+  // fio's own figures agree with each other: IOPS x runtime = I/Os (runtime
+  // is in whole milliseconds).
+  EXPECT_NEAR(*r.iops * (*r.elapsed_ns / 1e9), double(*r.samples),
+              0.05 * *r.samples + 2);
+  EXPECT_GT(r.latency_ns->p50, 0u);
+  EXPECT_LE(r.latency_ns->p50, r.latency_ns->p99);
+  EXPECT_GT(r.latency_ns->samples, 0u);
+  EXPECT_TRUE(r.metrics.contains("context_switches"));
+  ASSERT_TRUE(r.params.extra.contains("fio_command"));
+  EXPECT_NE(
+      r.params.extra["fio_command"].get<std::string>().find("--iodepth=4"),
+      std::string::npos);
+  EXPECT_FALSE(r.fio.has_value());  // no second opinion on itself
+  // auto picks fio too when it is installed.
+  ProbeResult a = RunPoint(MeasureWith::kAuto);
+  ASSERT_EQ(a.status, ProbeStatus::kOk) << a.error;
+  EXPECT_EQ(a.measured_by, MeasuredBy::kFio);
+}
+
+TEST_F(MeasureWithTest, NativeLoopMeasuresWhenFioIsHidden) {
+  HideFio();
+  for (MeasureWith with : {MeasureWith::kAuto, MeasureWith::kFio}) {
+    ProbeResult r = RunPoint(with);
+    ASSERT_EQ(r.status, ProbeStatus::kOk) << r.error;
+    ASSERT_TRUE(r.measured_by.has_value());
+    EXPECT_EQ(*r.measured_by, MeasuredBy::kNative);
+    EXPECT_NE(r.measured_by_reason.find("fio is not installed"),
+              std::string::npos)
+        << r.measured_by_reason;
+    EXPECT_GT(*r.iops, 0);
+    EXPECT_GT(*r.samples, 10u);
+    EXPECT_TRUE(r.metrics.contains("context_switches"));
+    EXPECT_FALSE(r.params.extra.contains("fio_command"));
+  }
+}
+
+TEST_F(MeasureWithTest, NativeWhenAskedNeedsNoReason) {
+  ProbeResult r = RunPoint(MeasureWith::kNative);
+  ASSERT_EQ(r.status, ProbeStatus::kOk) << r.error;
+  EXPECT_EQ(r.measured_by, MeasuredBy::kNative);
+  EXPECT_EQ(r.measured_by_reason, "");
+  // The result says so in its JSON, and reads back the same.
+  nlohmann::json j = r;
+  EXPECT_EQ(j["measured_by"], "native");
+  EXPECT_FALSE(j.contains("measured_by_reason"));
+  EXPECT_EQ(j.get<ProbeResult>().measured_by, MeasuredBy::kNative);
 }
 
 TEST(ProbeRegistryTest, UnknownProbeListsValidOnes) {

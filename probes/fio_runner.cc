@@ -1,5 +1,6 @@
 #include "probes/fio_runner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -23,7 +24,6 @@ std::vector<std::string> FioCommand(const FioJob& job) {
       "--bs=" + std::to_string(job.block_size),
       "--iodepth=" + std::to_string(job.queue_depth),
       "--size=" + std::to_string(job.file_size_bytes),
-      "--time_based",
       "--runtime=" + secs(job.duration_ns),
       "--norandommap",
       "--randrepeat=0",
@@ -32,6 +32,12 @@ std::vector<std::string> FioCommand(const FioJob& job) {
       // probes' definition; fio's default clat leaves out the submit call.
       "--lat_percentiles=1",
   };
+  if (job.max_bytes > 0) {
+    // Stops at the runtime or after max_bytes, whichever comes first.
+    argv.push_back("--io_size=" + std::to_string(job.max_bytes));
+  } else {
+    argv.push_back("--time_based");
+  }
   if (job.warmup_ns > 0) argv.push_back("--ramp_time=" + secs(job.warmup_ns));
   return argv;
 }
@@ -45,10 +51,22 @@ Result<FioComparison> ParseFioJson(const std::string& text, bool write) {
   if (j.is_discarded() || !j.contains("jobs") || j["jobs"].empty()) {
     return Status::Corruption("fio JSON has no jobs");
   }
-  const nlohmann::json& side = j["jobs"][0][write ? "write" : "read"];
+  const nlohmann::json& job = j["jobs"][0];
+  if (!job.contains(write ? "write" : "read") ||
+      !job[write ? "write" : "read"].is_object()) {
+    return Status::Corruption(std::string("fio JSON has no ") +
+                              (write ? "write" : "read") + " figures");
+  }
+  const nlohmann::json& side = job[write ? "write" : "read"];
   FioComparison f;
   f.iops = side.value("iops", 0.0);
   f.bytes_per_sec = static_cast<double>(side.value("bw_bytes", uint64_t{0}));
+  if (side.contains("total_ios"))
+    f.samples = side.value("total_ios", uint64_t{0});
+  if (side.contains("io_bytes")) f.bytes = side.value("io_bytes", uint64_t{0});
+  if (side.contains("runtime"))  // milliseconds
+    f.elapsed_ns = side.value("runtime", uint64_t{0}) * 1000000ull;
+  if (job.contains("ctx")) f.context_switches = job.value("ctx", uint64_t{0});
   const char* key =
       side.contains("lat_ns") && side["lat_ns"].contains("percentile")
           ? "lat_ns"
@@ -107,6 +125,31 @@ Result<FioComparison> RunFio(const FioJob& job) {
   }
   parsed->command = f.command;
   return parsed;
+}
+
+bool FioInstalled() { return !FindProgram("fio").empty(); }
+
+Status FillFromFio(const FioComparison& fio, ProbeResult* r) {
+  if (fio.status != "ok") {
+    return Status::NotSupported("fio " + fio.status + ": " + fio.reason);
+  }
+  if (!fio.iops || !fio.samples || *fio.samples == 0 || !fio.elapsed_ns ||
+      *fio.elapsed_ns == 0) {
+    return Status::NotSupported(
+        "fio completed no I/O inside the measured window");
+  }
+  r->measured_by = MeasuredBy::kFio;
+  r->measured_by_reason.clear();
+  r->iops = fio.iops;
+  r->bytes_per_sec = fio.bytes_per_sec;
+  r->latency_ns = fio.latency_ns;
+  r->samples = fio.samples;
+  r->bytes = fio.bytes;
+  r->elapsed_ns = fio.elapsed_ns;
+  if (fio.context_switches)
+    r->metrics["context_switches"] = *fio.context_switches;
+  r->params.extra["fio_command"] = fio.command;
+  return Status::OK();
 }
 
 void AddFioRatios(const ProbeResult& native, FioComparison* fio) {

@@ -20,6 +20,26 @@ ProbeConfig ProbeConfig::Defaults(bool quick) {
   return c;
 }
 
+const char* MeasureWithName(MeasureWith m) {
+  switch (m) {
+    case MeasureWith::kNative:
+      return "native";
+    case MeasureWith::kFio:
+      return "fio";
+    case MeasureWith::kAuto:
+      break;
+  }
+  return "auto";
+}
+
+std::optional<MeasureWith> ParseMeasureWith(const std::string& name) {
+  for (MeasureWith m :
+       {MeasureWith::kAuto, MeasureWith::kNative, MeasureWith::kFio}) {
+    if (name == MeasureWithName(m)) return m;
+  }
+  return std::nullopt;
+}
+
 void to_json(nlohmann::json& j, const ProbeConfig& c) {
   j = nlohmann::json{{"quick", c.quick},
                      {"file_size_bytes", c.file_size_bytes},
@@ -27,6 +47,7 @@ void to_json(nlohmann::json& j, const ProbeConfig& c) {
                      {"warmup_ns", c.warmup_ns},
                      {"buffered", c.buffered},
                      {"with_fio", c.with_fio},
+                     {"measure_with", MeasureWithName(c.measure_with)},
                      {"seed", c.seed},
                      {"queue_depths", c.queue_depths}};
   if (c.repeat > 1) j["repeat"] = c.repeat;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,13 @@ namespace disktune {
 
 class ScratchDir;
 
+// Which I/O loop measures the block I/O points: kAuto is fio when it is
+// installed, the native io_uring loop otherwise (and always with --with-fio,
+// which compares the native loop against fio).
+enum class MeasureWith { kAuto, kNative, kFio };
+const char* MeasureWithName(MeasureWith m);  // "auto", "native", "fio"
+std::optional<MeasureWith> ParseMeasureWith(const std::string& name);
+
 // The effective configuration of a probe run (echoed into the report).
 struct ProbeConfig {
   bool quick = false;
@@ -31,6 +39,7 @@ struct ProbeConfig {
   bool buffered = false;         // allow buffered I/O where O_DIRECT is refused
   bool with_fio = false;
   bool fio_first = false;  // run each fio job before its native point
+  MeasureWith measure_with = MeasureWith::kAuto;
   uint64_t seed = 0;
   int repeat = 1;  // rounds per point, interleaved (probes/probe_repeats.h)
   std::vector<int> queue_depths;  // for rand_read

@@ -51,6 +51,16 @@ const char* ProbeStatusName(ProbeStatus s) {
   return "failed";
 }
 
+const char* MeasuredByName(MeasuredBy m) {
+  return m == MeasuredBy::kFio ? "fio" : "native";
+}
+
+std::optional<MeasuredBy> ParseMeasuredBy(const std::string& name) {
+  if (name == "native") return MeasuredBy::kNative;
+  if (name == "fio") return MeasuredBy::kFio;
+  return std::nullopt;
+}
+
 ProbeResult ProbeResult::Skipped(std::string probe, std::string name,
                                  std::string reason) {
   ProbeResult r;
@@ -147,6 +157,10 @@ void to_json(nlohmann::json& j, const FioComparison& f) {
   PutOpt(j, "iops", f.iops);
   PutOpt(j, "bytes_per_sec", f.bytes_per_sec);
   PutOpt(j, "latency_ns", f.latency_ns);
+  PutOpt(j, "samples", f.samples);
+  PutOpt(j, "bytes", f.bytes);
+  PutOpt(j, "elapsed_ns", f.elapsed_ns);
+  PutOpt(j, "context_switches", f.context_switches);
   nlohmann::json ratio = nlohmann::json::object();
   PutOpt(ratio, "iops", f.iops_ratio);
   PutOpt(ratio, "bytes_per_sec", f.bytes_per_sec_ratio);
@@ -162,6 +176,10 @@ void from_json(const nlohmann::json& j, FioComparison& f) {
   GetOpt(j, "iops", f.iops);
   GetOpt(j, "bytes_per_sec", f.bytes_per_sec);
   GetOpt(j, "latency_ns", f.latency_ns);
+  GetOpt(j, "samples", f.samples);
+  GetOpt(j, "bytes", f.bytes);
+  GetOpt(j, "elapsed_ns", f.elapsed_ns);
+  GetOpt(j, "context_switches", f.context_switches);
   if (auto it = j.find("native_over_fio"); it != j.end()) {
     GetOpt(*it, "iops", f.iops_ratio);
     GetOpt(*it, "bytes_per_sec", f.bytes_per_sec_ratio);
@@ -177,6 +195,8 @@ void to_json(nlohmann::json& j, const ProbeResult& r) {
                      {"status", ProbeStatusName(r.status)}};
   PutStr(j, "reason", r.reason);
   PutStr(j, "error", r.error);
+  if (r.measured_by) j["measured_by"] = MeasuredByName(*r.measured_by);
+  PutStr(j, "measured_by_reason", r.measured_by_reason);
   PutOpt(j, "iops", r.iops);
   PutOpt(j, "ops_per_sec", r.ops_per_sec);
   PutOpt(j, "bytes_per_sec", r.bytes_per_sec);
@@ -201,6 +221,9 @@ void from_json(const nlohmann::json& j, ProbeResult& r) {
                                : ProbeStatus::kFailed;
   GetStr(j, "reason", r.reason);
   GetStr(j, "error", r.error);
+  if (auto it = j.find("measured_by"); it != j.end() && it->is_string())
+    r.measured_by = ParseMeasuredBy(it->get<std::string>());
+  GetStr(j, "measured_by_reason", r.measured_by_reason);
   GetOpt(j, "iops", r.iops);
   GetOpt(j, "ops_per_sec", r.ops_per_sec);
   GetOpt(j, "bytes_per_sec", r.bytes_per_sec);

@@ -27,6 +27,12 @@ const char* CacheStateName(CacheState s);  // "as_found", "on", "off"
 // The values of ProbeParams::variant besides the fsync family's "".
 inline constexpr const char* kVariantWriteCacheAb = "write_cache_ab";
 
+// Which I/O loop produced a point's figures: disktune's own io_uring loop or
+// fio running the same job (block I/O points, probe --measure-with).
+enum class MeasuredBy { kNative, kFio };
+const char* MeasuredByName(MeasuredBy m);  // "native", "fio"
+std::optional<MeasuredBy> ParseMeasuredBy(const std::string& name);
+
 struct ProbeParams {
   std::optional<uint64_t> block_size_bytes;
   std::optional<int> queue_depth;
@@ -61,6 +67,10 @@ struct FioComparison {
   std::optional<double> iops;
   std::optional<double> bytes_per_sec;
   std::optional<LatencySummary> latency_ns;   // fio lat (submit to completion)
+  std::optional<uint64_t> samples;            // I/Os completed (total_ios)
+  std::optional<uint64_t> bytes;              // io_bytes
+  std::optional<uint64_t> elapsed_ns;         // the job's runtime
+  std::optional<uint64_t> context_switches;   // fio's ctx for the job
   std::optional<double> iops_ratio;           // native / fio
   std::optional<double> bytes_per_sec_ratio;  // native / fio
   std::optional<double> latency_p50_ratio;    // native / fio
@@ -74,6 +84,12 @@ struct ProbeResult {
   ProbeStatus status = ProbeStatus::kOk;
   std::string reason;  // when skipped
   std::string error;   // when failed
+  // Who measured the figures below. Absent for results written before the
+  // field existed; the native loop then measured them.
+  std::optional<MeasuredBy> measured_by;
+  // Why the native loop measured a point fio was asked to (fio missing or
+  // failed at that point).
+  std::string measured_by_reason;
 
   std::optional<double> iops;
   std::optional<double> ops_per_sec;

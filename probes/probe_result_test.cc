@@ -4,6 +4,7 @@
 
 #include "probes/fio_runner.h"
 #include "probes/rand_read_saturation.h"
+#include "probes/probe.h"
 
 namespace disktune {
 namespace {
@@ -75,6 +76,82 @@ TEST(FioTest, ParsesFioJsonAndComputesRatios) {
   EXPECT_NEAR(*f->iops_ratio, 0.95, 1e-9);
   EXPECT_NEAR(*f->latency_p50_ratio, 1.1, 1e-9);
   EXPECT_FALSE(ParseFioJson("fio: command failed", false).ok());
+}
+
+TEST(FioTest, FioFiguresFillAPointTheyMeasured) {
+  const char* text = R"({"jobs":[{"jobname":"disktune","ctx":812,
+ "read":{"io_bytes":409600,"total_ios":100,"runtime":250,"bw_bytes":1638400,
+ "iops":400.0,"lat_ns":{"min":10,"max":5000,"mean":300.0,"stddev":20.0,"N":100,
+ "percentile":{"50.000000":290,"90.000000":350,"99.000000":600,"99.900000":1200}}}}]})";
+  Result<FioComparison> f = ParseFioJson(text, /*write=*/false);
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  EXPECT_EQ(*f->samples, 100u);
+  EXPECT_EQ(*f->bytes, 409600u);
+  EXPECT_EQ(*f->elapsed_ns, 250000000u);
+  EXPECT_EQ(*f->context_switches, 812u);
+  f->command = "fio --name=disktune";
+  ProbeResult r;
+  r.name = "rand_read.4k.qd4";
+  r.measured_by_reason = "left over";
+  ASSERT_TRUE(FillFromFio(*f, &r).ok());
+  EXPECT_EQ(r.measured_by, MeasuredBy::kFio);
+  EXPECT_EQ(r.measured_by_reason, "");
+  EXPECT_DOUBLE_EQ(*r.iops, 400.0);
+  EXPECT_DOUBLE_EQ(*r.bytes_per_sec, 1638400.0);
+  EXPECT_EQ(*r.samples, 100u);
+  EXPECT_EQ(r.latency_ns->p99, 600u);
+  EXPECT_EQ(r.metrics["context_switches"], 812);
+  EXPECT_EQ(r.params.extra["fio_command"], "fio --name=disktune");
+  // JSON keeps who measured.
+  nlohmann::json j = r;
+  EXPECT_EQ(j["measured_by"], "fio");
+  ProbeResult back = j.get<ProbeResult>();
+  EXPECT_EQ(back.measured_by, MeasuredBy::kFio);
+  nlohmann::json fj = *f;
+  EXPECT_EQ(fj["samples"], 100);
+  EXPECT_EQ(fj.get<FioComparison>().context_switches, 812u);
+  // A fio run that failed or measured nothing fills nothing.
+  FioComparison failed;
+  failed.status = "failed";
+  failed.reason = "fio exited 1: bad file";
+  ProbeResult untouched;
+  Status s = FillFromFio(failed, &untouched);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("fio exited 1: bad file"), std::string::npos);
+  EXPECT_FALSE(untouched.measured_by.has_value());
+  EXPECT_FALSE(untouched.iops.has_value());
+  FioComparison idle = *f;
+  idle.samples = 0;
+  EXPECT_FALSE(FillFromFio(idle, &untouched).ok());
+  // fio JSON without the side asked for is not a measurement.
+  EXPECT_FALSE(ParseFioJson(text, /*write=*/true).ok());
+}
+
+TEST(FioTest, MeasureWithNames) {
+  EXPECT_EQ(ParseMeasureWith("auto"), MeasureWith::kAuto);
+  EXPECT_EQ(ParseMeasureWith("native"), MeasureWith::kNative);
+  EXPECT_EQ(ParseMeasureWith("fio"), MeasureWith::kFio);
+  EXPECT_FALSE(ParseMeasureWith("FIO").has_value());
+  EXPECT_EQ(ParseMeasuredBy("fio"), MeasuredBy::kFio);
+  EXPECT_FALSE(ParseMeasuredBy("auto").has_value());
+}
+
+TEST(FioTest, WriteJobsStopAtTheirByteCap) {
+  FioJob job;
+  job.file = "/d/probe.dat";
+  job.file_size_bytes = 64 << 20;
+  job.write = true;
+  job.duration_ns = 1000000000;
+  std::string timed;
+  for (const auto& a : FioCommand(job)) timed += a + " ";
+  EXPECT_NE(timed.find("--time_based"), std::string::npos);
+  EXPECT_EQ(timed.find("--io_size"), std::string::npos);
+  job.max_bytes = 96 << 20;
+  std::string capped;
+  for (const auto& a : FioCommand(job)) capped += a + " ";
+  EXPECT_NE(capped.find("--io_size=100663296"), std::string::npos);
+  EXPECT_EQ(capped.find("--time_based"), std::string::npos);
+  EXPECT_NE(capped.find("--rw=write"), std::string::npos);
 }
 
 TEST(FioTest, CommandMirrorsTheNativeJob) {

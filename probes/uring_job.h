@@ -39,6 +39,9 @@ struct UringJobResult {
   uint64_t bytes = 0;
   uint64_t elapsed_ns =
       0;  // from end of warm-up to the last counted completion
+  // Voluntary and involuntary, of the job's thread, warm-up included (as
+  // fio's "ctx" counts them for its job).
+  uint64_t context_switches = 0;
 };
 
 // IOError on a failed or short I/O (with the offset); Aborted on

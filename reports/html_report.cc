@@ -899,17 +899,31 @@ void Durability(const Report& r, std::string& out) {
   out += "</section>\n";
 }
 
+// "fio", "native", or "native: fio is not installed ..." (escaped).
+std::string MeasuredByText(const ProbeResult& p) {
+  if (!p.measured_by) return "-";
+  std::string text = MeasuredByName(*p.measured_by);
+  if (!p.measured_by_reason.empty()) text += ": " + p.measured_by_reason;
+  return text;
+}
+
 void ProbeTable(const Report& r, std::string& out) {
+  // Which loop measured each point; reports written before the field have
+  // none, and no column then.
+  bool by = std::any_of(
+      r.probes.begin(), r.probes.end(),
+      [](const ProbeResult& p) { return p.measured_by.has_value(); });
   out += "<h3>Probes</h3>\n<table><tr>" + Th("probe") +
          Th("IOPS / ops/s", true) + Th("MB/s", true) + Th("p50", true) +
          Th("p99", true) + Th("p99.9", true) + Th("max", true) +
-         Th("samples", true) + Th("flushes/sync", true) + "</tr>\n";
+         Th("samples", true) + Th("flushes/sync", true) +
+         (by ? Th("measured by") : "") + "</tr>\n";
   for (const auto& p : r.probes) {
     if (p.status != ProbeStatus::kOk) {
       out += "<tr>" + Td(p.name) + "<td colspan=\"8\" class=\"skipped\">" +
              H(std::string(ProbeStatusName(p.status)) + ": " +
                (p.status == ProbeStatus::kSkipped ? p.reason : p.error)) +
-             "</td></tr>\n";
+             "</td>" + (by ? Td(MeasuredByText(p)) : "") + "</tr>\n";
       continue;
     }
     std::optional<double> rate = p.iops ? p.iops : p.ops_per_sec;
@@ -926,7 +940,8 @@ void ProbeTable(const Report& r, std::string& out) {
         Td(p.latency_ns ? Dur(static_cast<double>(p.latency_ns->max)) : "-",
            true) +
         Td(p.samples ? Thousands(static_cast<double>(*p.samples)) : "-", true) +
-        Td(fps ? Fixed(fps->get<double>(), 2) : "-", true) + "</tr>\n";
+        Td(fps ? Fixed(fps->get<double>(), 2) : "-", true) +
+        (by ? Td(MeasuredByText(p)) : "") + "</tr>\n";
   }
   out += "</table>\n";
 }

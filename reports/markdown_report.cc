@@ -247,14 +247,40 @@ void Benches(const Report& r, std::ostringstream& os) {
   }
 }
 
+// Whether the block I/O points say which loop measured them (reports
+// written before the field do not: the column is left out then).
+bool MeasuredByColumn(const Report& r) {
+  return std::any_of(r.probes.begin(), r.probes.end(),
+                     [](const ProbeResult& p) {
+                       return p.probe != "fsync" && p.measured_by.has_value();
+                     });
+}
+
+// "fio", "native", or "native (fio is not installed ...)".
+std::string MeasuredByCell(const ProbeResult& p) {
+  if (!p.measured_by) return "-";
+  std::string cell = MeasuredByName(*p.measured_by);
+  if (!p.measured_by_reason.empty())
+    cell += " (" + Md(p.measured_by_reason) + ")";
+  return cell;
+}
+
 void ProbeRows(const Report& r, bool fsync, std::ostringstream& os) {
+  bool by = !fsync && MeasuredByColumn(r);
   for (const auto& p : r.probes) {
     if ((p.probe == "fsync") != fsync) continue;
     if (p.status != ProbeStatus::kOk) {
-      os << Row({"`" + Md(p.name) + "`",
-                 Md(std::string(ProbeStatusName(p.status)) + ": " +
-                    (p.status == ProbeStatus::kSkipped ? p.reason : p.error)),
-                 "", "", "", "", ""});
+      std::vector<std::string> cells = {
+          "`" + Md(p.name) + "`",
+          Md(std::string(ProbeStatusName(p.status)) + ": " +
+             (p.status == ProbeStatus::kSkipped ? p.reason : p.error)),
+          "",
+          "",
+          "",
+          "",
+          ""};
+      if (by) cells.push_back(MeasuredByCell(p));
+      os << Row(cells);
       continue;
     }
     std::optional<double> rate = p.iops ? p.iops : p.ops_per_sec;
@@ -273,6 +299,7 @@ void ProbeRows(const Report& r, bool fsync, std::ostringstream& os) {
     cells.push_back(
         fsync ? (fps ? Fixed(fps->get<double>(), 2) : "-")
               : (p.samples ? Thousands(static_cast<double>(*p.samples)) : "-"));
+    if (by) cells.push_back(MeasuredByCell(p));
     os << Row(cells);
   }
 }
@@ -285,9 +312,14 @@ void Probes(const Report& r, std::ostringstream& os) {
       std::any_of(r.probes.begin(), r.probes.end(),
                   [](const ProbeResult& p) { return p.probe == "fsync"; });
   if (block) {
-    os << "\n### Disk\n\n"
-       << HeaderRow({"probe", "IOPS", "MB/s", "p50", "p99", "max", "samples"},
-                    "lrrrrrr");
+    std::vector<std::string> head = {"probe", "IOPS", "MB/s",   "p50",
+                                     "p99",   "max",  "samples"};
+    std::string align = "lrrrrrr";
+    if (MeasuredByColumn(r)) {
+      head.push_back("measured by");
+      align += "l";
+    }
+    os << "\n### Disk\n\n" << HeaderRow(head, align);
     ProbeRows(r, false, os);
   }
   if (auto s = FindRandReadSaturation(r.analyses)) {

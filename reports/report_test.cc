@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "reports/html_report.h"
+#include "reports/markdown_report.h"
 #include "reports/schema_validator.h"
 #include "reports/text_report.h"
 
@@ -99,6 +101,53 @@ TEST(ReportTest, TextNamesTheDiskAndEveryProbe) {
   EXPECT_NE(text.find("seq_read.4k.qd1"), std::string::npos);
   EXPECT_NE(text.find("skipped: tmpfs refuses O_DIRECT"), std::string::npos);
   EXPECT_NE(text.find("a warning"), std::string::npos);
+}
+
+// probe --measure-with: one point measured by fio, one by the native loop
+// because fio failed there; every report format says which.
+TEST(ReportTest, EveryPointSaysWhoMeasuredIt) {
+  Report r = SampleReport();
+  r.probes[0].measured_by = MeasuredBy::kFio;
+  r.probes[0].metrics["context_switches"] = 812;
+  ProbeResult native = r.probes[0];
+  native.name = "seq_read.1m.qd1";
+  native.measured_by = MeasuredBy::kNative;
+  native.measured_by_reason = "fio failed: fio exited 1: bad option";
+  r.probes.push_back(native);
+  nlohmann::json j = ReportToJson(r);
+  EXPECT_EQ(j["probes"][0]["measured_by"], "fio");
+  EXPECT_EQ(j["probes"][2]["measured_by"], "native");
+  EXPECT_EQ(j["probes"][2]["measured_by_reason"],
+            "fio failed: fio exited 1: bad option");
+  auto errors = ValidateAgainstSchema(LoadSchema(), j);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  Result<Report> back = ReportFromJson(j);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->probes[0].measured_by, MeasuredBy::kFio);
+  EXPECT_EQ(back->probes[2].measured_by_reason,
+            "fio failed: fio exited 1: bad option");
+
+  std::string text = RenderText(r);
+  EXPECT_NE(text.find("measured by"), std::string::npos) << text;
+  EXPECT_NE(text.find("  fio\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  native\n  measured by the native loop: fio failed"),
+            std::string::npos)
+      << text;
+  std::string md = RenderMarkdown(r);
+  EXPECT_NE(md.find("| measured by |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| fio |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| native (fio failed: fio exited 1: bad option) |"),
+            std::string::npos)
+      << md;
+  std::string html = RenderHtml(r);
+  EXPECT_NE(html.find("<th>measured by</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td>native: fio failed: fio exited 1: bad option</td>"),
+            std::string::npos);
+
+  // A report from before the field has no such column.
+  EXPECT_EQ(RenderText(SampleReport()).find("measured by"), std::string::npos);
+  EXPECT_EQ(RenderMarkdown(SampleReport()).find("measured by"),
+            std::string::npos);
 }
 
 }  // namespace

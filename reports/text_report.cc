@@ -104,8 +104,15 @@ void ProbeTable(const Report& r, std::ostringstream& os) {
   for (const auto& p : r.probes) {
     if (!IsFsync(p)) w = std::max(w, static_cast<int>(p.name.size()));
   }
-  std::snprintf(line, sizeof(line), "\n%-*s %12s %11s %11s %11s %11s %9s\n", w,
-                "probe", "IOPS", "MB/s", "p50", "p99", "max", "samples");
+  // Which loop measured each point (reports written before the field have
+  // none: the column is left out then).
+  bool by =
+      std::any_of(r.probes.begin(), r.probes.end(), [](const ProbeResult& p) {
+        return !IsFsync(p) && p.measured_by.has_value();
+      });
+  std::snprintf(line, sizeof(line), "\n%-*s %12s %11s %11s %11s %11s %9s%s\n",
+                w, "probe", "IOPS", "MB/s", "p50", "p99", "max", "samples",
+                by ? "  measured by" : "");
   os << line;
   for (const auto& p : r.probes) {
     if (IsFsync(p)) continue;
@@ -119,11 +126,17 @@ void ProbeTable(const Report& r, std::ostringstream& os) {
     std::string p50 = p.latency_ns ? FormatDuration(p.latency_ns->p50) : "-";
     std::string p99 = p.latency_ns ? FormatDuration(p.latency_ns->p99) : "-";
     std::string mx = p.latency_ns ? FormatDuration(p.latency_ns->max) : "-";
-    std::snprintf(line, sizeof(line), "%-*s %12.0f %11s %11s %11s %11s %9llu\n",
-                  w, p.name.c_str(), iops, mbs.c_str(), p50.c_str(),
-                  p99.c_str(), mx.c_str(),
-                  static_cast<unsigned long long>(p.samples.value_or(0)));
+    std::string engine =
+        by ? "  " + std::string(p.measured_by ? MeasuredByName(*p.measured_by)
+                                              : "-")
+           : "";
+    std::snprintf(
+        line, sizeof(line), "%-*s %12.0f %11s %11s %11s %11s %9llu%s\n", w,
+        p.name.c_str(), iops, mbs.c_str(), p50.c_str(), p99.c_str(), mx.c_str(),
+        static_cast<unsigned long long>(p.samples.value_or(0)), engine.c_str());
     os << line;
+    if (!p.measured_by_reason.empty())
+      os << "  measured by the native loop: " << p.measured_by_reason << "\n";
     RoundsLine(p, os);
     if (p.fio && p.fio->status == "ok") {
       std::string ratio = "  fio: ";

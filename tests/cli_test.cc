@@ -100,6 +100,15 @@ TEST_F(CliTest, UnitlessAndNegativeValues) {
   ExpectOneLineError({"probe", "--queue-depths", "0,4"}, 2, "--queue-depths");
 }
 
+TEST_F(CliTest, MeasureWithNamesAnEngine) {
+  ExpectOneLineError({"probe", "--measure-with", "fastest"}, 2,
+                     "--measure-with: 'fastest' is not auto, native or fio");
+  ExpectOneLineError({"probe", "--measure-with", "fio", "--with-fio"}, 2,
+                     "--with-fio compares the native loop with fio");
+  RunOutput h = RunDisktune({"probe", "--help"});
+  EXPECT_NE(h.out.find("--measure-with"), std::string::npos) << h.out;
+}
+
 TEST_F(CliTest, DirUnderMissingParent) {
   ExpectOneLineError(With({"probe", "--dir", "no/such/parent"}, kShort), 2,
                      "parent directory");

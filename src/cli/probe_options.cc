@@ -148,9 +148,16 @@ void AddProbeFlags(CLI::App* cmd, ProbeFlags* f) {
                   "rand_read queue depths (default 1,2,4,8,16,32,64,128)")
       ->delimiter(',')
       ->type_name("N[,N]");
-  cmd->add_flag(
-      "--with-fio", f->with_fio,
-      "after each native point, run the same job in fio and store both");
+  cmd->add_option(
+         "--measure-with", f->measure_with,
+         "which I/O loop measures the block I/O points: auto (default: fio "
+         "when installed, else the native io_uring loop), native or fio; a "
+         "point fio cannot measure falls back to the native loop, and the "
+         "report names the loop of every point")
+      ->type_name("auto|native|fio");
+  cmd->add_flag("--with-fio", f->with_fio,
+                "the native loop measures each point, then fio runs the same "
+                "job; stores both and the native/fio ratios");
   cmd->add_flag("--fio-first", f->fio_first,
                 "with --with-fio: run fio before the native point instead of "
                 "after (whichever runs second may find the device's cache "
@@ -208,6 +215,19 @@ Result<ProbeConfig> BuildProbeConfig(const ProbeFlags& f) {
         "--fio-first only orders the fio runs; add --with-fio");
   }
   c.fio_first = f.fio_first;
+  if (!f.measure_with.empty()) {
+    std::optional<MeasureWith> m = ParseMeasureWith(f.measure_with);
+    if (!m) {
+      return Status::InvalidArgument("--measure-with: '" + f.measure_with +
+                                     "' is not auto, native or fio");
+    }
+    if (*m == MeasureWith::kFio && f.with_fio) {
+      return Status::InvalidArgument(
+          "--with-fio compares the native loop with fio; it cannot go with "
+          "--measure-with fio");
+    }
+    c.measure_with = *m;
+  }
   c.buffered = f.buffered;
   if (f.seed) c.seed = *f.seed;
   if (f.repeat < 1 || f.repeat > 100) {

@@ -19,6 +19,7 @@ struct ProbeFlags {
   std::vector<int> queue_depths;
   bool with_fio = false;
   bool fio_first = false;
+  std::string measure_with;  // auto / native / fio; empty = auto
   bool buffered = false;
   std::optional<uint64_t> seed;
   int repeat = 1;
