@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "engines/knob_spec.h"
+
 namespace disktune::engine_internal {
 
 namespace fs = std::filesystem;
@@ -89,6 +91,19 @@ void AddSingleFileKnobs(const EngineOptions& options, std::string_view engine,
   if (options.max_file_bytes) {
     out->emplace_back("max_file_bytes",
                       name + " keeps one data file; there are no table files");
+  }
+  AddRocksDbOnlyKnobs(options, engine, out);
+}
+
+void AddRocksDbOnlyKnobs(const EngineOptions& options, std::string_view engine,
+                         KnobList* out) {
+  for (const KnobSpec& k : Knobs()) {
+    if (IsRocksDbOnly(k) && k.get(options)) {
+      out->emplace_back(std::string(k.json_key),
+                        std::string(engine) + " has no " +
+                            std::string(k.rocksdb_option) +
+                            " (a RocksDB option)");
+    }
   }
 }
 

@@ -33,6 +33,11 @@ Status RemoveDbFiles(
 void AddSingleFileKnobs(const EngineOptions& options, std::string_view engine,
                         KnobList* out);
 
+// Lists the set knobs only RocksDB has (EngineOptions::rocksdb) for any
+// other engine. AddSingleFileKnobs includes them.
+void AddRocksDbOnlyKnobs(const EngineOptions& options, std::string_view engine,
+                         KnobList* out);
+
 // "<engine> <op>: database is not open".
 Status NotOpen(std::string_view engine, std::string_view op);
 

@@ -29,6 +29,45 @@ const char* CompressionName(Compression c);
 // Parses "none", "snappy", "lz4", "zstd", "lzo" (case-insensitive).
 std::optional<Compression> ParseCompression(std::string_view s);
 
+// RocksDB's compaction styles the tuner may choose (FIFO drops data, so it
+// is not one of them).
+enum class CompactionStyle { kLevel, kUniversal };
+// The codec of the last level: kSameAsOthers is RocksDB's
+// kDisableCompressionOption (the bottommost level uses `compression`).
+enum class BottommostCompression { kSameAsOthers, kNone, kSnappy, kLz4, kZstd };
+// Compression per level: kUniform is RocksDB's empty compression_per_level
+// (every level uses `compression`); kNoneToL1 leaves levels 0 and 1
+// uncompressed (RocksDB's tuning guide: they are rewritten soonest).
+enum class CompressionPerLevel { kUniform, kNoneToL1 };
+
+// RocksDB's own knobs, which LevelDB has no counterpart for. Unset =
+// rocksdb::Options()' default; the other adapters list any that is set as
+// unsupported.
+struct RocksDbKnobs {
+  std::optional<int> max_write_buffer_number;
+  std::optional<int> min_write_buffer_number_to_merge;
+  std::optional<int> level0_file_num_compaction_trigger;
+  std::optional<int> level0_slowdown_writes_trigger;
+  std::optional<int> level0_stop_writes_trigger;
+  std::optional<uint64_t> max_bytes_for_level_base;
+  // RocksDB's is a double; whole multipliers are all the tuner proposes.
+  std::optional<int> max_bytes_for_level_multiplier;
+  std::optional<int> max_background_jobs;
+  std::optional<uint64_t> bytes_per_sync;
+  std::optional<uint64_t> wal_bytes_per_sync;
+  std::optional<uint64_t> compaction_readahead_bytes;
+  std::optional<bool> direct_io_for_flush_and_compaction;
+  std::optional<BottommostCompression> bottommost_compression;
+  std::optional<CompressionPerLevel> compression_per_level;
+  std::optional<bool> whole_key_filtering;
+  // Bytes of each key a prefix bloom filter hashes (a fixed-prefix
+  // extractor); 0 = no prefix extractor.
+  std::optional<int> bloom_prefix_bytes;
+  std::optional<CompactionStyle> compaction_style;
+
+  bool operator==(const RocksDbKnobs&) const = default;
+};
+
 // The common knobs. Unset = the engine's default.
 struct EngineOptions {
   std::optional<uint64_t> cache_bytes;
@@ -38,6 +77,7 @@ struct EngineOptions {
   std::optional<uint64_t> block_size_bytes;
   std::optional<int> max_open_files;
   std::optional<uint64_t> max_file_bytes;  // table file size (LSM engines)
+  RocksDbKnobs rocksdb;
   // Size the engine must be able to hold (LMDB's map size is fixed up front).
   std::optional<uint64_t> expected_db_bytes;
   // In-memory mode where the engine has one (sqlite3 ":memory:", bdb

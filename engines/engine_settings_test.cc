@@ -212,6 +212,114 @@ TEST(EngineSettingsTest, LsmEnginesReportTheirOptions) {
   }
 }
 
+// RocksDB's own knobs, each away from its default (direct I/O aside: the
+// test's temporary directory may not take O_DIRECT).
+EngineOptions RocksDbOwnKnobs() {
+  EngineOptions o;
+  o.write_buffer_bytes = 1 << 20;
+  RocksDbKnobs& r = o.rocksdb;
+  r.max_write_buffer_number = 4;
+  r.min_write_buffer_number_to_merge = 2;
+  r.level0_file_num_compaction_trigger = 2;
+  r.level0_slowdown_writes_trigger = 24;
+  r.level0_stop_writes_trigger = 40;
+  r.max_bytes_for_level_base = 32 << 20;
+  r.max_bytes_for_level_multiplier = 8;
+  r.max_background_jobs = 3;
+  r.bytes_per_sync = 1 << 20;
+  r.wal_bytes_per_sync = 512 << 10;
+  r.compaction_readahead_bytes = 2 << 20;
+  r.bottommost_compression = BottommostCompression::kNone;
+  r.compression_per_level = CompressionPerLevel::kNoneToL1;
+  r.whole_key_filtering = false;
+  r.bloom_prefix_bytes = 12;
+  r.compaction_style = CompactionStyle::kUniversal;
+  return o;
+}
+
+TEST(EngineSettingsTest, RocksDbTakesItsOwnKnobs) {
+  REQUIRE_ENGINE("rocksdb");
+  auto m = OpenSettings("rocksdb", RocksDbOwnKnobs());
+  EXPECT_EQ(m["rocksdb.max_write_buffer_number"], "4");
+  EXPECT_EQ(m["rocksdb.min_write_buffer_number_to_merge"], "2");
+  EXPECT_EQ(m["rocksdb.level0_file_num_compaction_trigger"], "2");
+  EXPECT_EQ(m["rocksdb.level0_slowdown_writes_trigger"], "24");
+  EXPECT_EQ(m["rocksdb.level0_stop_writes_trigger"], "40");
+  EXPECT_EQ(m["rocksdb.max_bytes_for_level_base"], std::to_string(32 << 20));
+  EXPECT_EQ(m["rocksdb.max_background_jobs"], "3");
+  EXPECT_EQ(m["rocksdb.bytes_per_sync"], std::to_string(1 << 20));
+  EXPECT_EQ(m["rocksdb.wal_bytes_per_sync"], std::to_string(512 << 10));
+  EXPECT_EQ(m["rocksdb.compaction_readahead_size"], std::to_string(2 << 20));
+  EXPECT_EQ(m["rocksdb.use_direct_io_for_flush_and_compaction"], "false");
+  EXPECT_EQ(m["rocksdb.bottommost_compression"], "none");
+  EXPECT_EQ(m["rocksdb.compression_per_level"].substr(0, 10), "none:none:");
+  EXPECT_EQ(m["rocksdb.prefix_extractor"], "rocksdb.FixedPrefix.12");
+  EXPECT_EQ(m["rocksdb.compaction_style"], "universal");
+  EXPECT_NE(m["rocksdb.table_factory"].find("whole_key_filtering=false"),
+            std::string::npos)
+      << m["rocksdb.table_factory"];
+  // RocksDB's defaults where nothing is set.
+  auto d = OpenSettings("rocksdb", EngineOptions{});
+  EXPECT_EQ(d["rocksdb.compaction_style"], "level");
+  EXPECT_EQ(d["rocksdb.prefix_extractor"], "none");
+  EXPECT_EQ(d["rocksdb.compression_per_level"], "uniform");
+}
+
+// A prefix extractor bounds a plain Seek to the target's prefix; scans that
+// cross prefixes and point reads through the prefix filter still see every
+// key.
+TEST(EngineSettingsTest, RocksDbPrefixBloomKeepsScansWhole) {
+  REQUIRE_ENGINE("rocksdb");
+  TempDb dir;
+  auto engine = NewEngine("rocksdb");
+  ASSERT_TRUE(engine.ok());
+  Engine& e = **engine;
+  EngineOptions o = RocksDbOwnKnobs();
+  o.bloom_bits_per_key = 10;
+  ASSERT_TRUE(e.Open(dir.db(), o).ok());
+  EXPECT_TRUE(e.unsupported_knobs().empty());
+  auto key = [](int i) {
+    char b[32];
+    std::snprintf(b, sizeof(b), "%016d", i);
+    return std::string(b);
+  };
+  for (int i = 0; i < 3000; i++) ASSERT_TRUE(e.Put(key(i), "v", {}).ok());
+  ASSERT_TRUE(e.Flush().ok());
+  std::string v;
+  EXPECT_TRUE(e.Get(key(1234), &v).ok());
+  EXPECT_EQ(e.Get(key(5000), &v).code(), Status::Code::kNotFound);
+  {
+    auto it = e.NewIterator();
+    it->Seek(key(995));
+    int n = 0;
+    for (; it->Valid(); it->Next()) n++;
+    EXPECT_TRUE(it->status().ok());
+    EXPECT_EQ(n, 3000 - 995);
+  }
+  ASSERT_TRUE(e.Close().ok());
+}
+
+TEST(EngineSettingsTest, OtherEnginesListRocksDbKnobsAsUnsupported) {
+  EngineOptions o;
+  o.rocksdb.compaction_style = CompactionStyle::kUniversal;
+  for (const char* id : {"leveldb", "sqlite3"}) {
+    if (!Available(id)) continue;
+    TempDb dir;
+    auto engine = NewEngine(id);
+    ASSERT_TRUE(engine.ok());
+    ASSERT_TRUE((*engine)->Open(dir.db(), o).ok()) << id;
+    bool listed = false;
+    for (const auto& [knob, why] : (*engine)->unsupported_knobs()) {
+      if (knob == "compaction_style") {
+        listed = true;
+        EXPECT_NE(why.find("compaction_style"), std::string::npos) << why;
+      }
+    }
+    EXPECT_TRUE(listed) << id;
+    EXPECT_TRUE((*engine)->Close().ok());
+  }
+}
+
 TEST(EngineLibraryTest, EveryEngineNamesItsBuild) {
   for (const EngineInfo& e : AvailableEngines()) {
     const LibraryBuild b = DescribeEngineLibrary(e.id);

@@ -34,14 +34,58 @@ struct Field {
   }
 };
 
+// The same for a field of EngineOptions::rocksdb.
+template <auto kField>
+struct RocksDbField {
+  static std::optional<KnobValue> Get(const EngineOptions& o) {
+    const auto& v = o.rocksdb.*kField;
+    if (!v) return std::nullopt;
+    return static_cast<KnobValue>(*v);
+  }
+  static void Set(EngineOptions* o, std::optional<KnobValue> v) {
+    using T = typename std::remove_reference_t<decltype(o->rocksdb.*
+                                                        kField)>::value_type;
+    if (v) {
+      o->rocksdb.*kField = static_cast<T>(*v);
+    } else {
+      o->rocksdb.*kField = std::nullopt;
+    }
+  }
+};
+
 #define DT_KNOB_FIELD(f) \
   &Field<&EngineOptions::f>::Get, &Field<&EngineOptions::f>::Set
+#define DT_ROCKSDB_FIELD(f) \
+  &RocksDbField<&RocksDbKnobs::f>::Get, &RocksDbField<&RocksDbKnobs::f>::Set
+
+// kEnum choices, in the order of their enums in engines/engine.h.
+constexpr KnobChoice kBottommostChoices[] = {
+    {"same", "kDisableCompressionOption"},
+    {"none", "kNoCompression"},
+    {"snappy", "kSnappyCompression"},
+    {"lz4", "kLZ4Compression"},
+    {"zstd", "kZSTD"},
+};
+// The OPTIONS file spells compression_per_level as a list of codecs, which
+// depends on the compression knob: engine forms write it (tune/engine_forms).
+constexpr KnobChoice kPerLevelChoices[] = {
+    {"uniform", ""},
+    {"none-to-l1", ""},
+};
+constexpr KnobChoice kCompactionStyles[] = {
+    {"level", "kCompactionStyleLevel"},
+    {"universal", "kCompactionStyleUniversal"},
+};
 
 // Defaults: leveldb::Options() of 1.23 (include/leveldb/options.h, and the
 // 8 MiB LRU cache DBImpl creates when block_cache is null); rocksdb::Options()
 // and BlockBasedTableOptions() of 7.8 (table.h: "If NULL, rocksdb will
 // automatically create and use an 8MB internal cache").
-const std::array<KnobSpec, 7> kKnobs = {{
+//
+// RocksDB's own knobs follow (no LevelDB default): options.h and
+// advanced_options.h of 7.8.3 for the defaults, the OPTIONS file's sections
+// and keys for the names.
+const std::array<KnobSpec, 24> kKnobs = {{
     {"block cache", "cache_bytes", "cache-size",
      "block cache, e.g. 8MiB (default: engine's)", "8MiB", KnobUnit::kBytes, 0,
      kNoMax, 8 * kMiB, 8 * kMiB, "block_cache", "TableOptions/BlockBasedTable",
@@ -73,11 +117,106 @@ const std::array<KnobSpec, 7> kKnobs = {{
      "table file size, e.g. 2MiB", "2MiB", KnobUnit::kBytes, 0, kNoMax,
      2 * kMiB, 64 * kMiB, "max_file_size", "CFOptions", "target_file_size_base",
      DT_KNOB_FIELD(max_file_bytes)},
+    {"write buffers kept", "max_write_buffer_number", "max-write-buffer-number",
+     "memtables RocksDB keeps (active + immutable) before it stalls writes",
+     "4", KnobUnit::kCount, 2, 64, std::nullopt, 2, "", "CFOptions",
+     "max_write_buffer_number", DT_ROCKSDB_FIELD(max_write_buffer_number)},
+    {"write buffers merged", "min_write_buffer_number_to_merge",
+     "min-write-buffer-number-to-merge",
+     "immutable memtables merged into one level-0 file per flush", "1",
+     KnobUnit::kCount, 1, 64, std::nullopt, 1, "", "CFOptions",
+     "min_write_buffer_number_to_merge",
+     DT_ROCKSDB_FIELD(min_write_buffer_number_to_merge)},
+    {"level-0 compaction trigger", "level0_file_num_compaction_trigger",
+     "level0-file-num-compaction-trigger",
+     "level-0 files that start a compaction into level 1", "4",
+     KnobUnit::kCount, 1, 100000, std::nullopt, 4, "", "CFOptions",
+     "level0_file_num_compaction_trigger",
+     DT_ROCKSDB_FIELD(level0_file_num_compaction_trigger)},
+    {"level-0 slowdown trigger", "level0_slowdown_writes_trigger",
+     "level0-slowdown-writes-trigger",
+     "level-0 files at which RocksDB slows writes down", "20", KnobUnit::kCount,
+     1, 100000, std::nullopt, 20, "", "CFOptions",
+     "level0_slowdown_writes_trigger",
+     DT_ROCKSDB_FIELD(level0_slowdown_writes_trigger)},
+    {"level-0 stop trigger", "level0_stop_writes_trigger",
+     "level0-stop-writes-trigger",
+     "level-0 files at which RocksDB stops writes", "36", KnobUnit::kCount, 1,
+     100000, std::nullopt, 36, "", "CFOptions", "level0_stop_writes_trigger",
+     DT_ROCKSDB_FIELD(level0_stop_writes_trigger)},
+    {"level-1 size", "max_bytes_for_level_base", "max-bytes-for-level-base",
+     "bytes level 1 holds before it compacts down, e.g. 256MiB", "256MiB",
+     KnobUnit::kBytes, 1 * kMiB, kNoMax, std::nullopt, 256 * kMiB, "",
+     "CFOptions", "max_bytes_for_level_base",
+     DT_ROCKSDB_FIELD(max_bytes_for_level_base)},
+    {"level size multiplier", "max_bytes_for_level_multiplier",
+     "max-bytes-for-level-multiplier",
+     "growth of each level over the one above it (whole numbers)", "10",
+     KnobUnit::kCount, 2, 100, std::nullopt, 10, "", "CFOptions",
+     "max_bytes_for_level_multiplier",
+     DT_ROCKSDB_FIELD(max_bytes_for_level_multiplier)},
+    {"background jobs", "max_background_jobs", "max-background-jobs",
+     "flush and compaction threads", "4", KnobUnit::kCount, 1, 1024,
+     std::nullopt, 2, "", "DBOptions", "max_background_jobs",
+     DT_ROCKSDB_FIELD(max_background_jobs)},
+    {"bytes per sync", "bytes_per_sync", "bytes-per-sync",
+     "sync table files in the background every SIZE written (0 = never), "
+     "e.g. 1MiB",
+     "1MiB", KnobUnit::kBytes, 0, kNoMax, std::nullopt, 0, "", "DBOptions",
+     "bytes_per_sync", DT_ROCKSDB_FIELD(bytes_per_sync)},
+    {"WAL bytes per sync", "wal_bytes_per_sync", "wal-bytes-per-sync",
+     "sync the write-ahead log in the background every SIZE written (0 = "
+     "never), e.g. 1MiB",
+     "1MiB", KnobUnit::kBytes, 0, kNoMax, std::nullopt, 0, "", "DBOptions",
+     "wal_bytes_per_sync", DT_ROCKSDB_FIELD(wal_bytes_per_sync)},
+    {"compaction readahead", "compaction_readahead_bytes",
+     "compaction-readahead-size",
+     "readahead of compaction inputs (0 = the OS's), e.g. 2MiB", "2MiB",
+     KnobUnit::kBytes, 0, kNoMax, std::nullopt, 0, "", "DBOptions",
+     "compaction_readahead_size", DT_ROCKSDB_FIELD(compaction_readahead_bytes)},
+    {"direct I/O for flush and compaction",
+     "direct_io_for_flush_and_compaction", "direct-io-for-flush-and-compaction",
+     "on: flushes and compactions bypass the page cache", "on", KnobUnit::kBool,
+     0, 1, std::nullopt, 0, "", "DBOptions",
+     "use_direct_io_for_flush_and_compaction",
+     DT_ROCKSDB_FIELD(direct_io_for_flush_and_compaction)},
+    {"bottommost compression", "bottommost_compression",
+     "bottommost-compression",
+     "codec of the last level: same (as --compression), none, snappy, lz4, "
+     "zstd",
+     "zstd", KnobUnit::kEnum, 0, std::size(kBottommostChoices) - 1,
+     std::nullopt, 0, "", "CFOptions", "bottommost_compression",
+     DT_ROCKSDB_FIELD(bottommost_compression), kBottommostChoices},
+    {"per-level compression", "compression_per_level", "compression-per-level",
+     "uniform, or none-to-l1 (levels 0 and 1 uncompressed)", "none-to-l1",
+     KnobUnit::kEnum, 0, std::size(kPerLevelChoices) - 1, std::nullopt, 0, "",
+     "CFOptions", "compression_per_level",
+     DT_ROCKSDB_FIELD(compression_per_level), kPerLevelChoices},
+    {"whole-key filtering", "whole_key_filtering", "whole-key-filtering",
+     "on: the bloom filter holds whole keys (off: only prefixes)", "off",
+     KnobUnit::kBool, 0, 1, std::nullopt, 1, "", "TableOptions/BlockBasedTable",
+     "whole_key_filtering", DT_ROCKSDB_FIELD(whole_key_filtering)},
+    {"prefix bloom", "bloom_prefix_bytes", "bloom-prefix-bytes",
+     "key bytes a prefix bloom filter hashes (0 = no prefix extractor)", "8",
+     KnobUnit::kCount, 0, 1024, std::nullopt, 0, "", "CFOptions",
+     "prefix_extractor", DT_ROCKSDB_FIELD(bloom_prefix_bytes)},
+    {"compaction style", "compaction_style", "compaction-style",
+     "level or universal", "universal", KnobUnit::kEnum, 0,
+     std::size(kCompactionStyles) - 1, std::nullopt, 0, "", "CFOptions",
+     "compaction_style", DT_ROCKSDB_FIELD(compaction_style), kCompactionStyles},
 }};
 
 #undef DT_KNOB_FIELD
+#undef DT_ROCKSDB_FIELD
 
 std::string Flag(const KnobSpec& k) { return "--" + std::string(k.flag); }
+
+std::optional<KnobValue> ChoiceIndex(const KnobSpec& k, std::string_view name) {
+  for (size_t i = 0; i < k.choices.size(); i++) {
+    if (k.choices[i].name == name) return static_cast<KnobValue>(i);
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -107,6 +246,13 @@ std::string KnobValueText(const KnobSpec& k, KnobValue v) {
       return v > 0 ? std::to_string(v) + " bits/key" : "none";
     case KnobUnit::kCompression:
       return CompressionName(static_cast<Compression>(v));
+    case KnobUnit::kBool:
+      return v != 0 ? "on" : "off";
+    case KnobUnit::kEnum:
+      if (v >= 0 && static_cast<size_t>(v) < k.choices.size()) {
+        return std::string(k.choices[static_cast<size_t>(v)].name);
+      }
+      break;
   }
   return std::to_string(v);
 }
@@ -150,6 +296,13 @@ Result<KnobValue> ParseKnobFlag(const KnobSpec& k, std::string_view text) {
     case KnobUnit::kCompression:
       if (auto c = ParseCompression(text)) v = static_cast<KnobValue>(*c);
       break;
+    case KnobUnit::kBool:
+      if (text == "on" || text == "true" || text == "1") v = 1;
+      if (text == "off" || text == "false" || text == "0") v = 0;
+      break;
+    case KnobUnit::kEnum:
+      v = ChoiceIndex(k, text);
+      break;
   }
   if (!v) {
     return Status::InvalidArgument(Flag(k) + ": cannot read '" +
@@ -161,10 +314,15 @@ Result<KnobValue> ParseKnobFlag(const KnobSpec& k, std::string_view text) {
 }
 
 nlohmann::json KnobValueToJson(const KnobSpec& k, KnobValue v) {
-  if (k.unit == KnobUnit::kCompression) {
-    return CompressionName(static_cast<Compression>(v));
+  switch (k.unit) {
+    case KnobUnit::kCompression:
+    case KnobUnit::kEnum:
+      return KnobValueText(k, v);
+    case KnobUnit::kBool:
+      return v != 0;
+    default:
+      return v;
   }
-  return v;
 }
 
 Result<KnobValue> KnobValueFromJson(const KnobSpec& k, const nlohmann::json& j,
@@ -175,6 +333,18 @@ Result<KnobValue> KnobValueFromJson(const KnobSpec& k, const nlohmann::json& j,
         j.is_string() ? ParseCompression(j.get<std::string>()) : std::nullopt;
     if (!c) return Status::InvalidArgument(path + " is unknown");
     return static_cast<KnobValue>(*c);
+  }
+  if (k.unit == KnobUnit::kEnum) {
+    auto v =
+        j.is_string() ? ChoiceIndex(k, j.get<std::string>()) : std::nullopt;
+    if (!v) return Status::InvalidArgument(path + " is unknown");
+    return *v;
+  }
+  if (k.unit == KnobUnit::kBool) {
+    if (!j.is_boolean()) {
+      return Status::InvalidArgument(path + " has the wrong type");
+    }
+    return j.get<bool>() ? 1 : 0;
   }
   if (!j.is_number_integer()) {
     return Status::InvalidArgument(path + " has the wrong type");

@@ -6,9 +6,12 @@
 // Adding a knob is one row in knob_spec.cc plus its EngineOptions field and
 // the adapters' mapping of that field onto the engine's own options.
 //
-// A value travels as one integer (KnobValue): bytes, a count, bits per key or
-// a Compression's enum value, so generic code (flags, JSON, text, "does it
-// differ?") needs no switch over knobs.
+// A value travels as one integer (KnobValue): bytes, a count, bits per key,
+// a Compression's enum value, 0/1 or the index of a named choice, so generic
+// code (flags, JSON, text, "does it differ?") needs no switch over knobs.
+//
+// Rows with a rocksdb_default and no leveldb_default are RocksDB's own knobs
+// (EngineOptions::rocksdb): LevelDB's forms and search never see them.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +31,14 @@ enum class KnobUnit {
   kCount,        // text and JSON integer; -1 = unlimited (RocksDB's spelling)
   kBitsPerKey,   // text "10 bits/key", 0 = "none"
   kCompression,  // text and JSON the codec's name ("snappy")
+  kBool,         // text and flag "on" / "off", JSON true / false
+  kEnum,         // text, flag and JSON a name of KnobSpec::choices
+};
+
+// One value of a kEnum knob: its index in KnobSpec::choices is the value.
+struct KnobChoice {
+  std::string_view name;     // for people, flags and JSON: "universal"
+  std::string_view rocksdb;  // the OPTIONS file's: "kCompactionStyleUniversal"
 };
 
 using KnobValue = int64_t;
@@ -55,6 +66,8 @@ struct KnobSpec {
   // default).
   std::optional<KnobValue> (*get)(const EngineOptions&);
   void (*set)(EngineOptions*, std::optional<KnobValue>);
+  // kEnum: the values, in the order of the field's enum.
+  std::span<const KnobChoice> choices = {};
 };
 
 // Every knob, in the order people read them.
@@ -66,17 +79,23 @@ const KnobSpec* FindKnob(std::string_view json_key);
 std::optional<KnobValue> KnobDefault(const KnobSpec& k,
                                      std::string_view engine);
 
+// True for a row only RocksDB has (no LevelDB default).
+inline bool IsRocksDbOnly(const KnobSpec& k) {
+  return k.rocksdb_default && !k.leveldb_default;
+}
+
 // For people: "48 MiB", "10 bits/key", "none", "snappy", "1000",
-// "unlimited".
+// "unlimited", "on", "universal".
 std::string KnobValueText(const KnobSpec& k, KnobValue v);
 // Parses what a user typed for `k`'s flag (sizes with units, see
-// core/units.h; counts as integers; codec names) and checks the range.
+// core/units.h; counts as integers; codec and choice names; on/off) and
+// checks the range.
 // InvalidArgument naming the flag and a valid example otherwise.
 Result<KnobValue> ParseKnobFlag(const KnobSpec& k, std::string_view text);
 // InvalidArgument naming the flag when v is outside [min_value, max_value].
 Status CheckKnobRange(const KnobSpec& k, KnobValue v);
 
-// JSON: an integer, or the codec's name for compression.
+// JSON: an integer, a boolean, or the codec's or choice's name.
 nlohmann::json KnobValueToJson(const KnobSpec& k, KnobValue v);
 // InvalidArgument "<where>.<json_key> ..." on a wrong type or unknown codec.
 Result<KnobValue> KnobValueFromJson(const KnobSpec& k, const nlohmann::json& j,

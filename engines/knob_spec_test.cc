@@ -101,5 +101,56 @@ TEST(KnobSpecTest, FlagsParseUnitsAndCheckRanges) {
   EXPECT_EQ(KnobDefault(*files, "sqlite3"), std::nullopt);
 }
 
+TEST(KnobSpecTest, BoolAndEnumKnobsSpeakTheirNames) {
+  const KnobSpec* direct = FindKnob("direct_io_for_flush_and_compaction");
+  ASSERT_NE(direct, nullptr);
+  EXPECT_EQ(*ParseKnobFlag(*direct, "on"), 1);
+  EXPECT_EQ(*ParseKnobFlag(*direct, "false"), 0);
+  EXPECT_FALSE(ParseKnobFlag(*direct, "maybe").ok());
+  EXPECT_EQ(KnobValueText(*direct, 1), "on");
+  EXPECT_EQ(KnobValueToJson(*direct, 1), true);
+  EXPECT_EQ(*KnobValueFromJson(*direct, false, "p"), 0);
+  EXPECT_FALSE(KnobValueFromJson(*direct, 1, "p").ok());
+
+  const KnobSpec* style = FindKnob("compaction_style");
+  ASSERT_NE(style, nullptr);
+  EXPECT_EQ(*ParseKnobFlag(*style, "universal"),
+            static_cast<KnobValue>(CompactionStyle::kUniversal));
+  Status bad = ParseKnobFlag(*style, "fifo").status();
+  EXPECT_NE(bad.message().find("--compaction-style"), std::string::npos);
+  EXPECT_EQ(KnobValueToJson(*style, 1), "universal");
+  EXPECT_EQ(*KnobValueFromJson(*style, "level", "p"), 0);
+  EXPECT_FALSE(KnobValueFromJson(*style, 0, "p").ok());
+  EXPECT_FALSE(KnobValueFromJson(*style, "fifo", "p").ok());
+  const KnobSpec* bottom = FindKnob("bottommost_compression");
+  ASSERT_NE(bottom, nullptr);
+  EXPECT_EQ(KnobValueText(*bottom, *bottom->rocksdb_default), "same");
+  EXPECT_EQ(*ParseKnobFlag(*bottom, "zstd"),
+            static_cast<KnobValue>(BottommostCompression::kZstd));
+}
+
+TEST(KnobSpecTest, RocksDbOwnKnobsHaveNoLevelDbDefault) {
+  size_t own = 0;
+  for (const KnobSpec& k : Knobs()) {
+    if (!IsRocksDbOnly(k)) continue;
+    own++;
+    EXPECT_EQ(KnobDefault(k, "leveldb"), std::nullopt) << k.json_key;
+    EXPECT_TRUE(k.leveldb_option.empty()) << k.json_key;
+    // The field is EngineOptions::rocksdb's: setting it changes nothing else.
+    EngineOptions o;
+    k.set(&o, k.rocksdb_default);
+    EXPECT_NE(o.rocksdb, RocksDbKnobs{}) << k.json_key;
+    if (k.unit == KnobUnit::kEnum) {
+      EXPECT_EQ(k.choices.size(), static_cast<size_t>(k.max_value + 1));
+    }
+  }
+  EXPECT_GE(own, 17u);
+  // The table sizes and the block cache are the rows both engines share.
+  EXPECT_FALSE(IsRocksDbOnly(*FindKnob("max_file_bytes")));
+  EXPECT_FALSE(IsRocksDbOnly(*FindKnob("cache_bytes")));
+  EXPECT_EQ(FindKnob("max_file_bytes")->rocksdb_option,
+            "target_file_size_base");
+}
+
 }  // namespace
 }  // namespace disktune

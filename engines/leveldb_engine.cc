@@ -206,6 +206,7 @@ class LevelDbEngine final : public Engine {
     if (o.block_size_bytes) lo.block_size = *o.block_size_bytes;
     if (o.max_open_files) lo.max_open_files = *o.max_open_files;
     if (o.max_file_bytes) lo.max_file_size = *o.max_file_bytes;
+    AddRocksDbOnlyKnobs(o, kId, &unsupported_);
     if (o.in_memory) {
       unsupported_.emplace_back("in_memory", "leveldb has no in-memory mode");
     }

@@ -4,6 +4,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
+#include <rocksdb/slice_transform.h>
 #include <rocksdb/table.h>
 #include <rocksdb/version.h>
 #include <rocksdb/write_batch.h>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "engines/adapter_util.h"
 #include "engines/engine_factories.h"
@@ -74,6 +76,7 @@ class RocksDbEngine final : public Engine {
   Status Open(const std::string& path, const EngineOptions& options) override {
     if (db_) return Status::InvalidArgument("rocksdb open: already open");
     unsupported_.clear();
+    total_order_seek_ = false;
     rocksdb::Options ro = MapOptions(options);
     DT_RETURN_IF_ERROR(EnsureDirectory(path, kId));
     rocksdb::DB* db = nullptr;
@@ -124,7 +127,7 @@ class RocksDbEngine final : public Engine {
   std::unique_ptr<EngineIterator> NewIterator() override {
     if (!db_) return NewErrorIterator(NotOpen(kId, "iterator"));
     return std::make_unique<RocksDbIterator>(
-        db_->NewIterator(rocksdb::ReadOptions()), IteratorStatus);
+        db_->NewIterator(IteratorReadOptions()), IteratorStatus);
   }
 
   Status Flush() override {
@@ -202,7 +205,9 @@ class RocksDbEngine final : public Engine {
     ro.create_if_missing = true;
     // Table options are replaced only when a table knob is set, so an
     // unconfigured run keeps RocksDB's own default table factory untouched.
-    if (o.cache_bytes || o.bloom_bits_per_key || o.block_size_bytes) {
+    const RocksDbKnobs& r = o.rocksdb;
+    if (o.cache_bytes || o.bloom_bits_per_key || o.block_size_bytes ||
+        r.whole_key_filtering) {
       rocksdb::BlockBasedTableOptions table;
       if (o.cache_bytes) {
         table.block_cache = rocksdb::NewLRUCache(*o.cache_bytes);
@@ -212,19 +217,16 @@ class RocksDbEngine final : public Engine {
             rocksdb::NewBloomFilterPolicy(*o.bloom_bits_per_key));
       }
       if (o.block_size_bytes) table.block_size = *o.block_size_bytes;
+      if (r.whole_key_filtering) {
+        table.whole_key_filtering = *r.whole_key_filtering;
+      }
       // The factory holds the cache and filter policy by shared_ptr, and the
       // DB holds the factory, so both live as long as the DB.
       ro.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     }
     if (o.write_buffer_bytes) ro.write_buffer_size = *o.write_buffer_bytes;
     if (o.compression) {
-      const std::optional<rocksdb::CompressionType> type =
-          ToRocksDb(*o.compression);
-      const std::vector<rocksdb::CompressionType> built =
-          rocksdb::GetSupportedCompressions();
-      if (type &&
-          (*type == rocksdb::kNoCompression ||
-           std::find(built.begin(), built.end(), *type) != built.end())) {
+      if (auto type = Built(ToRocksDb(*o.compression))) {
         ro.compression = *type;
       } else {
         unsupported_.emplace_back("compression",
@@ -234,10 +236,97 @@ class RocksDbEngine final : public Engine {
     }
     if (o.max_open_files) ro.max_open_files = *o.max_open_files;
     if (o.max_file_bytes) ro.target_file_size_base = *o.max_file_bytes;
+    MapRocksDbKnobs(r, &ro);
     if (o.in_memory) {
       unsupported_.emplace_back(
           "in_memory", "the adapter runs rocksdb on disk only (no memory Env)");
     }
+    return ro;
+  }
+
+  // RocksDB's own knobs (EngineOptions::rocksdb), after the compression
+  // knob, which the per-level codecs build on.
+  void MapRocksDbKnobs(const RocksDbKnobs& r, rocksdb::Options* ro) {
+    auto set = [](const auto& from, auto* to) {
+      if (from) *to = static_cast<std::remove_pointer_t<decltype(to)>>(*from);
+    };
+    set(r.max_write_buffer_number, &ro->max_write_buffer_number);
+    set(r.min_write_buffer_number_to_merge,
+        &ro->min_write_buffer_number_to_merge);
+    set(r.level0_file_num_compaction_trigger,
+        &ro->level0_file_num_compaction_trigger);
+    set(r.level0_slowdown_writes_trigger, &ro->level0_slowdown_writes_trigger);
+    set(r.level0_stop_writes_trigger, &ro->level0_stop_writes_trigger);
+    set(r.max_bytes_for_level_base, &ro->max_bytes_for_level_base);
+    set(r.max_bytes_for_level_multiplier, &ro->max_bytes_for_level_multiplier);
+    set(r.max_background_jobs, &ro->max_background_jobs);
+    set(r.bytes_per_sync, &ro->bytes_per_sync);
+    set(r.wal_bytes_per_sync, &ro->wal_bytes_per_sync);
+    set(r.compaction_readahead_bytes, &ro->compaction_readahead_size);
+    set(r.direct_io_for_flush_and_compaction,
+        &ro->use_direct_io_for_flush_and_compaction);
+    if (r.compaction_style) {
+      ro->compaction_style = *r.compaction_style == CompactionStyle::kUniversal
+                                 ? rocksdb::kCompactionStyleUniversal
+                                 : rocksdb::kCompactionStyleLevel;
+    }
+    if (r.bottommost_compression) {
+      auto type = BottommostType(*r.bottommost_compression);
+      if (type) {
+        ro->bottommost_compression = *type;
+      } else {
+        unsupported_.emplace_back("bottommost_compression",
+                                  "this rocksdb build lacks the codec");
+      }
+    }
+    if (r.compression_per_level == CompressionPerLevel::kNoneToL1) {
+      ro->compression_per_level.assign(ro->num_levels, ro->compression);
+      for (int level = 0; level < std::min(2, ro->num_levels); level++) {
+        ro->compression_per_level[level] = rocksdb::kNoCompression;
+      }
+    }
+    if (r.bloom_prefix_bytes.value_or(0) > 0) {
+      ro->prefix_extractor.reset(
+          rocksdb::NewFixedPrefixTransform(*r.bloom_prefix_bytes));
+      // With a prefix extractor a plain Seek stays inside the target's
+      // prefix; the runner's scans cross prefixes, so iterators ask for
+      // total order (the prefix filter still serves point reads).
+      total_order_seek_ = true;
+    }
+  }
+
+  // `type` when this build has it (kNoCompression always).
+  static std::optional<rocksdb::CompressionType> Built(
+      std::optional<rocksdb::CompressionType> type) {
+    const std::vector<rocksdb::CompressionType> built =
+        rocksdb::GetSupportedCompressions();
+    if (type && (*type == rocksdb::kNoCompression ||
+                 std::find(built.begin(), built.end(), *type) != built.end())) {
+      return type;
+    }
+    return std::nullopt;
+  }
+
+  static std::optional<rocksdb::CompressionType> BottommostType(
+      BottommostCompression b) {
+    switch (b) {
+      case BottommostCompression::kSameAsOthers:
+        return rocksdb::kDisableCompressionOption;
+      case BottommostCompression::kNone:
+        return rocksdb::kNoCompression;
+      case BottommostCompression::kSnappy:
+        return Built(rocksdb::kSnappyCompression);
+      case BottommostCompression::kLz4:
+        return Built(rocksdb::kLZ4Compression);
+      case BottommostCompression::kZstd:
+        return Built(rocksdb::kZSTD);
+    }
+    return std::nullopt;
+  }
+
+  rocksdb::ReadOptions IteratorReadOptions() const {
+    rocksdb::ReadOptions ro;
+    ro.total_order_seek = total_order_seek_;
     return ro;
   }
 
@@ -257,6 +346,12 @@ class RocksDbEngine final : public Engine {
       table +=
           " filter=" +
           std::string(bt->filter_policy ? bt->filter_policy->Name() : "none");
+      table += std::string(" whole_key_filtering=") +
+               (bt->whole_key_filtering ? "true" : "false");
+    }
+    std::string per_level;
+    for (rocksdb::CompressionType t : o.compression_per_level) {
+      per_level += (per_level.empty() ? "" : ":") + CompressionTypeText(t);
     }
     settings_ = {
         {"rocksdb.version", rocksdb::GetRocksVersionAsString(true)},
@@ -273,6 +368,26 @@ class RocksDbEngine final : public Engine {
         {"rocksdb.compression", CompressionTypeText(o.compression)},
         {"rocksdb.max_open_files", std::to_string(o.max_open_files)},
         {"rocksdb.max_background_jobs", std::to_string(o.max_background_jobs)},
+        {"rocksdb.min_write_buffer_number_to_merge",
+         n(o.min_write_buffer_number_to_merge)},
+        {"rocksdb.max_bytes_for_level_multiplier",
+         std::to_string(o.max_bytes_for_level_multiplier)},
+        {"rocksdb.bytes_per_sync", n(o.bytes_per_sync)},
+        {"rocksdb.wal_bytes_per_sync", n(o.wal_bytes_per_sync)},
+        {"rocksdb.compaction_readahead_size", n(o.compaction_readahead_size)},
+        {"rocksdb.use_direct_io_for_flush_and_compaction",
+         o.use_direct_io_for_flush_and_compaction ? "true" : "false"},
+        {"rocksdb.bottommost_compression",
+         o.bottommost_compression == rocksdb::kDisableCompressionOption
+             ? "same as compression"
+             : CompressionTypeText(o.bottommost_compression)},
+        {"rocksdb.compression_per_level",
+         per_level.empty() ? "uniform" : per_level},
+        {"rocksdb.prefix_extractor",
+         o.prefix_extractor ? o.prefix_extractor->AsString() : "none"},
+        {"rocksdb.compaction_style",
+         o.compaction_style == rocksdb::kCompactionStyleUniversal ? "universal"
+                                                                  : "level"},
         {"rocksdb.write_sync",
          sync_by_default_ ? "every write" : "writes that ask for sync"},
         {"rocksdb.options_file", "OPTIONS-* in the database directory"},
@@ -302,6 +417,7 @@ class RocksDbEngine final : public Engine {
 
   std::unique_ptr<rocksdb::DB> db_;
   bool sync_by_default_ = false;
+  bool total_order_seek_ = false;
   KnobList unsupported_;
   std::vector<std::pair<std::string, std::string>> settings_;
 };

@@ -282,6 +282,10 @@ const char* KnobTypeName(KnobUnit unit) {
       return "SIZE";
     case KnobUnit::kCompression:
       return "CODEC";
+    case KnobUnit::kBool:
+      return "on|off";
+    case KnobUnit::kEnum:
+      return "NAME";
     case KnobUnit::kCount:
     case KnobUnit::kBitsPerKey:
       break;

@@ -1,5 +1,6 @@
 #include "src/tune/engine_forms.h"
 
+#include <optional>
 #include <sstream>
 
 #include "src/core/units.h"
@@ -23,14 +24,48 @@ const char* RocksDbCompression(Compression c) {
   return "kNoCompression";
 }
 
-// The OPTIONS-file spelling of a knob's value; "" = leave the line out (no
-// bloom filter is RocksDB's default and has no spelling of its own).
-std::string RocksDbValue(const KnobSpec& k, KnobValue v) {
-  if (k.unit == KnobUnit::kCompression) {
-    return RocksDbCompression(static_cast<Compression>(v));
+// compression_per_level as RocksDB lists it: one codec per level of the
+// default 7, "" for uniform (RocksDB's empty list: `compression` throughout).
+std::string RocksDbPerLevel(const TuneConfig& c) {
+  if (c.rocksdb.compression_per_level != CompressionPerLevel::kNoneToL1) {
+    return "";
   }
-  if (k.unit == KnobUnit::kBitsPerKey) {
-    return v > 0 ? "bloomfilter:" + std::to_string(v) + ":false" : "";
+  constexpr int kLevels = 7;  // ColumnFamilyOptions::num_levels
+  std::string out;
+  for (int level = 0; level < kLevels; level++) {
+    if (level > 0) out += ":";
+    out += level < 2 ? "kNoCompression" : RocksDbCompression(c.compression);
+  }
+  return out;
+}
+
+// The OPTIONS-file spelling of a knob's value in c; nullopt = leave the
+// line out (no bloom filter is RocksDB's default and has no spelling of its
+// own).
+std::optional<std::string> RocksDbValue(const KnobSpec& k, KnobValue v,
+                                        const TuneConfig& c) {
+  switch (k.unit) {
+    case KnobUnit::kCompression:
+      return RocksDbCompression(static_cast<Compression>(v));
+    case KnobUnit::kBitsPerKey:
+      if (v <= 0) return std::nullopt;
+      return "bloomfilter:" + std::to_string(v) + ":false";
+    case KnobUnit::kBool:
+      return v != 0 ? "true" : "false";
+    case KnobUnit::kEnum:
+      if (k.rocksdb_option == "compression_per_level") {
+        return RocksDbPerLevel(c);
+      }
+      if (v >= 0 && static_cast<size_t>(v) < k.choices.size()) {
+        return std::string(k.choices[static_cast<size_t>(v)].rocksdb);
+      }
+      return std::nullopt;
+    case KnobUnit::kBytes:
+    case KnobUnit::kCount:
+      break;
+  }
+  if (k.rocksdb_option == "prefix_extractor") {
+    return v > 0 ? "rocksdb.FixedPrefix." + std::to_string(v) : "nullptr";
   }
   return std::to_string(v);
 }
@@ -72,6 +107,10 @@ std::string LevelDbLine(const KnobSpec& k, KnobValue v) {
                   ? "  // the default"
                   : "  // needs ulimit -n >= " + std::to_string(v + 64)) +
              "\n";
+    case KnobUnit::kBool:
+    case KnobUnit::kEnum:
+      // REQUIRES of the callers: only rows LevelDB has, none of these.
+      return "";
     case KnobUnit::kBytes:
       break;
   }
@@ -112,7 +151,6 @@ std::string Trim(std::string_view s) {
 }  // namespace
 
 std::string RocksDbOptionsIni(const TuneConfig& c, const std::string& header) {
-  const EngineModel& m = ModelFor("rocksdb");
   std::ostringstream o;
   o << Commented(header, "# ");
   o << "# Load with rocksdb::LoadOptionsFromFile(); values not listed keep "
@@ -136,8 +174,7 @@ std::string RocksDbOptionsIni(const TuneConfig& c, const std::string& header) {
   };
   const Section sections[] = {
       {"DBOptions", "DBOptions", "  create_if_missing=true\n"},
-      {"CFOptions", "CFOptions \"default\"",
-       "  max_write_buffer_number=" + std::to_string(m.write_buffers) + "\n"},
+      {"CFOptions", "CFOptions \"default\"", ""},
       {"TableOptions/BlockBasedTable",
        "TableOptions/BlockBasedTable \"default\"", ""},
   };
@@ -148,8 +185,11 @@ std::string RocksDbOptionsIni(const TuneConfig& c, const std::string& header) {
       if (k.rocksdb_section != section.name || !KnobDefault(k, "rocksdb")) {
         continue;
       }
-      std::string value = RocksDbValue(k, k.get(e).value_or(-1));
-      if (!value.empty()) o << "  " << k.rocksdb_option << "=" << value << "\n";
+      // A knob c leaves unset (a config made for another engine) is
+      // written as RocksDB's default.
+      std::optional<std::string> value =
+          RocksDbValue(k, k.get(e).value_or(*k.rocksdb_default), c);
+      if (value) o << "  " << k.rocksdb_option << "=" << *value << "\n";
     }
     if (section.name != sections[std::size(sections) - 1].name) o << "\n";
   }

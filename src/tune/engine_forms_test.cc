@@ -1,6 +1,7 @@
 // The engine forms: the RocksDB OPTIONS file parses as key=value sections
-// and RocksDB itself loads it with the chosen values; the LevelDB snippet
-// and JSON carry the chosen values.
+// and RocksDB itself loads it with the chosen values, RocksDB's own knobs
+// included; the LevelDB snippet and JSON carry the chosen values and none of
+// RocksDB's own.
 #include "src/tune/engine_forms.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
+#include <rocksdb/slice_transform.h>
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/options_util.h>
 #include <unistd.h>
@@ -81,6 +83,132 @@ TEST(EngineFormsTest, RocksDbLoadsTheOptionsFile) {
   ASSERT_NE(table->filter_policy, nullptr);
   ASSERT_NE(table->block_cache, nullptr);
   EXPECT_EQ(table->block_cache->GetCapacity(), 24 * kMiB);
+}
+
+// RocksDB's own knobs, each away from its default.
+TuneConfig ChosenRocksDb() {
+  TuneConfig c = Chosen();
+  RocksDbKnobs& r = c.rocksdb;
+  r.max_write_buffer_number = 4;
+  r.min_write_buffer_number_to_merge = 2;
+  r.level0_file_num_compaction_trigger = 8;
+  r.level0_slowdown_writes_trigger = 24;
+  r.level0_stop_writes_trigger = 40;
+  r.max_bytes_for_level_base = 512 * kMiB;
+  r.max_bytes_for_level_multiplier = 8;
+  r.max_background_jobs = 6;
+  r.bytes_per_sync = 1 * kMiB;
+  r.wal_bytes_per_sync = 512 * kKiB;
+  r.compaction_readahead_bytes = 2 * kMiB;
+  r.direct_io_for_flush_and_compaction = true;
+  r.bottommost_compression = BottommostCompression::kZstd;
+  r.compression_per_level = CompressionPerLevel::kNoneToL1;
+  r.whole_key_filtering = false;
+  r.bloom_prefix_bytes = 8;
+  r.compaction_style = CompactionStyle::kUniversal;
+  return c;
+}
+
+TEST(EngineFormsTest, RocksDbLoadsItsOwnKnobs) {
+  std::string path = std::filesystem::temp_directory_path() /
+                     ("engine_forms_own_" + std::to_string(getpid()) + ".ini");
+  const std::string ini = RocksDbOptionsIni(ChosenRocksDb(), "test");
+  {
+    std::ofstream f(path);
+    f << ini;
+  }
+  rocksdb::DBOptions db;
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  rocksdb::ConfigOptions config;
+  config.env = rocksdb::Env::Default();
+  rocksdb::Status s = rocksdb::LoadOptionsFromFile(config, path, &db, &cfs);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(s.ok()) << s.ToString() << "\n" << ini;
+  EXPECT_EQ(db.max_background_jobs, 6);
+  EXPECT_EQ(db.bytes_per_sync, 1 * kMiB);
+  EXPECT_EQ(db.wal_bytes_per_sync, 512 * kKiB);
+  EXPECT_EQ(db.compaction_readahead_size, 2 * kMiB);
+  EXPECT_TRUE(db.use_direct_io_for_flush_and_compaction);
+  ASSERT_EQ(cfs.size(), 1u);
+  const rocksdb::ColumnFamilyOptions& cf = cfs[0].options;
+  EXPECT_EQ(cf.max_write_buffer_number, 4);
+  EXPECT_EQ(cf.min_write_buffer_number_to_merge, 2);
+  EXPECT_EQ(cf.level0_file_num_compaction_trigger, 8);
+  EXPECT_EQ(cf.level0_slowdown_writes_trigger, 24);
+  EXPECT_EQ(cf.level0_stop_writes_trigger, 40);
+  EXPECT_EQ(cf.max_bytes_for_level_base, 512 * kMiB);
+  EXPECT_EQ(cf.max_bytes_for_level_multiplier, 8.0);
+  EXPECT_EQ(cf.bottommost_compression, rocksdb::kZSTD);
+  ASSERT_EQ(cf.compression_per_level.size(), 7u);
+  EXPECT_EQ(cf.compression_per_level[0], rocksdb::kNoCompression);
+  EXPECT_EQ(cf.compression_per_level[1], rocksdb::kNoCompression);
+  EXPECT_EQ(cf.compression_per_level[2], rocksdb::kLZ4Compression);
+  EXPECT_EQ(cf.compression_per_level[6], rocksdb::kLZ4Compression);
+  ASSERT_NE(cf.prefix_extractor, nullptr);
+  EXPECT_EQ(cf.prefix_extractor->AsString(), "rocksdb.FixedPrefix.8");
+  EXPECT_EQ(cf.compaction_style, rocksdb::kCompactionStyleUniversal);
+  auto* table = cf.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  ASSERT_NE(table, nullptr);
+  EXPECT_FALSE(table->whole_key_filtering);
+}
+
+TEST(EngineFormsTest, RocksDbDefaultsLoadAsRocksDbsOwn) {
+  // The model's defaults, written and loaded, are rocksdb::Options()': the
+  // table's rocksdb_default column matches the library.
+  std::string path =
+      std::filesystem::temp_directory_path() /
+      ("engine_forms_defaults_" + std::to_string(getpid()) + ".ini");
+  {
+    std::ofstream f(path);
+    f << RocksDbOptionsIni(ModelFor("rocksdb").defaults, "test");
+  }
+  rocksdb::DBOptions db;
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  rocksdb::ConfigOptions config;
+  config.env = rocksdb::Env::Default();
+  rocksdb::Status s = rocksdb::LoadOptionsFromFile(config, path, &db, &cfs);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(cfs.size(), 1u);
+  const rocksdb::Options def;
+  const rocksdb::ColumnFamilyOptions& cf = cfs[0].options;
+  EXPECT_EQ(db.max_background_jobs, def.max_background_jobs);
+  EXPECT_EQ(db.bytes_per_sync, def.bytes_per_sync);
+  EXPECT_EQ(db.wal_bytes_per_sync, def.wal_bytes_per_sync);
+  EXPECT_EQ(db.compaction_readahead_size, def.compaction_readahead_size);
+  EXPECT_EQ(db.use_direct_io_for_flush_and_compaction,
+            def.use_direct_io_for_flush_and_compaction);
+  EXPECT_EQ(cf.max_write_buffer_number, def.max_write_buffer_number);
+  EXPECT_EQ(cf.min_write_buffer_number_to_merge,
+            def.min_write_buffer_number_to_merge);
+  EXPECT_EQ(cf.level0_file_num_compaction_trigger,
+            def.level0_file_num_compaction_trigger);
+  EXPECT_EQ(cf.level0_slowdown_writes_trigger,
+            def.level0_slowdown_writes_trigger);
+  EXPECT_EQ(cf.level0_stop_writes_trigger, def.level0_stop_writes_trigger);
+  EXPECT_EQ(cf.max_bytes_for_level_base, def.max_bytes_for_level_base);
+  EXPECT_EQ(cf.max_bytes_for_level_multiplier,
+            def.max_bytes_for_level_multiplier);
+  EXPECT_EQ(cf.bottommost_compression, def.bottommost_compression);
+  EXPECT_TRUE(cf.compression_per_level.empty());
+  EXPECT_EQ(cf.prefix_extractor, nullptr);
+  EXPECT_EQ(cf.compaction_style, def.compaction_style);
+  EXPECT_EQ(cf.target_file_size_base, def.target_file_size_base);
+  auto* table = cf.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->whole_key_filtering,
+            rocksdb::BlockBasedTableOptions().whole_key_filtering);
+}
+
+TEST(EngineFormsTest, LevelDbFormsLeaveRocksDbKnobsOut) {
+  TuneConfig c = ChosenRocksDb();
+  std::string cc = LevelDbSnippet(c, "header");
+  std::string json = LevelDbOptionsJson(c, "header").dump();
+  for (const char* name : {"max_write_buffer_number", "bytes_per_sync",
+                           "compaction_style", "whole_key_filtering"}) {
+    EXPECT_EQ(cc.find(name), std::string::npos) << name;
+    EXPECT_EQ(json.find(name), std::string::npos) << name;
+  }
 }
 
 TEST(EngineFormsTest, LevelDbSnippetHasTheChosenValues) {

@@ -103,6 +103,7 @@ EngineOptions ToEngineOptions(const TuneConfig& c) {
   o.block_size_bytes = c.block_size_bytes;
   o.max_open_files = c.max_open_files;
   o.max_file_bytes = c.max_file_bytes;
+  o.rocksdb = c.rocksdb;
   o.sync = c.sync;
   return o;
 }
@@ -117,6 +118,12 @@ TuneConfig FromEngineOptions(const EngineOptions& o, const TuneConfig& base) {
   c.max_open_files = o.max_open_files;
   if (c.max_open_files && *c.max_open_files < 0) c.max_open_files.reset();
   c.max_file_bytes = o.max_file_bytes.value_or(c.max_file_bytes);
+  // RocksDB's knobs `o` sets replace base's; the others stay as they were.
+  EngineOptions from, to;
+  from.rocksdb = o.rocksdb;
+  to.rocksdb = c.rocksdb;
+  MergeKnobs(from, /*overwrite=*/true, &to);
+  c.rocksdb = to.rocksdb;
   return c;
 }
 
@@ -160,6 +167,15 @@ std::string ConfigText(const TuneConfig& c) {
                   text("max_open_files") + ", file " + text("max_file_bytes");
   if (c.entries_per_batch != 1) {
     s += ", batch " + std::to_string(c.entries_per_batch);
+  }
+  // RocksDB's own knobs where they leave its defaults.
+  const EngineOptions o = ToEngineOptions(c);
+  for (const KnobSpec& k : Knobs()) {
+    std::optional<KnobValue> v = k.get(o);
+    if (IsRocksDbOnly(k) && v && v != k.rocksdb_default) {
+      s +=
+          ", " + std::string(k.json_key) + " " + disktune::KnobValueText(k, *v);
+    }
   }
   return s;
 }
@@ -211,12 +227,16 @@ uint64_t EstimateTableMemoryBytes(const DataShape& shape, const TuneConfig& c) {
   return static_cast<uint64_t>(std::ceil(filter + index));
 }
 
+int WriteBuffersHeld(const EngineModel& m, const TuneConfig& c) {
+  return c.rocksdb.max_write_buffer_number.value_or(m.write_buffers);
+}
+
 Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
                                 const DataShape& shape, const TuneConfig& c,
                                 std::optional<uint64_t> cache_cap_bytes) {
   MemorySplit s;
   s.write_buffers_bytes =
-      static_cast<uint64_t>(m.write_buffers) * c.write_buffer_bytes;
+      static_cast<uint64_t>(WriteBuffersHeld(m, c)) * c.write_buffer_bytes;
   s.table_memory_bytes = EstimateTableMemoryBytes(shape, c);
   uint64_t fixed = s.write_buffers_bytes + s.table_memory_bytes;
   if (fixed + kMinCacheBytes > budget_bytes) {

@@ -59,6 +59,9 @@ struct TuneConfig {
   uint64_t max_file_bytes = 2 * kMiB;
   uint64_t entries_per_batch = 1;
   bool sync = false;
+  // RocksDB's own knobs: every one set for RocksDB (its defaults at least),
+  // none for LevelDB, which has no such options.
+  RocksDbKnobs rocksdb;
 
   bool operator==(const TuneConfig&) const = default;
 };
@@ -91,8 +94,9 @@ struct EngineModel {
   std::string_view version;  // of the library this build links
   // The knob table's defaults for this engine, with its own block cache.
   TuneConfig defaults;
-  // Memtables held at once (LevelDB: the active one and one being flushed;
-  // RocksDB: max_write_buffer_number, default 2).
+  // Memtables held at once by default (LevelDB: the active one and one
+  // being flushed; RocksDB: max_write_buffer_number, default 2, which a
+  // config may raise: WriteBuffersHeld).
   int write_buffers = 2;
   uint64_t min_write_buffer_bytes = 64 * kKiB;
   uint64_t max_write_buffer_bytes = 1 * kGiB;
@@ -109,6 +113,10 @@ struct EngineModel {
 };
 // REQUIRES: IsTunableEngine(id).
 const EngineModel& ModelFor(std::string_view id);
+
+// Memtables `c` lets the engine hold at once: RocksDB's
+// max_write_buffer_number when c sets it, else the model's.
+int WriteBuffersHeld(const EngineModel& m, const TuneConfig& c);
 
 // The part of the workload the memory model and the table-count rule need.
 struct DataShape {
@@ -141,7 +149,8 @@ uint64_t EstimateTableMemoryBytes(const DataShape& shape, const TuneConfig& c);
 // the working set buys nothing). NotFound-style InvalidArgument when the
 // write buffers and table memory alone exceed the budget.
 struct MemorySplit {
-  uint64_t write_buffers_bytes = 0;  // write_buffers x write_buffer_bytes
+  // WriteBuffersHeld x write_buffer_bytes: the most the engine keeps.
+  uint64_t write_buffers_bytes = 0;
   uint64_t table_memory_bytes = 0;
   uint64_t cache_bytes = 0;
   uint64_t total_bytes() const {

@@ -2,9 +2,10 @@
 // every built-in workload, at budgets from 16 MiB to 64 GiB, whatever the
 // tuner can emit (the baseline, every candidate the search may pick, and
 // every recommendation built from part of a candidate's changes) keeps
-// write buffers (size x the number the engine holds), block cache and
-// index/filter memory within the budget, and the engine's own form of it
-// (RocksDB's OPTIONS file, LevelDB's options JSON) says the same.
+// write buffers (size x the number the engine holds, RocksDB's
+// max_write_buffer_number, swept beyond what the rules propose), block
+// cache and index/filter memory within the budget, and the engine's own form of
+// it (RocksDB's OPTIONS file, LevelDB's options JSON) says the same.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -94,6 +95,17 @@ TEST(MemoryBudget, NothingTheTunerCanEmitExceedsTheBudget) {
           fits(base, "baseline: " + def);
           for (const TuneConfig& c : all) {
             fits(c, "candidate");
+            // RocksDB holds up to max_write_buffer_number memtables: more
+            // of them take their share from the cache, or do not fit.
+            for (int held : {3, 6}) {
+              if (engine != "rocksdb") break;
+              TuneConfig more = c;
+              more.rocksdb.max_write_buffer_number = held;
+              more = WithBudgetCache(in, space, more);
+              if (SplitBudget(m, budget, *shape, more, std::nullopt).ok()) {
+                fits(more, std::to_string(held) + " write buffers");
+              }
+            }
             // A recommendation keeps part of a candidate's changes: each
             // knob alone, the cache from WithBudgetCache as the tuner does.
             for (Knob k : AllKnobs()) {
@@ -113,6 +125,28 @@ TEST(MemoryBudget, NothingTheTunerCanEmitExceedsTheBudget) {
   EXPECT_GT(checked, 1000);
   // Most combinations are tunable; the refusals are the small budgets.
   EXPECT_LT(refused, checked / 10);
+}
+
+TEST(MemoryBudget, EveryWriteBufferRocksDbKeepsCounts) {
+  const EngineModel& m = ModelFor("rocksdb");
+  DataShape shape;
+  shape.live_entries = 1000000;
+  TuneConfig c = m.defaults;
+  c.write_buffer_bytes = 16 * kMiB;
+  auto two = SplitBudget(m, 512 * kMiB, shape, c, std::nullopt);
+  ASSERT_TRUE(two.ok());
+  EXPECT_EQ(two->write_buffers_bytes, 2 * 16 * kMiB);
+  c.rocksdb.max_write_buffer_number = 5;
+  EXPECT_EQ(WriteBuffersHeld(m, c), 5);
+  auto five = SplitBudget(m, 512 * kMiB, shape, c, std::nullopt);
+  ASSERT_TRUE(five.ok());
+  EXPECT_EQ(five->write_buffers_bytes, 5 * 16 * kMiB);
+  EXPECT_EQ(five->cache_bytes, two->cache_bytes - 3 * 16 * kMiB);
+  c.rocksdb.max_write_buffer_number = 40;  // 640 MiB of memtables
+  EXPECT_FALSE(SplitBudget(m, 512 * kMiB, shape, c, std::nullopt).ok());
+  // LevelDB has no such option: its two memtables.
+  EXPECT_EQ(WriteBuffersHeld(ModelFor("leveldb"), ModelFor("leveldb").defaults),
+            2);
 }
 
 TEST(MemoryBudget, RocksDbDefaultsShrinkToFitASmallBudget) {

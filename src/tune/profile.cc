@@ -60,8 +60,13 @@ const Shape& EngineOptionsShape() {
   static const Shape kShape = [] {
     std::vector<Shape::Field> fields;
     for (const KnobSpec& k : Knobs()) {
-      fields.push_back({std::string(k.json_key),
-                        k.unit == KnobUnit::kCompression ? &kStr : &kInt});
+      const Shape* shape = &kInt;
+      if (k.unit == KnobUnit::kCompression || k.unit == KnobUnit::kEnum) {
+        shape = &kStr;
+      } else if (k.unit == KnobUnit::kBool) {
+        shape = &kBool;
+      }
+      fields.push_back({std::string(k.json_key), shape});
     }
     fields.push_back({"in_memory", &kBool});
     fields.push_back({"sync", &kBool});

@@ -5,45 +5,19 @@
 #include <cstdio>
 
 #include "src/core/units.h"
+#include "src/tune/rule_util.h"
 
 namespace disktune::tune {
 namespace {
 
 using json = nlohmann::json;
 
-std::string Bytes(double b) { return FormatBytes(b); }
-std::string Micros(uint64_t ns) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.0f us", static_cast<double>(ns) / 1e3);
-  return buf;
-}
-std::string Percent(double f) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.0f%%", f * 100);
-  return buf;
-}
-std::string MBps(double bps) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.0f MB/s", bps / 1e6);
-  return buf;
-}
-
-// Rounds up to a power of two (sizes an operator recognises: 16 MiB).
-uint64_t RoundUpPow2(uint64_t v) {
-  uint64_t p = 1;
-  while (p < v) p <<= 1;
-  return p;
-}
-
-// How far reads reach the device at full size: the data exceeds what the
-// page cache can hold next to the engine's own budget, or the workload
-// evicts it (UTXO pulses).
-bool ReadsHitDevice(const RuleInput& in) {
-  if (in.traits.cold_reads) return true;
-  uint64_t db = EstimateDbBytes(in.shape, in.engine->defaults);
-  uint64_t ram = in.facts.memory_bytes;
-  return ram > 0 && db + in.budget_bytes > ram;
-}
+using rule_util::Bytes;
+using rule_util::MBps;
+using rule_util::Micros;
+using rule_util::Percent;
+using rule_util::ReadsHitDevice;
+using rule_util::RoundUpPow2;
 
 // Open files the process may use for tables: the fd limit less what the
 // engine and the service keep for themselves, and the engine's own cap.
@@ -420,6 +394,27 @@ constexpr Rule kRules[] = {
      "fdatasync latency and the target write rate", GroupCommit},
 };
 
+// Every combination of the values the RocksDB rules left, on top of
+// `base`, with its rank (the sum of each value's place in its list);
+// `base` alone when there are none (LevelDB).
+std::vector<std::pair<size_t, RocksDbKnobs>> RocksDbCombinations(
+    const CandidateSpace& space, const RocksDbKnobs& base) {
+  std::vector<std::pair<size_t, RocksDbKnobs>> out = {{0, base}};
+  for (const KnobCandidates& kc : space.rocksdb) {
+    std::vector<std::pair<size_t, RocksDbKnobs>> next;
+    for (const auto& [rank, knobs] : out) {
+      for (size_t i = 0; i < kc.values.size(); i++) {
+        EngineOptions o;
+        o.rocksdb = knobs;
+        kc.spec->set(&o, kc.values[i]);
+        next.push_back({rank + i, o.rocksdb});
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
+}
+
 // The cache `c` gets under the budget; *fits is false when the write
 // buffers and index/filter blocks alone exceed it.
 uint64_t CacheFor(const RuleInput& in, const CandidateSpace& space,
@@ -501,13 +496,17 @@ json FactsToJson(const DeviceFacts& f) {
 
 CandidateSpace ApplyRules(const RuleInput& in) {
   CandidateSpace space;
-  for (const Rule& rule : kRules) {
-    RuleRecord rec;
-    rec.rule = std::string(rule.name);
-    rec.knob = std::string(rule.knob);
-    rule.apply(in, &space, &rec);
-    space.records.push_back(std::move(rec));
-  }
+  auto run = [&](std::span<const Rule> rules) {
+    for (const Rule& rule : rules) {
+      RuleRecord rec;
+      rec.rule = std::string(rule.name);
+      rec.knob = std::string(rule.knob);
+      rule.apply(in, &space, &rec);
+      space.records.push_back(std::move(rec));
+    }
+  };
+  run(kRules);
+  if (in.engine->id == "rocksdb") run(RocksDbRules());
   return space;
 }
 
@@ -525,7 +524,8 @@ TuneConfig BaselineConfig(const RuleInput& in, std::string* definition) {
     // buffers shrink to a quarter of it in all, whole MiB where they can.
     // When not even that fits, the index blocks are what overruns: the
     // baseline keeps the defaults and the tuner refuses the budget.
-    uint64_t x = in.budget_bytes / 4 / static_cast<uint64_t>(m.write_buffers);
+    const int held = WriteBuffersHeld(m, c);
+    uint64_t x = in.budget_bytes / 4 / static_cast<uint64_t>(held);
     if (x >= 4 * kMiB) x = x / kMiB * kMiB;
     TuneConfig shrunk = c;
     shrunk.write_buffer_bytes =
@@ -536,7 +536,7 @@ TuneConfig BaselineConfig(const RuleInput& in, std::string* definition) {
       split = s;
       what += ", except the write buffer, shrunk to " +
               Bytes(static_cast<double>(c.write_buffer_bytes)) +
-              " (the default " + std::to_string(m.write_buffers) + " x " +
+              " (the default " + std::to_string(held) + " x " +
               Bytes(static_cast<double>(m.defaults.write_buffer_bytes)) +
               " would not fit the " +
               Bytes(static_cast<double>(in.budget_bytes)) + " budget),";
@@ -547,7 +547,7 @@ TuneConfig BaselineConfig(const RuleInput& in, std::string* definition) {
     what += ", except the block cache, which gets what the " +
             Bytes(static_cast<double>(in.budget_bytes)) +
             " budget leaves after the write buffers (" +
-            std::to_string(m.write_buffers) + " x " +
+            std::to_string(WriteBuffersHeld(m, c)) + " x " +
             Bytes(static_cast<double>(c.write_buffer_bytes)) +
             ") and index blocks: " + Bytes(static_cast<double>(c.cache_bytes));
   } else {
@@ -579,6 +579,7 @@ std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
   };
   std::vector<Ranked> out;
   size_t dropped = 0;
+  const auto own = RocksDbCombinations(*space, baseline.rocksdb);
   for (size_t a = 0; a < space->write_buffer_bytes.size(); a++) {
     for (size_t b = 0; b < space->bloom_bits.size(); b++) {
       for (size_t c = 0; c < space->compressions.size(); c++) {
@@ -591,16 +592,20 @@ std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
           t.max_open_files = space->max_open_files;
           t.max_file_bytes = space->max_file_bytes;
           t.entries_per_batch = space->entries_per_batch;
-          bool fits = false;
-          t.cache_bytes = CacheFor(in, *space, t, &fits);
-          if (!fits) {
-            dropped++;
-            continue;
+          for (const auto& [rank, knobs] : own) {
+            TuneConfig u = t;
+            u.rocksdb = knobs;
+            bool fits = false;
+            u.cache_bytes = CacheFor(in, *space, u, &fits);
+            if (!fits) {
+              dropped++;
+              continue;
+            }
+            if (u == baseline) continue;
+            bool dup = std::any_of(out.begin(), out.end(),
+                                   [&](const Ranked& r) { return r.c == u; });
+            if (!dup) out.push_back({a + b + c + d + rank, u});
           }
-          if (t == baseline) continue;
-          bool dup = std::any_of(out.begin(), out.end(),
-                                 [&](const Ranked& r) { return r.c == t; });
-          if (!dup) out.push_back({a + b + c + d, t});
         }
       }
     }
@@ -615,7 +620,8 @@ std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
   rec.rule = "memory-budget";
   rec.knob = "cache_bytes";
   rec.fact = "budget " + Bytes(static_cast<double>(in.budget_bytes)) + " = " +
-             std::to_string(in.engine->write_buffers) +
+             (space->rocksdb.empty() ? std::to_string(in.engine->write_buffers)
+                                     : std::string("max_write_buffer_number")) +
              " x write buffer + index/filter blocks of open tables + block "
              "cache";
   rec.decision = "the cache takes the rest; " + std::to_string(configs.size()) +

@@ -62,6 +62,13 @@ struct RuleRecord {
   std::vector<nlohmann::json> candidates;
 };
 
+// The values a rule leaves for one of RocksDB's own knobs, preferred
+// first: one value fixes the knob, more are measured.
+struct KnobCandidates {
+  const KnobSpec* spec = nullptr;
+  std::vector<KnobValue> values;
+};
+
 // The values left to measure for each knob (preferred first) and the knobs
 // rules fix outright.
 struct CandidateSpace {
@@ -74,6 +81,8 @@ struct CandidateSpace {
   uint64_t entries_per_batch = 1;
   // A cache above the working set buys nothing.
   std::optional<uint64_t> cache_cap_bytes;
+  // RocksDB's own knobs (engine rocksdb only; empty for LevelDB).
+  std::vector<KnobCandidates> rocksdb;
   std::vector<RuleRecord> records;
 };
 
@@ -86,6 +95,9 @@ struct Rule {
 // In the order they run (table size before open files, bloom before the
 // memory split).
 std::span<const Rule> Rules();
+// The rules for RocksDB's own knobs (rocksdb_rules.cc), run after Rules()
+// when the engine is rocksdb: they read the write buffers Rules() left.
+std::span<const Rule> RocksDbRules();
 
 CandidateSpace ApplyRules(const RuleInput& in);
 

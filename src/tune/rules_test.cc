@@ -25,15 +25,16 @@ DeviceFacts Facts() {
 }
 
 RuleInput Input(const std::string& workload, uint64_t num,
-                uint64_t budget = 128 * kMiB) {
+                uint64_t budget = 128 * kMiB,
+                const std::string& engine = "leveldb") {
   RuleInput in;
-  in.engine = &ModelFor("leveldb");
+  in.engine = &ModelFor(engine);
   auto w = ResolveWorkload(workload);
   EXPECT_TRUE(w.ok()) << w.status().ToString();
   in.workload = *w;
   in.workload.num = num;
   in.traits = TraitsOf(in.workload);
-  auto shape = ShapeOf(in.workload, "leveldb");
+  auto shape = ShapeOf(in.workload, engine);
   EXPECT_TRUE(shape.ok()) << shape.status().ToString();
   in.shape = *shape;
   in.budget_bytes = budget;
@@ -215,6 +216,184 @@ TEST(RulesTest, EveryCandidateFitsTheBudget) {
       }
     }
   }
+}
+
+RuleInput RocksDbInput(const std::string& workload,
+                       uint64_t budget = 512 * kMiB) {
+  return Input(workload, 1000000, budget, "rocksdb");
+}
+
+// The values the RocksDB rules left for `key`.
+std::vector<KnobValue> Own(const CandidateSpace& s, std::string_view key) {
+  for (const KnobCandidates& c : s.rocksdb) {
+    if (c.spec->json_key == key) return c.values;
+  }
+  return {};
+}
+
+TEST(RocksDbRulesTest, EveryOwnKnobHasARuleOnlyForRocksDb) {
+  CandidateSpace leveldb = ApplyRules(Input("mixed", 100000));
+  EXPECT_TRUE(leveldb.rocksdb.empty());
+  CandidateSpace s = ApplyRules(RocksDbInput("mixed"));
+  EXPECT_EQ(s.records.size(), Rules().size() + RocksDbRules().size());
+  for (const RuleRecord& r : s.records) {
+    EXPECT_FALSE(r.fact.empty()) << r.rule;
+    EXPECT_FALSE(r.decision.empty()) << r.rule;
+    EXPECT_FALSE(r.candidates.empty()) << r.rule;
+  }
+  for (const KnobSpec& k : Knobs()) {
+    if (!IsRocksDbOnly(k)) continue;
+    std::vector<KnobValue> v = Own(s, k.json_key);
+    ASSERT_FALSE(v.empty()) << k.json_key;
+    for (KnobValue x : v) EXPECT_TRUE(CheckKnobRange(k, x).ok()) << k.json_key;
+  }
+}
+
+TEST(RocksDbRulesTest, BackgroundJobsFollowTheCpus) {
+  RuleInput in = RocksDbInput("write-heavy");
+  in.facts.cpu_count = 8;
+  EXPECT_EQ(Own(ApplyRules(in), "max_background_jobs"),
+            std::vector<KnobValue>{7});
+  in.facts.cpu_count = 2;
+  EXPECT_EQ(Own(ApplyRules(in), "max_background_jobs"),
+            std::vector<KnobValue>{2});
+  in.facts.cpu_count = 64;
+  EXPECT_EQ(Own(ApplyRules(in), "max_background_jobs"),
+            std::vector<KnobValue>{16});
+  RuleInput reads = RocksDbInput("read-heavy");
+  reads.facts.cpu_count = 8;
+  EXPECT_EQ(Own(ApplyRules(reads), "max_background_jobs"),
+            std::vector<KnobValue>{2});
+}
+
+TEST(RocksDbRulesTest, SyncChunksFollowTheFsyncCost) {
+  RuleInput in = RocksDbInput("write-heavy");
+  // 10 x 250 us x 2 GB/s = 5 MB: 8 MiB.
+  EXPECT_EQ(Own(ApplyRules(in), "bytes_per_sync"),
+            std::vector<KnobValue>{8 * kMiB});
+  EXPECT_EQ(Own(ApplyRules(in), "wal_bytes_per_sync"),
+            std::vector<KnobValue>{8 * kMiB});
+  // 10 x 20 us x 2 GB/s = 400 KB: the 512 KiB floor.
+  in.facts.fdatasync_p50_ns = 20000;
+  EXPECT_EQ(Own(ApplyRules(in), "bytes_per_sync"),
+            std::vector<KnobValue>{512 * kKiB});
+  // Not measured: RocksDB's tuning guide's 1 MiB.
+  in.facts.fdatasync_p50_ns.reset();
+  EXPECT_EQ(Own(ApplyRules(in), "bytes_per_sync"),
+            std::vector<KnobValue>{1 * kMiB});
+  // Synced commits already sync the log.
+  in.workload.durable_writes = true;
+  EXPECT_EQ(Own(ApplyRules(in), "wal_bytes_per_sync"),
+            std::vector<KnobValue>{0});
+  EXPECT_EQ(Own(ApplyRules(RocksDbInput("read-heavy")), "bytes_per_sync"),
+            std::vector<KnobValue>{0});
+}
+
+TEST(RocksDbRulesTest, WritesRaiseMemtablesAndLevel0Triggers) {
+  CandidateSpace s = ApplyRules(RocksDbInput("write-heavy"));
+  // Measured: four memtables against RocksDB's two.
+  EXPECT_EQ(Own(s, "max_write_buffer_number"), (std::vector<KnobValue>{4, 2}));
+  EXPECT_EQ(Own(s, "level0_slowdown_writes_trigger"),
+            std::vector<KnobValue>{32});
+  EXPECT_EQ(Own(s, "level0_stop_writes_trigger"), std::vector<KnobValue>{48});
+  // Level 1 about level 0 at its trigger: the first buffer x 4.
+  ASSERT_FALSE(s.write_buffer_bytes.empty());
+  const uint64_t l0 = s.write_buffer_bytes.front() * 4;
+  std::vector<KnobValue> l1 = Own(s, "max_bytes_for_level_base");
+  ASSERT_EQ(l1.size(), 1u);
+  EXPECT_GE(static_cast<uint64_t>(l1[0]), l0);
+  EXPECT_LT(static_cast<uint64_t>(l1[0]), 2 * l0);
+  // A budget too small for a third memtable keeps the default.
+  CandidateSpace small = ApplyRules(RocksDbInput("write-heavy", 32 * kMiB));
+  EXPECT_EQ(Own(small, "max_write_buffer_number"), std::vector<KnobValue>{2});
+  // Reads compact level 0 sooner and leave the writers' triggers.
+  CandidateSpace reads = ApplyRules(RocksDbInput("read-heavy"));
+  EXPECT_EQ(Own(reads, "level0_file_num_compaction_trigger"),
+            std::vector<KnobValue>{2});
+  EXPECT_EQ(Own(reads, "level0_slowdown_writes_trigger"),
+            std::vector<KnobValue>{20});
+  EXPECT_EQ(Own(reads, "max_write_buffer_number"), std::vector<KnobValue>{2});
+}
+
+TEST(RocksDbRulesTest, DeviceDecidesReadaheadAndDirectIo) {
+  RuleInput in = RocksDbInput("mixed");
+  CandidateSpace s = ApplyRules(in);
+  EXPECT_EQ(Own(s, "direct_io_for_flush_and_compaction"),
+            std::vector<KnobValue>{0});
+  EXPECT_EQ(Own(s, "compaction_readahead_bytes"), std::vector<KnobValue>{0});
+  in.facts.rotational = true;
+  EXPECT_EQ(Own(ApplyRules(in), "compaction_readahead_bytes"),
+            std::vector<KnobValue>{2 * kMiB});
+  // Data beyond memory: compaction bypasses the page cache the reads need,
+  // and reads ahead itself.
+  in.facts.rotational = false;
+  in.facts.memory_bytes = 64 * kMiB;
+  s = ApplyRules(in);
+  EXPECT_EQ(Own(s, "direct_io_for_flush_and_compaction"),
+            std::vector<KnobValue>{1});
+  EXPECT_EQ(Own(s, "compaction_readahead_bytes"),
+            std::vector<KnobValue>{2 * kMiB});
+}
+
+TEST(RocksDbRulesTest, CodecsPerLevelFollowTheBottleneck) {
+  RuleInput in = RocksDbInput("write-heavy");
+  // 2 GB/s disk, snappy at 500 MB/s: the CPU limits writes.
+  CandidateSpace s = ApplyRules(in);
+  EXPECT_EQ(Own(s, "compression_per_level"),
+            std::vector<KnobValue>{
+                static_cast<KnobValue>(CompressionPerLevel::kNoneToL1)});
+  EXPECT_EQ(Own(s, "bottommost_compression"),
+            std::vector<KnobValue>{
+                static_cast<KnobValue>(BottommostCompression::kSameAsOthers)});
+  // A 100 MB/s disk: compress the last level harder.
+  in.facts.seq_write_bytes_per_sec = 100e6;
+  s = ApplyRules(in);
+  EXPECT_EQ(Own(s, "bottommost_compression"),
+            std::vector<KnobValue>{
+                static_cast<KnobValue>(BottommostCompression::kZstd)});
+  EXPECT_EQ(Own(s, "compression_per_level"),
+            std::vector<KnobValue>{
+                static_cast<KnobValue>(CompressionPerLevel::kUniform)});
+}
+
+TEST(RocksDbRulesTest, UniversalCompactionOnlyForWriteOnlyWorkloads) {
+  const auto level = static_cast<KnobValue>(CompactionStyle::kLevel);
+  const auto universal = static_cast<KnobValue>(CompactionStyle::kUniversal);
+  EXPECT_EQ(Own(ApplyRules(RocksDbInput("write-heavy")), "compaction_style"),
+            (std::vector<KnobValue>{level, universal}));
+  for (const char* w : {"read-heavy", "mixed", "ycsb-a", "ycsb-e"}) {
+    EXPECT_EQ(Own(ApplyRules(RocksDbInput(w)), "compaction_style"),
+              std::vector<KnobValue>{level})
+        << w;
+  }
+}
+
+TEST(RocksDbRulesTest, CandidatesCarryOwnKnobsOnlyForRocksDb) {
+  for (const char* w : {"write-heavy", "mixed"}) {
+    RuleInput lin = Input(w, 1000000, 512 * kMiB);
+    CandidateSpace ls = ApplyRules(lin);
+    for (const TuneConfig& c :
+         EnumerateCandidates(lin, BaselineConfig(lin, nullptr), &ls)) {
+      EXPECT_EQ(c.rocksdb, RocksDbKnobs{}) << ConfigText(c);
+    }
+  }
+  RuleInput in = RocksDbInput("write-heavy");
+  CandidateSpace s = ApplyRules(in);
+  TuneConfig base = BaselineConfig(in, nullptr);
+  auto all = EnumerateCandidates(in, base, &s);
+  bool four = false, universal = false;
+  for (const TuneConfig& c : all) {
+    four |= c.rocksdb.max_write_buffer_number == 4;
+    universal |= c.rocksdb.compaction_style == CompactionStyle::kUniversal;
+    uint64_t used = static_cast<uint64_t>(WriteBuffersHeld(*in.engine, c)) *
+                        c.write_buffer_bytes +
+                    EstimateTableMemoryBytes(in.shape, c) + c.cache_bytes;
+    EXPECT_LE(used, in.budget_bytes) << ConfigText(c);
+  }
+  EXPECT_TRUE(four);
+  EXPECT_TRUE(universal);
+  // The baseline keeps RocksDB's defaults.
+  EXPECT_EQ(base.rocksdb, ModelFor("rocksdb").defaults.rocksdb);
 }
 
 // The probe points the rules read, named `names[i]`, with the params the

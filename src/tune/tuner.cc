@@ -612,6 +612,9 @@ void Judge(TuneState& st) {
   const std::vector<Knob>& changed = st.changed;
   res.recommendation = res.significant ? st.candidate : res.baseline;
   for (Knob k : AllKnobs()) {
+    // A knob the engine has no such option for (RocksDB's own, for
+    // LevelDB) has no outcome to state.
+    if (k.spec != nullptr && !KnobDefault(*k.spec, res.engine)) continue;
     KnobEvidence e;
     e.knob = k;
     const RuleRecord* rec = FindRecord(res.rules, KnobName(k));
@@ -805,7 +808,7 @@ void Explain(TuneState& st) {
       "  block cache          " +
       FormatBytes(static_cast<double>(res.recommendation.cache_bytes)) +
       " (what the budget leaves after " +
-      std::to_string(st.model.write_buffers) + " x " +
+      std::to_string(WriteBuffersHeld(st.model, res.recommendation)) + " x " +
       FormatBytes(static_cast<double>(res.recommendation.write_buffer_bytes)) +
       " = " + FormatBytes(static_cast<double>(res.memory.write_buffers_bytes)) +
       " of write buffers and " +

@@ -1,0 +1,433 @@
+// The rules for RocksDB's own knobs (EngineOptions::rocksdb): what the
+// device facts, the CPU count and the workload say about each, from RocksDB's
+// tuning guide ("RocksDB Tuning Guide" and "Setup Options and Basic Tuning"
+// on its wiki). Most fix one value and record why; the few whose effect the
+// facts cannot predict leave two values for the search to measure.
+#include <algorithm>
+#include <cstdio>
+
+#include "src/tune/rule_util.h"
+#include "src/tune/rules.h"
+
+namespace disktune::tune {
+namespace {
+
+using json = nlohmann::json;
+using rule_util::Bytes;
+using rule_util::MBps;
+using rule_util::Micros;
+using rule_util::Percent;
+using rule_util::ReadsHitDevice;
+using rule_util::RoundUpPow2;
+
+// The rule's knob gets `values` (preferred first), recorded as candidates.
+void Decide(CandidateSpace* s, RuleRecord* r, std::vector<KnobValue> values) {
+  const KnobSpec* k = FindKnob(r->knob);
+  for (KnobValue v : values) r->candidates.push_back(KnobValueToJson(*k, v));
+  s->rocksdb.push_back({k, std::move(values)});
+}
+
+// What an earlier rule decided for `key` (its first value), else RocksDB's
+// default.
+KnobValue Decided(const CandidateSpace& s, std::string_view key) {
+  for (const KnobCandidates& c : s.rocksdb) {
+    if (c.spec->json_key == key && !c.values.empty()) return c.values.front();
+  }
+  return *FindKnob(key)->rocksdb_default;
+}
+
+KnobValue Default(std::string_view key) {
+  return *FindKnob(key)->rocksdb_default;
+}
+
+// The write buffer the rules prefer (the first one the search tries).
+uint64_t FirstWriteBuffer(const RuleInput& in, const CandidateSpace& s) {
+  return s.write_buffer_bytes.empty() ? in.engine->defaults.write_buffer_bytes
+                                      : s.write_buffer_bytes.front();
+}
+
+bool WriteHeavy(const RuleInput& in) { return in.traits.write_share >= 0.5; }
+
+// Bytes written between two background syncs so that a sync's fixed cost
+// (its fdatasync latency) is at most a tenth of the time the disk spends
+// writing them: 10 x p50 x bandwidth, a power of two in [512 KiB, 16 MiB];
+// RocksDB's tuning guide's 1 MiB when either figure is missing.
+uint64_t SyncChunk(const DeviceFacts& f) {
+  if (!f.fdatasync_p50_ns || !f.seq_write_bytes_per_sec) return 1 * kMiB;
+  double bytes = 10 * static_cast<double>(*f.fdatasync_p50_ns) / 1e9 *
+                 *f.seq_write_bytes_per_sec;
+  return std::clamp(RoundUpPow2(static_cast<uint64_t>(bytes)), 512 * kKiB,
+                    16 * kMiB);
+}
+
+std::string SyncFacts(const DeviceFacts& f) {
+  std::string sync = f.fdatasync_p50_ns
+                         ? "fdatasync p50 " + Micros(*f.fdatasync_p50_ns)
+                         : "fdatasync not measured";
+  std::string bw = f.seq_write_bytes_per_sec
+                       ? "disk writes " + MBps(*f.seq_write_bytes_per_sec)
+                       : "write bandwidth not measured";
+  return sync + "; " + bw;
+}
+
+// --------------------------------------------------------------- the rules
+
+void BackgroundJobs(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const int cpus = in.facts.cpu_count;
+  const KnobValue d = Default(r->knob);
+  r->fact = std::to_string(cpus) + " CPU(s); scored writes " +
+            Percent(in.traits.write_share);
+  if (in.traits.write_share == 0) {
+    Decide(s, r, {d});
+    r->decision =
+        "keep the default: no scored writes, so flushes and compactions "
+        "have nothing to keep up with";
+    return;
+  }
+  // Flushes and compactions run on their own threads; the writers need a
+  // core of their own.
+  const KnobValue jobs = std::clamp<KnobValue>(cpus - 1, d, 16);
+  Decide(s, r, {jobs});
+  r->decision = jobs == d ? "keep the default " + std::to_string(d) +
+                                ": no spare cores beyond the writers'"
+                          : std::to_string(jobs) +
+                                " jobs: one per core beyond the writers' "
+                                "(RocksDB's tuning guide: raise it with the "
+                                "cores so compaction keeps up)";
+}
+
+void WriteBufferNumber(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const uint64_t wb = FirstWriteBuffer(in, *s);
+  const KnobValue d = Default(r->knob);
+  r->fact = "scored writes " + Percent(in.traits.write_share) +
+            "; write buffer " + Bytes(static_cast<double>(wb)) +
+            " in a budget of " + Bytes(static_cast<double>(in.budget_bytes));
+  if (!WriteHeavy(in)) {
+    Decide(s, r, {d});
+    r->decision = "keep the default: writes are not the bottleneck";
+    return;
+  }
+  // RocksDB stalls writers once every memtable is full and waiting for a
+  // flush; more memtables absorb a burst while one flushes. Each counts
+  // against the budget, so at most half of it goes to memtables.
+  KnobValue n = d;
+  for (KnobValue want : {4, 3}) {
+    if (static_cast<uint64_t>(want) * wb <= in.budget_bytes / 2) {
+      n = want;
+      break;
+    }
+  }
+  if (n == d) {
+    Decide(s, r, {d});
+    r->decision = "keep the default: a third " +
+                  Bytes(static_cast<double>(wb)) +
+                  " memtable would take more than half the budget";
+    return;
+  }
+  Decide(s, r, {n, d});
+  r->decision = "measure " + std::to_string(n) +
+                " memtables against the default: more absorb write bursts "
+                "while one flushes (RocksDB stalls writes when all are "
+                "full), at the cost of the block cache's share";
+}
+
+void MergeBeforeFlush(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  r->fact = "scored writes " + Percent(in.traits.write_share) +
+            "; keys written " +
+            (in.traits.sequential_writes_only ? "in order" : "in any order");
+  Decide(s, r, {Default(r->knob)});
+  r->decision =
+      "keep 1: each memtable flushes as it fills, so level 0 holds fewer "
+      "overlapping entries per file; merging memtables first pays only "
+      "when the same keys are overwritten within one memtable's span";
+}
+
+void Level0Compaction(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const WorkloadTraits& t = in.traits;
+  r->fact = "point reads " + Percent(t.point_read_share) + ", writes " +
+            Percent(t.write_share) + " of scored ops";
+  if (t.point_read_share >= 0.5 && !WriteHeavy(in)) {
+    Decide(s, r, {2});
+    r->decision =
+        "2: every level-0 file is one more table a point read checks, and "
+        "reads dominate, so compact level 0 sooner";
+  } else {
+    Decide(s, r, {Default(r->knob)});
+    r->decision =
+        "keep 4: RocksDB's tuning guide sizes level 1 to what level 0 "
+        "holds at this trigger";
+  }
+}
+
+void Level0Slowdown(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const KnobValue trigger = Decided(*s, "level0_file_num_compaction_trigger");
+  r->fact = "scored writes " + Percent(in.traits.write_share) +
+            "; level-0 compaction trigger " + std::to_string(trigger);
+  if (WriteHeavy(in)) {
+    Decide(s, r, {std::max<KnobValue>(32, trigger * 8)});
+    r->decision =
+        "raise: writes dominate, and a level 0 that may grow further "
+        "before RocksDB throttles writers absorbs bursts while the deeper "
+        "levels compact (RocksDB's tuning guide: avoid write stalls)";
+  } else {
+    Decide(s, r, {Default(r->knob)});
+    r->decision = "keep the default: writes are not the bottleneck";
+  }
+}
+
+void Level0Stop(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const KnobValue slowdown = Decided(*s, "level0_slowdown_writes_trigger");
+  const KnobValue d = Default(r->knob);
+  r->fact = "level-0 slowdown trigger " + std::to_string(slowdown) +
+            "; scored writes " + Percent(in.traits.write_share);
+  // RocksDB wants stop >= slowdown; keep the default's gap of 16 files.
+  const KnobValue stop = std::max(d, slowdown + 16);
+  Decide(s, r, {stop});
+  r->decision = stop == d ? "keep the default: above the slowdown trigger"
+                          : "raise with the slowdown trigger, 16 files above "
+                            "it as by default";
+}
+
+void Level1Size(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const uint64_t wb = FirstWriteBuffer(in, *s);
+  const KnobValue merge = Decided(*s, "min_write_buffer_number_to_merge");
+  const KnobValue trigger = Decided(*s, "level0_file_num_compaction_trigger");
+  // RocksDB's tuning guide: level 1 about the size of level 0 when its
+  // compaction starts, so an L0->L1 compaction rewrites as much as it
+  // reads.
+  uint64_t l0 = wb * static_cast<uint64_t>(merge * trigger);
+  uint64_t l1 = std::max<uint64_t>(RoundUpPow2(l0 / kMiB) * kMiB, 16 * kMiB);
+  r->fact = "write buffer " + Bytes(static_cast<double>(wb)) + " x " +
+            std::to_string(merge) + " merged x level-0 trigger " +
+            std::to_string(trigger) + " = " + Bytes(static_cast<double>(l0)) +
+            " in level 0";
+  Decide(s, r, {static_cast<KnobValue>(l1)});
+  r->decision = "level 1 of " + Bytes(static_cast<double>(l1)) +
+                ", about level 0's size (RocksDB's tuning guide), at least "
+                "16 MiB";
+}
+
+void LevelMultiplier(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  r->fact = "estimated table data " + Bytes(static_cast<double>(EstimateDbBytes(
+                                          in.shape, in.engine->defaults)));
+  Decide(s, r, {Default(r->knob)});
+  r->decision =
+      "keep 10: RocksDB's tuning guide's balance of write amplification "
+      "(grows with the multiplier) against levels per read and space";
+}
+
+void BytesPerSync(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  r->fact = "scored writes " + Percent(in.traits.write_share) + "; " +
+            SyncFacts(in.facts);
+  if (in.traits.write_share == 0) {
+    Decide(s, r, {0});
+    r->decision = "keep 0: no scored writes";
+    return;
+  }
+  const uint64_t chunk = SyncChunk(in.facts);
+  Decide(s, r, {static_cast<KnobValue>(chunk)});
+  r->decision =
+      "sync table files every " + Bytes(static_cast<double>(chunk)) +
+      " so writeback trickles instead of stalling on one large flush "
+      "(RocksDB's tuning guide), in chunks large enough that a sync's "
+      "fixed cost is at most a tenth of writing them";
+}
+
+void WalBytesPerSync(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  r->fact = std::string(in.workload.durable_writes ? "durable" : "unsynced") +
+            " writes, " + Percent(in.traits.write_share) + " of scored ops; " +
+            SyncFacts(in.facts);
+  if (in.traits.write_share == 0 || in.workload.durable_writes) {
+    Decide(s, r, {0});
+    r->decision = in.traits.write_share == 0
+                      ? "keep 0: no scored writes"
+                      : "keep 0: every commit syncs the log already";
+    return;
+  }
+  const uint64_t chunk = SyncChunk(in.facts);
+  Decide(s, r, {static_cast<KnobValue>(chunk)});
+  r->decision = "sync the log every " + Bytes(static_cast<double>(chunk)) +
+                " in the background, as the table files";
+}
+
+void DirectIo(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const WorkloadTraits& t = in.traits;
+  const bool hit = ReadsHitDevice(in);
+  r->fact =
+      std::string("reads ") +
+      (hit ? "reach the device at full size" : "fit in memory at full size") +
+      "; reads " + Percent(t.point_read_share + t.scan_share) + ", writes " +
+      Percent(t.write_share) + " of scored ops";
+  if (hit && t.write_share > 0 && t.point_read_share + t.scan_share >= 0.05) {
+    Decide(s, r, {1});
+    r->decision =
+        "on: the data exceeds memory, and flush and compaction output "
+        "read through the page cache would evict the blocks reads need";
+  } else {
+    Decide(s, r, {0});
+    r->decision =
+        "off: the page cache holds the data, and buffered compaction "
+        "reads benefit from it";
+  }
+}
+
+void CompactionReadahead(const RuleInput& in, CandidateSpace* s,
+                         RuleRecord* r) {
+  const bool direct = Decided(*s, "direct_io_for_flush_and_compaction") != 0;
+  r->fact = std::string("device ") +
+            (!in.facts.rotational   ? "type unknown"
+             : *in.facts.rotational ? "rotational"
+                                    : "solid state") +
+            "; direct I/O for compaction " + (direct ? "on" : "off");
+  if (in.facts.rotational.value_or(false) || direct) {
+    Decide(s, r, {static_cast<KnobValue>(2 * kMiB)});
+    r->decision =
+        in.facts.rotational.value_or(false)
+            ? "2 MiB: on a spinning disk compaction inputs should be read in "
+              "large sequential chunks (RocksDB's tuning guide)"
+            : "2 MiB: with direct I/O there is no kernel readahead (RocksDB "
+              "itself uses 2 MiB then)";
+  } else {
+    Decide(s, r, {0});
+    r->decision = "keep 0: the kernel's readahead serves a solid-state disk";
+  }
+}
+
+void BottommostCodec(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const DeviceFacts& f = in.facts;
+  const double ratio = in.shape.compression_ratio;
+  char text[96];
+  std::snprintf(text, sizeof(text), "values compress to %.2f; ", ratio);
+  r->fact = text +
+            (f.snappy_bytes_per_sec
+                 ? "snappy " + MBps(*f.snappy_bytes_per_sec) + "/core"
+                 : std::string("snappy speed not measured")) +
+            "; " + SyncFacts(f);
+  const bool disk_bound =
+      f.snappy_bytes_per_sec && f.seq_write_bytes_per_sec &&
+      *f.seq_write_bytes_per_sec * 4 < *f.snappy_bytes_per_sec;
+  const bool has_zstd =
+      std::find(in.engine->compressions.begin(), in.engine->compressions.end(),
+                Compression::kZstd) != in.engine->compressions.end();
+  if (ratio < 0.9 && disk_bound && has_zstd) {
+    Decide(s, r, {static_cast<KnobValue>(BottommostCompression::kZstd)});
+    r->decision =
+        "zstd for the last level: it holds most of the data, written "
+        "once per compaction into it, and the disk, not the CPU, limits "
+        "writes (RocksDB's tuning guide: lz4 above, zstd at the bottom)";
+  } else {
+    Decide(s, r,
+           {static_cast<KnobValue>(BottommostCompression::kSameAsOthers)});
+    r->decision = ratio >= 0.9
+                      ? "same as the other levels: the values do not compress"
+                      : "same as the other levels: the CPU is as scarce as "
+                        "the disk's bandwidth";
+  }
+}
+
+void PerLevelCodec(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const DeviceFacts& f = in.facts;
+  const bool cpu_bound = f.snappy_bytes_per_sec && f.seq_write_bytes_per_sec &&
+                         *f.seq_write_bytes_per_sec >= *f.snappy_bytes_per_sec;
+  r->fact = "scored writes " + Percent(in.traits.write_share) + "; " +
+            (cpu_bound ? "the CPU compresses slower than the disk writes"
+                       : "the disk writes slower than the CPU compresses");
+  if (WriteHeavy(in) && cpu_bound && in.shape.compression_ratio < 0.9) {
+    Decide(s, r, {static_cast<KnobValue>(CompressionPerLevel::kNoneToL1)});
+    r->decision =
+        "levels 0 and 1 uncompressed: they are rewritten soonest, so "
+        "compressing them costs CPU on every flush for data that moves on "
+        "(RocksDB's tuning guide)";
+  } else {
+    Decide(s, r, {static_cast<KnobValue>(CompressionPerLevel::kUniform)});
+    r->decision =
+        "one codec for every level: compression is not what "
+        "limits the writes";
+  }
+}
+
+void WholeKeyFilter(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  r->fact = "point reads " + Percent(in.traits.point_read_share) +
+            " of scored ops, by whole key";
+  Decide(s, r, {1});
+  r->decision =
+      "on: the workload's point reads look up whole keys, which only a "
+      "whole-key filter answers";
+}
+
+void PrefixBloom(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  r->fact = "scans " + Percent(in.traits.scan_share) +
+            " of scored ops, none bounded to a key prefix";
+  Decide(s, r, {0});
+  r->decision =
+      "none: a prefix filter serves seeks within one prefix, and the "
+      "workload's scans and reads are not";
+}
+
+void CompactionStyleRule(const RuleInput& in, CandidateSpace* s,
+                         RuleRecord* r) {
+  const WorkloadTraits& t = in.traits;
+  r->fact = "writes " + Percent(t.write_share) + ", reads " +
+            Percent(t.point_read_share + t.scan_share) + " of scored ops";
+  const auto level = static_cast<KnobValue>(CompactionStyle::kLevel);
+  if (t.write_share >= 0.9 && t.point_read_share + t.scan_share == 0) {
+    Decide(s, r, {level, static_cast<KnobValue>(CompactionStyle::kUniversal)});
+    r->decision =
+        "measure universal against level: the workload only writes, and "
+        "universal compaction rewrites each byte fewer times, but while it "
+        "merges it may need up to twice the data's size on disk and reads "
+        "check more files (RocksDB's tuning guide)";
+  } else {
+    Decide(s, r, {level});
+    r->decision =
+        "level: reads are scored, and level compaction keeps the files a "
+        "read checks and the space amplification small";
+  }
+}
+
+// In order: the triggers before the level-1 size that reads them, direct
+// I/O before the readahead it changes.
+constexpr Rule kRocksDbRules[] = {
+    {"background-jobs-from-cpus", "max_background_jobs",
+     "CPU count and the write share", BackgroundJobs},
+    {"memtables-for-write-bursts", "max_write_buffer_number",
+     "write share, the rules' write buffer and the budget", WriteBufferNumber},
+    {"flush-each-memtable", "min_write_buffer_number_to_merge",
+     "write share and key order", MergeBeforeFlush},
+    {"level0-compaction-for-reads", "level0_file_num_compaction_trigger",
+     "point-read and write shares", Level0Compaction},
+    {"level0-slowdown-for-writes", "level0_slowdown_writes_trigger",
+     "write share and the level-0 compaction trigger", Level0Slowdown},
+    {"level0-stop-above-slowdown", "level0_stop_writes_trigger",
+     "the level-0 slowdown trigger", Level0Stop},
+    {"level1-matches-level0", "max_bytes_for_level_base",
+     "write buffer x memtables merged x level-0 trigger", Level1Size},
+    {"level-multiplier", "max_bytes_for_level_multiplier",
+     "estimated table data", LevelMultiplier},
+    {"bytes-per-sync-from-fsync", "bytes_per_sync",
+     "fdatasync latency, disk write bandwidth, write share", BytesPerSync},
+    {"wal-bytes-per-sync-from-fsync", "wal_bytes_per_sync",
+     "durable writes, fdatasync latency, disk write bandwidth",
+     WalBytesPerSync},
+    {"direct-io-when-data-exceeds-memory", "direct_io_for_flush_and_compaction",
+     "data vs memory, read and write shares", DirectIo},
+    {"compaction-readahead-for-device", "compaction_readahead_bytes",
+     "rotational device, direct I/O", CompactionReadahead},
+    {"bottommost-compression-for-disk", "bottommost_compression",
+     "value compressibility, snappy speed, disk write bandwidth",
+     BottommostCodec},
+    {"per-level-compression-for-cpu", "compression_per_level",
+     "write share, snappy speed against disk write bandwidth", PerLevelCodec},
+    {"whole-key-filter-for-gets", "whole_key_filtering",
+     "point reads by whole key", WholeKeyFilter},
+    {"prefix-bloom-for-prefix-seeks", "bloom_prefix_bytes",
+     "scans bounded to a prefix", PrefixBloom},
+    {"compaction-style-for-write-only", "compaction_style",
+     "write and read shares (space amplification)", CompactionStyleRule},
+};
+
+}  // namespace
+
+std::span<const Rule> RocksDbRules() { return kRocksDbRules; }
+
+}  // namespace disktune::tune
