@@ -13,27 +13,17 @@
 
 #include "engines/engine.h"
 #include "engines/engine_library.h"
+#include "engines/temp_db_for_test.h"
 
 namespace disktune {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDb {
+// Each test's database directory.
+class TempDb : public testing::TempDb {
  public:
-  TempDb() {
-    std::string pattern =
-        (fs::path(::testing::TempDir()) / "disktune_settings_XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) root_ = pattern;
-  }
-  ~TempDb() {
-    std::error_code ec;
-    if (!root_.empty()) fs::remove_all(root_, ec);
-  }
-  std::string db() const { return root_ + "/db"; }
-
- private:
-  std::string root_;
+  TempDb() : testing::TempDb("disktune_settings") {}
 };
 
 bool Available(std::string_view id) {

@@ -12,27 +12,17 @@
 #include <string>
 
 #include "engines/engine.h"
+#include "engines/temp_db_for_test.h"
 
 namespace disktune {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDb {
+// Each test's database directory.
+class TempDb : public testing::TempDb {
  public:
-  TempDb() {
-    std::string pattern =
-        (fs::path(::testing::TempDir()) / "disktune_finish_XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) root_ = pattern;
-  }
-  ~TempDb() {
-    std::error_code ec;
-    if (!root_.empty()) fs::remove_all(root_, ec);
-  }
-  std::string db() const { return root_ + "/db"; }
-
- private:
-  std::string root_;
+  TempDb() : testing::TempDb("disktune_finish") {}
 };
 
 std::string KeyOf(int i) {

@@ -138,6 +138,13 @@ Status FillFromFio(const FioComparison& fio, ProbeResult* r) {
     return Status::NotSupported(
         "fio completed no I/O inside the measured window");
   }
+  // A short write job can finish inside fio's ramp_time: fio then counts
+  // its I/Os but keeps no latency sample, and its percentiles read 0.
+  if (!fio.latency_ns || fio.latency_ns->samples == 0) {
+    return Status::NotSupported(
+        "fio kept no latency sample after its warm-up (the job ended inside "
+        "ramp_time)");
+  }
   r->measured_by = MeasuredBy::kFio;
   r->measured_by_reason.clear();
   r->iops = fio.iops;
