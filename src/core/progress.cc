@@ -32,6 +32,25 @@ void TerminalProgress::ClearLine() {
   }
 }
 
+namespace {
+
+// "3/8", or "3" when the number of steps is not known in advance (the
+// tuner's trials).
+std::string Counter(int index, int total) {
+  return total > 0 ? std::to_string(index + 1) + "/" + std::to_string(total)
+                   : std::to_string(index + 1);
+}
+
+// ", ~12s left"; nothing when neither the steps nor the time left are known.
+std::string Left(int total, uint64_t remaining_ns) {
+  if (total <= 0 && remaining_ns == 0) return "";
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), ", ~%.0fs left", remaining_ns / 1e9);
+  return buf;
+}
+
+}  // namespace
+
 void TerminalProgress::Step(const std::string& name, int index, int total,
                             uint64_t remaining_ns) {
   if (!steps_) return;
@@ -40,17 +59,16 @@ void TerminalProgress::Step(const std::string& name, int index, int total,
   if (!tty_) {
     if (last_plain_ns_ && now - *last_plain_ns_ < kPlainIntervalNs) return;
     last_plain_ns_ = now;
-    std::snprintf(buf, sizeof(buf),
-                  "progress: [%d/%d] %s: %.0fs elapsed, ~%.0fs left\n",
-                  index + 1, total, name.c_str(), (now - start_ns_) / 1e9,
-                  remaining_ns / 1e9);
+    std::snprintf(buf, sizeof(buf), "progress: [%s] %s: %.0fs elapsed%s\n",
+                  Counter(index, total).c_str(), name.c_str(),
+                  (now - start_ns_) / 1e9, Left(total, remaining_ns).c_str());
     err_ << buf << std::flush;
     return;
   }
   ClearLine();
-  std::snprintf(buf, sizeof(buf), "[%d/%d] %-28s %4.0fs elapsed, ~%.0fs left",
-                index + 1, total, name.c_str(), (now - start_ns_) / 1e9,
-                remaining_ns / 1e9);
+  std::snprintf(buf, sizeof(buf), "[%s] %-28s %4.0fs elapsed%s",
+                Counter(index, total).c_str(), name.c_str(),
+                (now - start_ns_) / 1e9, Left(total, remaining_ns).c_str());
   err_ << buf << std::flush;
   line_open_ = true;
 }

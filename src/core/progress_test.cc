@@ -34,6 +34,17 @@ TEST(ProgressTest, ALogGetsPlainLinesAtMostOneEveryFewSeconds) {
   EXPECT_THAT(s, Not(HasSubstr("\r")));
 }
 
+// The tuner does not know its number of trials in advance: no "/0" and no
+// "~0s left".
+TEST(ProgressTest, UnknownTotalsShowNoCountOfAndNoTimeLeft) {
+  std::ostringstream err;
+  {
+    TerminalProgress p(err, /*is_terminal=*/false, /*quiet=*/false);
+    p.Step("calibrate", 0, 0, 0);
+  }
+  EXPECT_EQ(err.str(), "progress: [1] calibrate: 0s elapsed\n");
+}
+
 TEST(ProgressTest, ATerminalGetsOneLineRewrittenInPlace) {
   std::ostringstream err;
   TerminalProgress p(err, /*is_terminal=*/true, /*quiet=*/false);
