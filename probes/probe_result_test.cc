@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "probes/fio_runner.h"
-#include "probes/rand_read_saturation.h"
 #include "probes/probe.h"
+#include "probes/rand_read_saturation.h"
 
 namespace disktune {
 namespace {

@@ -15,10 +15,10 @@ bench::BenchResult Result(std::string scenario, std::optional<uint64_t> rss) {
 }
 
 TEST(MemoryBudgetTest, LargestPeakAgainstTheBudget) {
-  auto c = CheckMemoryBudget({Result("fillrandom", 40 << 20),
-                              Result("overwrite", 90 << 20),
-                              Result("crc32c", std::nullopt)},
-                             128 << 20, "p.json");
+  auto c = CheckMemoryBudget(
+      {Result("fillrandom", 40 << 20), Result("overwrite", 90 << 20),
+       Result("crc32c", std::nullopt)},
+      128 << 20, "p.json");
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->rows.size(), 2u);
   EXPECT_EQ(c->max_peak_rss_bytes, 90u << 20);
