@@ -6,6 +6,7 @@
 #include <string>
 
 #include "probes/probe_result.h"
+#include "src/core/order_stats.h"
 
 namespace disktune {
 namespace {
@@ -80,12 +81,10 @@ ProbeResult MergePoint(const std::vector<const ProbeResult*>& runs) {
 RoundStat SummarizeRounds(const std::vector<double>& values) {
   RoundStat s;
   s.values = values;
-  std::vector<double> sorted = values;
-  std::sort(sorted.begin(), sorted.end());
-  size_t n = sorted.size();
-  s.min = sorted.front();
-  s.max = sorted.back();
-  s.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const OrderStats o = OrderStatsOf(values);
+  s.min = o.min;
+  s.max = o.max;
+  s.median = o.median;
   return s;
 }
 

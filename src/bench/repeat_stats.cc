@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "src/core/order_stats.h"
+
 namespace disktune::bench {
 
 double StudentT95(int df) {
@@ -30,16 +32,15 @@ size_t MedianIndex(const std::vector<double>& values) {
 RepeatStat SummarizeRepeats(const std::vector<double>& values) {
   RepeatStat s;
   s.values = values;
-  std::vector<double> sorted = values;
-  std::sort(sorted.begin(), sorted.end());
-  size_t n = sorted.size();
-  s.min = sorted.front();
-  s.max = sorted.back();
-  s.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const OrderStats o = OrderStatsOf(values);
+  s.min = o.min;
+  s.max = o.max;
+  s.median = o.median;
+  const size_t n = values.size();
   if (n >= 2) {
-    double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / n;
+    double mean = std::accumulate(values.begin(), values.end(), 0.0) / n;
     double ss = 0;
-    for (double v : sorted) ss += (v - mean) * (v - mean);
+    for (double v : values) ss += (v - mean) * (v - mean);
     double sd = std::sqrt(ss / static_cast<double>(n - 1));
     double half = StudentT95(static_cast<int>(n) - 1) * sd /
                   std::sqrt(static_cast<double>(n));
