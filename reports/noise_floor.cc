@@ -8,9 +8,10 @@ namespace disktune {
 // Firecracker), kernel 6.18.44, /dev/vda a 256 GiB virtio disk, ext4 on a
 // `losetup --direct-io=on` loop device over a file on vda
 // (benchmarks/compare_noise.sh), the machine otherwise idle (load average
-// 1.7-4.4 with the probe itself running), 16:21-16:26 UTC: four back-to-back
-// identical `disktune probe --quick` runs of one binary, three consecutive
-// comparisons. Per comparison, the larger/smaller ratio of each figure,
+// 1.7-4.4 with the probe itself running), 16:21-16:26 UTC: the unthrottled
+// runs of two compare_noise.sh pairs (A1 B1, then the throttled C1, then A2
+// B2), four identical `disktune probe --quick` runs of one binary, three
+// consecutive comparisons (A1-B1, B1-A2, A2-B2), all with the native loop. Per comparison, the larger/smaller ratio of each figure,
 // grouped by kind (benchmarks/noise_pairs.py):
 //   kind               n    median  p90    p95    max (point)
 //   block_rate         42   1.11    1.29   1.43   1.63 (seq_read.1m.qd1)
