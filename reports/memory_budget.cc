@@ -5,22 +5,51 @@
 #include "src/core/units.h"
 
 namespace disktune {
+namespace {
+
+std::string Bytes(uint64_t b) { return FormatBytes(static_cast<double>(b)); }
+
+template <typename T>
+void PutIf(nlohmann::json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+
+template <typename T>
+void GetIf(const nlohmann::json& j, const char* key, std::optional<T>* v) {
+  if (auto it = j.find(key); it != j.end() && it->is_number_unsigned())
+    *v = it->get<T>();
+}
+
+}  // namespace
 
 std::optional<MemoryBudgetCheck> CheckMemoryBudget(
     const std::vector<bench::BenchResult>& benches, uint64_t budget_bytes,
-    std::string profile) {
+    std::string profile, std::optional<uint64_t> harness_anon_rss_bytes) {
   MemoryBudgetCheck c;
   c.budget_bytes = budget_bytes;
   c.profile = std::move(profile);
+  c.harness_anon_rss_bytes = harness_anon_rss_bytes;
   for (const bench::BenchResult& b : benches) {
     if (!b.metrics.peak_rss_bytes) continue;
-    c.rows.push_back({b.engine, b.scenario, *b.metrics.peak_rss_bytes,
-                      b.metrics.peak_rss_scope});
-    c.max_peak_rss_bytes =
-        std::max(c.max_peak_rss_bytes, *b.metrics.peak_rss_bytes);
+    MemoryBudgetRow row{b.engine,
+                        b.scenario,
+                        *b.metrics.peak_rss_bytes,
+                        b.metrics.peak_rss_scope,
+                        b.metrics.peak_anon_rss_bytes,
+                        std::nullopt};
+    if (row.peak_anon_rss_bytes && harness_anon_rss_bytes) {
+      uint64_t anon = *row.peak_anon_rss_bytes;
+      row.engine_anon_bytes =
+          anon > *harness_anon_rss_bytes ? anon - *harness_anon_rss_bytes : 0;
+      c.max_engine_anon_bytes =
+          std::max(c.max_engine_anon_bytes.value_or(0), *row.engine_anon_bytes);
+    }
+    c.max_peak_rss_bytes = std::max(c.max_peak_rss_bytes, row.peak_rss_bytes);
+    c.rows.push_back(std::move(row));
   }
   if (c.rows.empty()) return std::nullopt;
-  c.within = c.max_peak_rss_bytes <= c.budget_bytes;
+  c.within =
+      c.max_engine_anon_bytes.value_or(c.max_peak_rss_bytes) <= c.budget_bytes;
   return c;
 }
 
@@ -29,13 +58,18 @@ void to_json(nlohmann::json& j, const MemoryBudgetCheck& c) {
   j["budget_bytes"] = c.budget_bytes;
   j["profile"] = c.profile;
   j["max_peak_rss_bytes"] = c.max_peak_rss_bytes;
+  PutIf(j, "harness_anon_rss_bytes", c.harness_anon_rss_bytes);
+  PutIf(j, "max_engine_anon_bytes", c.max_engine_anon_bytes);
   j["within"] = c.within;
   j["rows"] = nlohmann::json::array();
   for (const MemoryBudgetRow& r : c.rows) {
-    j["rows"].push_back({{"engine", r.engine},
-                         {"scenario", r.scenario},
-                         {"peak_rss_bytes", r.peak_rss_bytes},
-                         {"scope", r.scope}});
+    nlohmann::json row = {{"engine", r.engine},
+                          {"scenario", r.scenario},
+                          {"peak_rss_bytes", r.peak_rss_bytes},
+                          {"scope", r.scope}};
+    PutIf(row, "peak_anon_rss_bytes", r.peak_anon_rss_bytes);
+    PutIf(row, "engine_anon_bytes", r.engine_anon_bytes);
+    j["rows"].push_back(std::move(row));
   }
 }
 
@@ -43,26 +77,46 @@ void from_json(const nlohmann::json& j, MemoryBudgetCheck& c) {
   j.at("budget_bytes").get_to(c.budget_bytes);
   c.profile = j.value("profile", "");
   j.at("max_peak_rss_bytes").get_to(c.max_peak_rss_bytes);
+  GetIf(j, "harness_anon_rss_bytes", &c.harness_anon_rss_bytes);
+  GetIf(j, "max_engine_anon_bytes", &c.max_engine_anon_bytes);
   j.at("within").get_to(c.within);
   c.rows.clear();
   for (const nlohmann::json& r : j.at("rows")) {
-    c.rows.push_back(
-        {r.at("engine").get<std::string>(), r.at("scenario").get<std::string>(),
-         r.at("peak_rss_bytes").get<uint64_t>(), r.value("scope", "")});
+    MemoryBudgetRow row{r.at("engine").get<std::string>(),
+                        r.at("scenario").get<std::string>(),
+                        r.at("peak_rss_bytes").get<uint64_t>(),
+                        r.value("scope", ""),
+                        std::nullopt,
+                        std::nullopt};
+    GetIf(r, "peak_anon_rss_bytes", &row.peak_anon_rss_bytes);
+    GetIf(r, "engine_anon_bytes", &row.engine_anon_bytes);
+    c.rows.push_back(std::move(row));
   }
 }
 
 std::string MemoryBudgetText(const MemoryBudgetCheck& c) {
-  const MemoryBudgetRow* top = &c.rows.front();
+  const MemoryBudgetRow* top_rss = &c.rows.front();
+  const MemoryBudgetRow* top_engine = nullptr;
   for (const MemoryBudgetRow& r : c.rows) {
-    if (r.peak_rss_bytes > top->peak_rss_bytes) top = &r;
+    if (r.peak_rss_bytes > top_rss->peak_rss_bytes) top_rss = &r;
+    if (r.engine_anon_bytes &&
+        (!top_engine || *r.engine_anon_bytes > *top_engine->engine_anon_bytes))
+      top_engine = &r;
   }
-  return "peak RSS " + FormatBytes(static_cast<double>(top->peak_rss_bytes)) +
-         " (" + top->engine + " " + top->scenario +
-         "; the whole process: engine, key model and harness) against the "
-         "profile's memory budget of " +
-         FormatBytes(static_cast<double>(c.budget_bytes)) + ": " +
-         (c.within ? "within it" : "OVER it");
+  std::string budget = " against the profile's memory budget of " +
+                       Bytes(c.budget_bytes) + ": " +
+                       (c.within ? "within it" : "OVER it");
+  std::string whole = "peak RSS " + Bytes(top_rss->peak_rss_bytes) + " (" +
+                      top_rss->engine + " " + top_rss->scenario +
+                      "; the whole process: engine, key model and harness";
+  if (!top_engine) return whole + ")" + budget;
+  return "the engine's own memory " + Bytes(*top_engine->engine_anon_bytes) +
+         " at most (" + top_engine->engine + " " + top_engine->scenario +
+         ": peak anonymous RSS " + Bytes(*top_engine->peak_anon_rss_bytes) +
+         " less the harness's " + Bytes(*c.harness_anon_rss_bytes) + ")" +
+         budget + "; " + whole +
+         ", with file-backed pages such as memory-mapped tables, which the "
+         "kernel reclaims as page cache)";
 }
 
 std::optional<MemoryBudgetCheck> MemoryBudgetOf(

@@ -179,6 +179,7 @@ void to_json(json& j, const BenchResult& r) {
   if (m.peak_rss_bytes && !m.peak_rss_scope.empty()) {
     mj["peak_rss_scope"] = m.peak_rss_scope;
   }
+  PutOpt(mj, "peak_anon_rss_bytes", m.peak_anon_rss_bytes);
   PutOpt(mj, "user_write_bytes", m.user_write_bytes);
   PutOpt(mj, "device_write_bytes", m.device_write_bytes);
   PutOpt(mj, "write_amplification", m.write_amplification);
@@ -316,6 +317,7 @@ void from_json(const json& j, BenchResult& r) {
     GetOpt(mj, "cpu_system_ns", &m.cpu_system_ns);
     GetOpt(mj, "peak_rss_bytes", &m.peak_rss_bytes);
     GetIf(mj, "peak_rss_scope", &m.peak_rss_scope);
+    GetOpt(mj, "peak_anon_rss_bytes", &m.peak_anon_rss_bytes);
     GetOpt(mj, "user_write_bytes", &m.user_write_bytes);
     GetOpt(mj, "device_write_bytes", &m.device_write_bytes);
     GetOpt(mj, "write_amplification", &m.write_amplification);

@@ -108,6 +108,9 @@ struct BenchMetrics {
   std::optional<uint64_t> cpu_system_ns;
   std::optional<uint64_t> peak_rss_bytes;
   std::string peak_rss_scope;  // "scenario" (VmHWM reset before) or "process"
+  // The largest RssAnon sampled while the scenario ran (AnonRssSampler):
+  // the resident set without file-backed pages such as mapped tables.
+  std::optional<uint64_t> peak_anon_rss_bytes;
   std::optional<uint64_t> user_write_bytes;
   std::optional<uint64_t> device_write_bytes;
   std::optional<double> write_amplification;

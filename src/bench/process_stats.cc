@@ -67,12 +67,14 @@ ProcIo ParseProcIo(const std::string& text) {
   return io;
 }
 
-std::optional<uint64_t> ParseVmHwm(const std::string& text) {
+std::optional<uint64_t> ParseStatusBytes(const std::string& text,
+                                         std::string_view field) {
   std::istringstream in(text);
   std::string line;
+  const std::string prefix = std::string(field) + ":";
   while (std::getline(in, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) {
-      std::istringstream fields(line.substr(6));
+    if (line.rfind(prefix, 0) == 0) {
+      std::istringstream fields(line.substr(prefix.size()));
       uint64_t kib = 0;
       std::string unit;
       if (fields >> kib >> unit && unit == "kB") return kib * 1024;
@@ -80,6 +82,16 @@ std::optional<uint64_t> ParseVmHwm(const std::string& text) {
     }
   }
   return std::nullopt;
+}
+
+std::optional<uint64_t> ParseVmHwm(const std::string& text) {
+  return ParseStatusBytes(text, "VmHWM");
+}
+
+std::optional<uint64_t> AnonRss() {
+  auto status = ReadSmallFile("/proc/self/status");
+  if (!status) return std::nullopt;
+  return ParseStatusBytes(*status, "RssAnon");
 }
 
 std::optional<uint64_t> ProcessWriteBytes() {
@@ -102,6 +114,7 @@ ProcessSnapshot TakeProcessSnapshot() {
   }
   if (auto status = ReadSmallFile("/proc/self/status")) {
     s.peak_rss_bytes = ParseVmHwm(*status);
+    s.anon_rss_bytes = ParseStatusBytes(*status, "RssAnon");
   }
   return s;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "src/core/status.h"
 
@@ -22,6 +23,10 @@ struct ProcessSnapshot {
   std::optional<uint64_t> device_read_bytes;
   // VmHWM from /proc/self/status.
   std::optional<uint64_t> peak_rss_bytes;
+  // RssAnon from /proc/self/status: the anonymous share of the resident set
+  // now (heap, caches, memtables), without file-backed pages such as an
+  // engine's memory-mapped tables or the program's code.
+  std::optional<uint64_t> anon_rss_bytes;
 };
 
 ProcessSnapshot TakeProcessSnapshot();
@@ -42,8 +47,15 @@ struct ProcIo {
   std::optional<uint64_t> cancelled_write_bytes;
 };
 ProcIo ParseProcIo(const std::string& text);
+// A "<field>:  <n> kB" line of a /proc/<pid>/status text ("VmHWM",
+// "RssAnon"), in bytes.
+std::optional<uint64_t> ParseStatusBytes(const std::string& text,
+                                         std::string_view field);
 // The VmHWM line of a /proc/<pid>/status text, in bytes.
 std::optional<uint64_t> ParseVmHwm(const std::string& text);
+
+// This process's RssAnon now; nullopt when /proc/self/status is unreadable.
+std::optional<uint64_t> AnonRss();
 
 // Space the files under `dir` occupy on the device: sum of st_blocks * 512,
 // recursively (sparse files and preallocation count as the filesystem counts

@@ -4,10 +4,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "src/bench/anon_rss_sampler.h"
 #include "src/core/clock.h"
 
 namespace disktune::bench {
@@ -48,6 +52,28 @@ TEST(ProcessStatsTest, ParsesVmHwm) {
   EXPECT_EQ(ParseVmHwm("Name:\tx\nVmPeak:\t  100 kB\nVmHWM:\t    2048 kB\n"),
             2048u * 1024);
   EXPECT_FALSE(ParseVmHwm("VmRSS:\t 1 kB\n"));
+  EXPECT_EQ(ParseStatusBytes("VmRSS:\t 9 kB\nRssAnon:\t   512 kB\n", "RssAnon"),
+            512u * 1024);
+  EXPECT_FALSE(ParseStatusBytes("RssAnonX:\t 1 kB\n", "RssAnon"));
+}
+
+// A 96 MiB buffer touched and freed while the sampler runs is in its peak,
+// though the process's RssAnon is back down when it stops.
+TEST(ProcessStatsTest, AnonRssSamplerKeepsThePeak) {
+  std::optional<uint64_t> base = AnonRss();
+  if (!base) GTEST_SKIP() << "/proc/self/status has no RssAnon";
+  AnonRssSampler sampler(std::chrono::milliseconds(5));
+  {
+    std::vector<char> big(96 << 20);
+    for (size_t i = 0; i < big.size(); i += 4096) big[i] = 1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    EXPECT_EQ(big[4096], 1);
+  }
+  std::optional<uint64_t> peak = sampler.Stop();
+  ASSERT_TRUE(peak);
+  EXPECT_GE(*peak, *base + (90u << 20));
+  EXPECT_LT(AnonRss().value_or(0), *base + (48u << 20));
+  EXPECT_EQ(sampler.Stop(), peak);
 }
 
 TEST(ProcessStatsTest, CpuTimeAndPeakRssMove) {

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "engines/knob_spec.h"
+#include "src/bench/anon_rss_sampler.h"
 #include "src/bench/process_stats.h"
 #include "src/bench/repeat_stats.h"
 #include "src/bench/scenario_sets.h"
@@ -410,10 +411,13 @@ BenchResult RunStep(EngineRun& er, const PlannedStep& step, int index,
   ProcessSnapshot before = TakeProcessSnapshot();
   ScenarioRun run(*step.spec, p, er.engine, &er.model, er.path, &pool,
                   &er.seed_counter, &r);
+  AnonRssSampler anon;
   s = step.spec->run(run);
+  std::optional<uint64_t> peak_anon = anon.Stop();
   ProcessSnapshot after = TakeProcessSnapshot();
 
   FillMetrics(*step.spec, run.main(), before, after, rss_reset, &r);
+  r.metrics.peak_anon_rss_bytes = peak_anon;
   r.metrics.message = run.message();
   if (!s.ok()) {
     r.status = run.main().ops > 0 || s.IsAborted() ? RunStatus::kPartial

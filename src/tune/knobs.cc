@@ -36,6 +36,12 @@ EngineModel LevelDbModel() {
   // MaxBytesForLevel() in db/version_set.cc: 10 MB, x10 per level.
   m.level1_bytes = 10 * kMiB;
   m.level_multiplier = 10;
+  // The cache charges block->size(); each entry also holds an LRUHandle
+  // with its key, the Block object and malloc rounding. Measured: a
+  // readrandom over 1M entries with a 119.5 MiB cache (4 KiB blocks) held
+  // 131.3 MiB of anonymous memory, ~6 MiB (5%) beyond the cache, the 4 MiB
+  // memtable and ~2 MiB of index and filter blocks: ~200 B per block.
+  m.cache_entry_overhead_bytes = 200;
   return m;
 }
 
@@ -247,10 +253,23 @@ Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
         " of index/filter blocks leave no block cache in " +
         FormatBytes(static_cast<double>(budget_bytes)));
   }
-  s.cache_bytes = budget_bytes - fixed;
+  // The cache's capacity such that capacity plus its entries' overhead fit
+  // what is left.
+  double block = static_cast<double>(std::max<uint64_t>(c.block_size_bytes, 1));
+  double per_byte =
+      1.0 + static_cast<double>(m.cache_entry_overhead_bytes) / block;
+  s.cache_bytes = static_cast<uint64_t>(
+      std::floor(static_cast<double>(budget_bytes - fixed) / per_byte));
   if (cache_cap_bytes) {
     s.cache_bytes =
         std::max(kMinCacheBytes, std::min(s.cache_bytes, *cache_cap_bytes));
+  }
+  s.cache_overhead_bytes = static_cast<uint64_t>(
+      std::ceil(static_cast<double>(s.cache_bytes) * (per_byte - 1.0)));
+  if (s.total_bytes() > budget_bytes && s.cache_bytes > kMinCacheBytes) {
+    // Rounding: give the cache the byte back.
+    uint64_t over = s.total_bytes() - budget_bytes;
+    s.cache_bytes -= std::min(over, s.cache_bytes - kMinCacheBytes);
   }
   return s;
 }

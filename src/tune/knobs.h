@@ -110,6 +110,10 @@ struct EngineModel {
   // deeper level level_multiplier times the one above it.
   uint64_t level1_bytes = 10 * kMiB;
   double level_multiplier = 10;
+  // Memory a cached block holds beyond what the cache charges for it (its
+  // handle, the Block object, allocator rounding). LevelDB charges the
+  // block's contents only; RocksDB charges this too, by default.
+  uint64_t cache_entry_overhead_bytes = 0;
 };
 // REQUIRES: IsTunableEngine(id).
 const EngineModel& ModelFor(std::string_view id);
@@ -146,15 +150,20 @@ uint64_t EstimateTableMemoryBytes(const DataShape& shape, const TuneConfig& c);
 
 // The budget split: write buffers first, table memory second, the block
 // cache gets the rest (capped at `cache_cap_bytes` when given: a cache above
-// the working set buys nothing). NotFound-style InvalidArgument when the
-// write buffers and table memory alone exceed the budget.
+// the working set buys nothing), less what its entries hold beyond their
+// charge. NotFound-style InvalidArgument when the write buffers and table
+// memory alone exceed the budget.
 struct MemorySplit {
   // WriteBuffersHeld x write_buffer_bytes: the most the engine keeps.
   uint64_t write_buffers_bytes = 0;
   uint64_t table_memory_bytes = 0;
-  uint64_t cache_bytes = 0;
+  uint64_t cache_bytes = 0;  // the cache's capacity, as configured
+  // What a full cache of cache_bytes holds beyond its charge
+  // (cache_entry_overhead_bytes per block).
+  uint64_t cache_overhead_bytes = 0;
   uint64_t total_bytes() const {
-    return write_buffers_bytes + table_memory_bytes + cache_bytes;
+    return write_buffers_bytes + table_memory_bytes + cache_bytes +
+           cache_overhead_bytes;
   }
 };
 Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,

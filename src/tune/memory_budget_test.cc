@@ -45,9 +45,14 @@ uint64_t FormMemory(std::string_view engine, const EngineModel& m,
            std::stoull(table["block_cache"]) + index;
   }
   nlohmann::json j = LevelDbOptionsJson(c, "test")["options"];
+  // LevelDB charges a cached block its contents only: what each entry holds
+  // beyond them counts too.
+  const uint64_t cache = j["block_cache_capacity"].get<uint64_t>();
+  const uint64_t overhead =
+      cache * m.cache_entry_overhead_bytes / j["block_size"].get<uint64_t>();
   return static_cast<uint64_t>(m.write_buffers) *
              j["write_buffer_size"].get<uint64_t>() +
-         j["block_cache_capacity"].get<uint64_t>() + index;
+         cache + overhead + index;
 }
 
 TEST(MemoryBudget, NothingTheTunerCanEmitExceedsTheBudget) {
@@ -147,6 +152,29 @@ TEST(MemoryBudget, EveryWriteBufferRocksDbKeepsCounts) {
   // LevelDB has no such option: its two memtables.
   EXPECT_EQ(WriteBuffersHeld(ModelFor("leveldb"), ModelFor("leveldb").defaults),
             2);
+}
+
+// LevelDB charges a cached block its contents only; what each entry holds
+// beyond that is budgeted too, so the configured cache is smaller than what
+// the buffers leave. RocksDB charges it itself.
+TEST(MemoryBudget, LevelDbCacheEntriesOverheadIsBudgeted) {
+  DataShape shape;
+  shape.key_bytes = 16;
+  shape.value_bytes = 100;
+  shape.live_entries = 1000000;
+  TuneConfig c = ModelFor("leveldb").defaults;
+  auto s = SplitBudget(ModelFor("leveldb"), 128 * kMiB, shape, c, std::nullopt);
+  ASSERT_TRUE(s.ok());
+  uint64_t left = 128 * kMiB - s->write_buffers_bytes - s->table_memory_bytes;
+  EXPECT_LT(s->cache_bytes, left);
+  EXPECT_NEAR(static_cast<double>(s->cache_overhead_bytes),
+              static_cast<double>(s->cache_bytes) * 200.0 / 4096.0, 2.0);
+  EXPECT_LE(s->total_bytes(), 128 * kMiB);
+  EXPECT_GE(s->total_bytes(), 128 * kMiB - 2);
+  auto r = SplitBudget(ModelFor("rocksdb"), 512 * kMiB, shape,
+                       ModelFor("rocksdb").defaults, std::nullopt);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->cache_overhead_bytes, 0u);
 }
 
 TEST(MemoryBudget, RocksDbDefaultsShrinkToFitASmallBudget) {
