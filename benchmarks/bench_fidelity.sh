@@ -23,8 +23,9 @@
 # Runs are paired and interleaved, alternating which side goes first
 # (reference then disktune, then disktune then reference, ...), so drift of
 # the machine hits both; each pair gives a ratio and the median of the
-# per-pair ratios is compared with the target. `uptime` is printed before and
-# after each engine.
+# per-pair ratios is compared with the target. Each run starts with no
+# database and no dirty pages left by the run before it (removed and synced,
+# untimed). `uptime` is printed before and after each engine.
 #
 # The harness alone: bench_harness_overhead (src/bench) runs the scenarios on
 # an engine that does nothing, so its ns/op is the harness's own cost.
@@ -138,14 +139,23 @@ build_direct() {  # engine
 
 # Appends one paired run to $work/<tag>_ref and $work/<tag>_dt, the side
 # that goes first alternating with the run number.
+# Every run starts settled: the previous run's database removed and the dirty
+# pages it left written out (sync), untimed. Otherwise a side that leaves its
+# files dirty at exit (the direct loops, as the engines' benchmarks, do not
+# sync at close; disktune removes its database) has the kernel write them
+# back during the other side's first scenario.
+settle() {
+  rm -rf "$work/ref" "$work/dt" "$work/rdb"
+  sync
+}
 paired_run() {  # tag run-number ref-command dt-command
   local tag=$1 i=$2 ref=$3 dt=$4
   if [ $((i % 2)) -eq 1 ]; then
-    { echo run; $ref; } >>"$work/${tag}_ref"
-    { echo run; $dt; } >>"$work/${tag}_dt"
+    settle; { echo run; $ref; } >>"$work/${tag}_ref"
+    settle; { echo run; $dt; } >>"$work/${tag}_dt"
   else
-    { echo run; $dt; } >>"$work/${tag}_dt"
-    { echo run; $ref; } >>"$work/${tag}_ref"
+    settle; { echo run; $dt; } >>"$work/${tag}_dt"
+    settle; { echo run; $ref; } >>"$work/${tag}_ref"
   fi
 }
 

@@ -107,14 +107,14 @@ struct OutDbt {
   DBT dbt;
 };
 
-// Reads in chunks: a cursor is opened, fills a buffer with a few records,
-// and is closed again. Chunks start at one record after a seek (a random seek
-// reads one key) and grow eightfold per refill up to kMaxChunkEntries (or
-// kChunkBytes), so a long scan pays for a cursor rarely. Holding a
-// cursor between calls would hold page read locks, blocking writers in other
-// threads and deadlocking a thread that writes while it iterates. The price
-// is that a scan is not one snapshot: it sees writes committed between
-// chunks, like a read-committed cursor would.
+// Reads in chunks: a cursor is opened in a read transaction, fills a buffer
+// with a few records, and is closed again (the transaction committed). Chunks
+// start at one record after a seek (a random seek reads one key) and grow
+// eightfold per refill up to kMaxChunkEntries (or kChunkBytes), so a long scan
+// pays for a cursor rarely. Holding a cursor between calls would hold page read
+// locks, blocking writers in other threads and deadlocking a thread that writes
+// while it iterates. The price is that a scan is not one snapshot: it sees
+// writes committed between chunks, like a read-committed cursor would.
 class BdbIterator final : public EngineIterator {
  public:
   explicit BdbIterator(DB* db) : db_(db) {}
@@ -272,14 +272,25 @@ class BdbIterator final : public EngineIterator {
       entries_.clear();
       arena_.clear();
       pos_ = 0;
+      // As the LMDB project's db_bench_bdb reads: a cursor inside a read
+      // transaction, which keeps the page locks it takes until the chunk
+      // ends instead of putting each one back as the cursor leaves a page.
+      DB_ENV* env = db_->get_env(db_);
+      DB_TXN* txn = nullptr;
+      int rc = env->txn_begin(env, nullptr, &txn, 0);
       DBC* cursor = nullptr;
-      int rc = db_->cursor(db_, nullptr, &cursor, 0);
+      if (rc == 0) rc = db_->cursor(db_, txn, &cursor, 0);
       if (rc == 0) {
         OutDbt k;
         OutDbt v;
         rc = body(cursor, &k, &v);
         const int close_rc = cursor->close(cursor);
         if (rc == 0 || rc == DB_NOTFOUND) rc = close_rc;
+      }
+      if (txn != nullptr) {
+        const int end_rc = rc == 0 || rc == DB_NOTFOUND ? txn->commit(txn, 0)
+                                                        : txn->abort(txn);
+        if (rc == 0 || rc == DB_NOTFOUND) rc = end_rc;
       }
       if (rc == 0) return;
       if (IsRetryable(rc) && attempt < kMaxDeadlockRetries) continue;

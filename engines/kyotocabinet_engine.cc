@@ -57,66 +57,64 @@ Status FromKyoto(const kc::BasicDB::Error& e, std::string_view op) {
 }
 
 // Cursors on a B+ tree hold no lock between calls, so each move copies the
-// record out (Kyoto hands back a new[] buffer anyway).
+// record out, into strings reused from move to move.
 class KyotoIterator final : public EngineIterator {
  public:
   explicit KyotoIterator(kc::BasicDB* db) : db_(db), cur_(db->cursor()) {}
 
-  void SeekToFirst() override { Load(cur_->jump()); }
-  void SeekToLast() override { Load(cur_->jump_back()); }
+  // Forward moves read the record and step past it in one cursor call
+  // (get with step=true), as LevelDB's TreeDB benchmark reads: the cursor
+  // then sits one record ahead of the one held (ahead_).
+  void SeekToFirst() override { Load(cur_->jump(), true); }
+  void SeekToLast() override { Load(cur_->jump_back(), false); }
   void Seek(std::string_view target) override {
-    Load(cur_->jump(target.data(), target.size()));
+    Load(cur_->jump(target.data(), target.size()), true);
   }
   bool Valid() const override { return valid_; }
-  void Next() override { Load(cur_->step()); }
-  void Prev() override { Load(cur_->step_back()); }
+  void Next() override { Load(ahead_ || cur_->step(), true); }
+  void Prev() override {
+    if (!ahead_) return Load(cur_->step_back(), false);
+    // Back onto the record held (the last one <= its key), then before it.
+    const std::string current(key_);
+    Load(cur_->jump_back(current.data(), current.size()), false);
+    if (valid_ && key_ == current) Load(cur_->step_back(), false);
+  }
   std::string_view key() const override { return key_; }
   std::string_view value() const override { return value_; }
   Status status() const override { return status_; }
 
   // A forward scan as LevelDB's TreeDB benchmark reads: one get(step=true)
-  // per entry (read and advance in one cursor call) instead of a step() and
-  // a get() each. Leaves the cursor on the entry after the n counted, loaded.
+  // per record into two reused strings (its std::string overload, which
+  // allocates nothing per record); the record it stops on is the one key()
+  // and value() then return.
   uint64_t Skip(uint64_t n, bool forward, uint64_t* bytes) override {
-    if (!forward) return EngineIterator::Skip(n, forward, bytes);
+    if (!forward || !ahead_) return EngineIterator::Skip(n, forward, bytes);
     if (n == 0 || !valid_) return 0;
     uint64_t b = key_.size() + value_.size();
     uint64_t i = 1;
-    bool moved = cur_->step();
-    for (; moved && i < n; i++) {
-      size_t key_size = 0;
-      size_t value_size = 0;
-      const char* value = nullptr;
-      char* key = cur_->get(&key_size, &value, &value_size, true);
-      if (key == nullptr) {
-        moved = false;
-        break;
+    for (; cur_->get(&scratch_key_, &scratch_value_, true); i++) {
+      if (i == n) {
+        key_.swap(scratch_key_);
+        value_.swap(scratch_value_);
+        *bytes += b;
+        return i;
       }
-      b += key_size + value_size;
-      delete[] key;
+      b += scratch_key_.size() + scratch_value_.size();
     }
+    valid_ = false;
+    NoteError("iterator scan");
     *bytes += b;
-    if (!moved) {
-      valid_ = false;
-      NoteError("iterator scan");
-      return i;
-    }
-    Load(true);
     return i;
   }
 
  private:
-  void Load(bool moved) {
+  // Reads the record at the cursor (stepping past it when `step`) if the
+  // cursor `moved` there.
+  void Load(bool moved, bool step) {
     valid_ = false;
+    ahead_ = step;
     if (!moved) return NoteError("iterator move");
-    size_t key_size = 0;
-    size_t value_size = 0;
-    const char* value = nullptr;
-    char* key = cur_->get(&key_size, &value, &value_size, false);
-    if (key == nullptr) return NoteError("iterator get");
-    key_.assign(key, key_size);
-    value_.assign(value, value_size);
-    delete[] key;  // key and value share one new[] block
+    if (!cur_->get(&key_, &value_, step)) return NoteError("iterator get");
     valid_ = true;
   }
 
@@ -131,6 +129,9 @@ class KyotoIterator final : public EngineIterator {
   kc::BasicDB* db_;
   std::unique_ptr<kc::BasicDB::Cursor> cur_;
   bool valid_ = false;
+  bool ahead_ = false;  // the cursor is past the record held
+  std::string scratch_key_;
+  std::string scratch_value_;
   std::string key_;
   std::string value_;
   Status status_;
