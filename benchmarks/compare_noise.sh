@@ -21,6 +21,7 @@
 # without measuring.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/lib.sh
 bin=build/disktune
 pairs=10
 repeat=1
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
-[ -x "$bin" ] || { echo "no disktune binary at $bin (build it, or pass --bin)" >&2; exit 1; }
+need_disktune "$bin"
 bin=$(realpath "$bin")
 
 # compare A B: prints "regressions exit_code".

@@ -20,6 +20,7 @@
 #   benchmarks/durability_vs_fio.sh [--dir DIR] [--bin PATH] [--repeat N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/lib.sh
 bin=build/disktune
 dir="disktune-durability-$$"
 repeat=1
@@ -31,9 +32,9 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
-[ -x "$bin" ] || { echo "no disktune binary at $bin (build it, or pass --bin)" >&2; exit 1; }
-command -v jq >/dev/null || { echo "needs jq (apt-get install jq)" >&2; exit 1; }
-command -v fio >/dev/null || { echo "needs fio (apt-get install fio)" >&2; exit 1; }
+need_disktune "$bin"
+need_tool jq
+need_tool fio
 
 made_dir=0
 [ -d "$dir" ] || { mkdir -p "$dir"; made_dir=1; }

@@ -15,10 +15,11 @@
 #   DISKTUNE=path/to/disktune (default build/disktune)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/lib.sh
 bin=${DISKTUNE:-build/disktune}
 [ -x "$bin" ] || scripts/setup.sh
-command -v jq >/dev/null || { echo "needs jq (apt-get install jq)" >&2; exit 1; }
-command -v fio >/dev/null || { echo "needs fio (apt-get install fio)" >&2; exit 1; }
+need_tool jq
+need_tool fio
 
 dir="disktune-bench-$$"
 duration=10s

@@ -33,6 +33,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+. "$here/lib.sh"
 dir=""
 repeat=3
 workloads=write-heavy,read-heavy
@@ -52,13 +53,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-disktune=${DISKTUNE:-}
-if [ -z "$disktune" ]; then
-  for c in "$root/build/disktune" "$root/build-tune/disktune"; do
-    [ -x "$c" ] && { disktune=$c; break; }
-  done
-fi
-[ -x "${disktune:-}" ] || { echo "tune_quality.sh: build disktune first (or set DISKTUNE)" >&2; exit 2; }
+disktune=$(find_disktune tune_quality.sh "$root" build build-tune)
 
 work=${dir:-$(mktemp -d "$root/tunequality.XXXXXX")}
 mkdir -p "$work"

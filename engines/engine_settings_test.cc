@@ -20,11 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Each test's database directory.
-class TempDb : public testing::TempDb {
- public:
-  TempDb() : testing::TempDb("disktune_settings") {}
-};
+using testing::TempDb;
 
 bool Available(std::string_view id) {
   for (const EngineInfo& e : AvailableEngines()) {
@@ -46,6 +42,21 @@ std::map<std::string, std::string> OpenSettings(std::string_view id,
   for (const auto& [k, v] : (*engine)->Settings()) m[k] = v;
   EXPECT_TRUE((*engine)->Close().ok());
   return m;
+}
+
+// Opens `id` with `o` and checks the settings in `want` (others may be
+// there too).
+void ExpectSettings(std::string_view id, const EngineOptions& o,
+                    const std::map<std::string, std::string>& want) {
+  auto m = OpenSettings(id, o);
+  for (const auto& [k, v] : want) EXPECT_EQ(m[k], v) << k;
+}
+
+// The i-th key: 16 digits, so keys sort as their numbers.
+std::string Key(int i) {
+  char b[32];
+  std::snprintf(b, sizeof(b), "%016d", i);
+  return b;
 }
 
 #define REQUIRE_ENGINE(id) \
@@ -79,17 +90,17 @@ TEST(EngineSettingsTest, LastValueWinsElseDefault) {
 
 TEST(EngineSettingsTest, LmdbOpensAsItsOwnBenchmark) {
   REQUIRE_ENGINE("lmdb");
-  auto m = OpenSettings("lmdb", EngineOptions{});
-  EXPECT_EQ(m["lmdb.env_flags"], "MDB_NOSYNC|MDB_NOTLS|MDB_WRITEMAP");
-  EXPECT_EQ(m["lmdb.writemap"], "on");
-  EXPECT_EQ(m["lmdb.append"], "on");
+  ExpectSettings("lmdb", EngineOptions{},
+                 {{"lmdb.env_flags", "MDB_NOSYNC|MDB_NOTLS|MDB_WRITEMAP"},
+                  {"lmdb.writemap", "on"},
+                  {"lmdb.append", "on"}});
   EngineOptions prod;
   prod.settings = {{"lmdb.writemap", "off"},
                    {"lmdb.append", "off"},
                    {"lmdb.readahead", "off"}};
-  m = OpenSettings("lmdb", prod);
-  EXPECT_EQ(m["lmdb.env_flags"], "MDB_NOSYNC|MDB_NOTLS|MDB_NORDAHEAD");
-  EXPECT_EQ(m["lmdb.append"], "off");
+  ExpectSettings("lmdb", prod,
+                 {{"lmdb.env_flags", "MDB_NOSYNC|MDB_NOTLS|MDB_NORDAHEAD"},
+                  {"lmdb.append", "off"}});
 }
 
 // MDB_APPEND is taken only past the largest key, so any order of puts and
@@ -101,30 +112,25 @@ TEST(EngineSettingsTest, LmdbAppendKeepsEveryKey) {
   ASSERT_TRUE(engine.ok());
   Engine& e = **engine;
   ASSERT_TRUE(e.Open(dir.db(), EngineOptions{}).ok());
-  auto key = [](int i) {
-    char b[32];
-    std::snprintf(b, sizeof(b), "%016d", i);
-    return std::string(b);
-  };
-  for (int i = 0; i < 2000; i += 2) ASSERT_TRUE(e.Put(key(i), "a", {}).ok());
-  for (int i = 1999; i > 0; i -= 2) ASSERT_TRUE(e.Put(key(i), "b", {}).ok());
-  ASSERT_TRUE(e.Delete(key(1999), {}).ok());
-  ASSERT_TRUE(e.Put(key(1999), "c", {}).ok());  // the largest key again
-  ASSERT_TRUE(e.Put(key(2000), "d", {}).ok());
+  for (int i = 0; i < 2000; i += 2) ASSERT_TRUE(e.Put(Key(i), "a", {}).ok());
+  for (int i = 1999; i > 0; i -= 2) ASSERT_TRUE(e.Put(Key(i), "b", {}).ok());
+  ASSERT_TRUE(e.Delete(Key(1999), {}).ok());
+  ASSERT_TRUE(e.Put(Key(1999), "c", {}).ok());  // the largest key again
+  ASSERT_TRUE(e.Put(Key(2000), "d", {}).ok());
   WriteBatch batch;
-  batch.Put(key(2002), "e");
-  batch.Put(key(2001), "f");
+  batch.Put(Key(2002), "e");
+  batch.Put(Key(2001), "f");
   ASSERT_TRUE(e.Write(batch, {}).ok());
   ASSERT_TRUE(e.Close().ok());
   ASSERT_TRUE(e.Open(dir.db(), EngineOptions{}).ok());
-  ASSERT_TRUE(e.Put(key(2003), "g", {}).ok());  // largest key read at open
+  ASSERT_TRUE(e.Put(Key(2003), "g", {}).ok());  // largest key read at open
   std::string v;
   for (int i = 0; i <= 2003; i++) {
-    ASSERT_TRUE(e.Get(key(i), &v).ok()) << i;
+    ASSERT_TRUE(e.Get(Key(i), &v).ok()) << i;
   }
-  ASSERT_TRUE(e.Get(key(1999), &v).ok());
+  ASSERT_TRUE(e.Get(Key(1999), &v).ok());
   EXPECT_EQ(v, "c");
-  ASSERT_TRUE(e.Get(key(2001), &v).ok());
+  ASSERT_TRUE(e.Get(Key(2001), &v).ok());
   EXPECT_EQ(v, "f");
   auto it = e.NewIterator();
   int n = 0;
@@ -140,55 +146,56 @@ TEST(EngineSettingsTest, LmdbAppendKeepsEveryKey) {
 
 TEST(EngineSettingsTest, KyotoOpensAsLevelDbsTreeDbBenchmark) {
   REQUIRE_ENGINE("kyotocabinet");
-  auto m = OpenSettings("kyotocabinet", EngineOptions{});
-  EXPECT_EQ(m["kyotocabinet.tune_options"], "TSMALL|TLINEAR|TCOMPRESS");
-  EXPECT_EQ(m["kyotocabinet.compressor"], "lzo (raw)");
-  EXPECT_EQ(m["kyotocabinet.page_cache_bytes"], "4194304");
-  EXPECT_EQ(m["kyotocabinet.page_bytes"], "1024");
-  EXPECT_EQ(m["kyotocabinet.map_bytes"], "268435456");
-  EXPECT_EQ(m["kyotocabinet.write_benchmark_end"],
-            "synchronize() inside the time, as LevelDB's TreeDB benchmark");
+  ExpectSettings(
+      "kyotocabinet", EngineOptions{},
+      {{"kyotocabinet.tune_options", "TSMALL|TLINEAR|TCOMPRESS"},
+       {"kyotocabinet.compressor", "lzo (raw)"},
+       {"kyotocabinet.page_cache_bytes", "4194304"},
+       {"kyotocabinet.page_bytes", "1024"},
+       {"kyotocabinet.map_bytes", "268435456"},
+       {"kyotocabinet.write_benchmark_end",
+        "synchronize() inside the time, as LevelDB's TreeDB benchmark"}});
   EngineOptions knobs;
   knobs.compression = Compression::kNone;
   knobs.cache_bytes = 8 << 20;
   knobs.block_size_bytes = 4096;
-  m = OpenSettings("kyotocabinet", knobs);
-  EXPECT_EQ(m["kyotocabinet.tune_options"], "TSMALL|TLINEAR");
-  EXPECT_EQ(m["kyotocabinet.compressor"], "none");
-  EXPECT_EQ(m["kyotocabinet.page_cache_bytes"], "8388608");
-  EXPECT_EQ(m["kyotocabinet.page_bytes"], "4096");
+  ExpectSettings("kyotocabinet", knobs,
+                 {{"kyotocabinet.tune_options", "TSMALL|TLINEAR"},
+                  {"kyotocabinet.compressor", "none"},
+                  {"kyotocabinet.page_cache_bytes", "8388608"},
+                  {"kyotocabinet.page_bytes", "4096"}});
 }
 
 TEST(EngineSettingsTest, SqliteOpensAsLevelDbsSqliteBenchmark) {
   REQUIRE_ENGINE("sqlite3");
-  auto m = OpenSettings("sqlite3", EngineOptions{});
-  EXPECT_EQ(m["sqlite3.journal_mode"], "wal");
-  EXPECT_EQ(m["sqlite3.locking_mode"], "exclusive");
-  EXPECT_EQ(m["sqlite3.cache_size"], "4096 pages");
-  EXPECT_EQ(m["sqlite3.wal_autocheckpoint"], "4096");
-  EXPECT_EQ(m["sqlite3.write_benchmark_end"],
-            "FULL WAL checkpoint inside the time, as LevelDB's SQLite "
-            "benchmark");
+  ExpectSettings("sqlite3", EngineOptions{},
+                 {{"sqlite3.journal_mode", "wal"},
+                  {"sqlite3.locking_mode", "exclusive"},
+                  {"sqlite3.cache_size", "4096 pages"},
+                  {"sqlite3.wal_autocheckpoint", "4096"},
+                  {"sqlite3.write_benchmark_end",
+                   "FULL WAL checkpoint inside the time, as LevelDB's SQLite "
+                   "benchmark"}});
   EngineOptions o;
   o.settings = {{"sqlite3.wal_autocheckpoint", "1000"}};
   o.cache_bytes = 8 << 20;
-  m = OpenSettings("sqlite3", o);
-  EXPECT_EQ(m["sqlite3.wal_autocheckpoint"], "1000");
-  EXPECT_EQ(m["sqlite3.cache_size"], "8192 KiB");
+  ExpectSettings("sqlite3", o,
+                 {{"sqlite3.wal_autocheckpoint", "1000"},
+                  {"sqlite3.cache_size", "8192 KiB"}});
 }
 
 TEST(EngineSettingsTest, BdbOpensAsTheLmdbProjectsBdbBenchmark) {
   REQUIRE_ENGINE("bdb");
-  auto m = OpenSettings("bdb", EngineOptions{});
-  EXPECT_EQ(m["bdb.set_flags"], "DB_REGION_INIT|DB_TXN_WRITE_NOSYNC");
-  EXPECT_EQ(m["bdb.cache_bytes"], "4194304");
-  EXPECT_EQ(m["bdb.checkpoint_kib"], "81920");
-  EXPECT_EQ(m["bdb.lk_max_locks"], "100000");
+  ExpectSettings("bdb", EngineOptions{},
+                 {{"bdb.set_flags", "DB_REGION_INIT|DB_TXN_WRITE_NOSYNC"},
+                  {"bdb.cache_bytes", "4194304"},
+                  {"bdb.checkpoint_kib", "81920"},
+                  {"bdb.lk_max_locks", "100000"}});
   EngineOptions o;
   o.settings = {{"bdb.commit", "nosync"}, {"bdb.checkpoint_kib", "0"}};
-  m = OpenSettings("bdb", o);
-  EXPECT_EQ(m["bdb.set_flags"], "DB_REGION_INIT");
-  EXPECT_EQ(m["bdb.checkpoint_kib"], "0");
+  ExpectSettings(
+      "bdb", o,
+      {{"bdb.set_flags", "DB_REGION_INIT"}, {"bdb.checkpoint_kib", "0"}});
 }
 
 TEST(EngineSettingsTest, LsmEnginesReportTheirOptions) {
@@ -249,10 +256,10 @@ TEST(EngineSettingsTest, RocksDbTakesItsOwnKnobs) {
             std::string::npos)
       << m["rocksdb.table_factory"];
   // RocksDB's defaults where nothing is set.
-  auto d = OpenSettings("rocksdb", EngineOptions{});
-  EXPECT_EQ(d["rocksdb.compaction_style"], "level");
-  EXPECT_EQ(d["rocksdb.prefix_extractor"], "none");
-  EXPECT_EQ(d["rocksdb.compression_per_level"], "uniform");
+  ExpectSettings("rocksdb", EngineOptions{},
+                 {{"rocksdb.compaction_style", "level"},
+                  {"rocksdb.prefix_extractor", "none"},
+                  {"rocksdb.compression_per_level", "uniform"}});
 }
 
 // A prefix extractor bounds a plain Seek to the target's prefix; scans that
@@ -268,19 +275,14 @@ TEST(EngineSettingsTest, RocksDbPrefixBloomKeepsScansWhole) {
   o.bloom_bits_per_key = 10;
   ASSERT_TRUE(e.Open(dir.db(), o).ok());
   EXPECT_TRUE(e.unsupported_knobs().empty());
-  auto key = [](int i) {
-    char b[32];
-    std::snprintf(b, sizeof(b), "%016d", i);
-    return std::string(b);
-  };
-  for (int i = 0; i < 3000; i++) ASSERT_TRUE(e.Put(key(i), "v", {}).ok());
+  for (int i = 0; i < 3000; i++) ASSERT_TRUE(e.Put(Key(i), "v", {}).ok());
   ASSERT_TRUE(e.Flush().ok());
   std::string v;
-  EXPECT_TRUE(e.Get(key(1234), &v).ok());
-  EXPECT_EQ(e.Get(key(5000), &v).code(), Status::Code::kNotFound);
+  EXPECT_TRUE(e.Get(Key(1234), &v).ok());
+  EXPECT_EQ(e.Get(Key(5000), &v).code(), Status::Code::kNotFound);
   {
     auto it = e.NewIterator();
-    it->Seek(key(995));
+    it->Seek(Key(995));
     int n = 0;
     for (; it->Valid(); it->Next()) n++;
     EXPECT_TRUE(it->status().ok());

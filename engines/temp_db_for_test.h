@@ -13,7 +13,7 @@ namespace disktune::testing {
 
 class TempDb {
  public:
-  explicit TempDb(const std::string& prefix) {
+  explicit TempDb(const std::string& prefix = "disktune_engine_test") {
     std::string pattern =
         (std::filesystem::path(::testing::TempDir()) / (prefix + "_XXXXXX"))
             .string();

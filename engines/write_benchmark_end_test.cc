@@ -19,11 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Each test's database directory.
-class TempDb : public testing::TempDb {
- public:
-  TempDb() : testing::TempDb("disktune_finish") {}
-};
+using testing::TempDb;
 
 std::string KeyOf(int i) {
   char b[32];

@@ -9,34 +9,42 @@
 #include "probes/block_io_probes.h"
 #include "probes/fio_runner.h"
 #include "probes/probe_runner.h"
+#include "probes/run_probes_for_test.h"
 #include "probes/test_file.h"
 #include "src/core/scratch_dir.h"
+#include "tests/test_support.h"
 
 namespace disktune {
 namespace {
 
-class BlockIoProbeTest : public ::testing::Test {
+// Why `dir`'s filesystem refuses O_DIRECT, or "" where it takes it.
+std::string DirectIoRefused(const std::string& dir) {
+  std::string why;
+  auto direct = ProbeDirectIo(dir, &why);
+  EXPECT_TRUE(direct.ok());
+  if (!direct.ok() || *direct) return "";
+  return why;
+}
+
+// Runs the probes `ids` with `c` in `scratch`, on its environment.
+ProbeRunOutput RunProbeIds(const std::vector<std::string>& ids,
+                           const ProbeConfig& c, ScratchDir& scratch) {
+  return testing::RunProbeIds(ids, c, scratch,
+                              CollectEnvironment(scratch.path()));
+}
+
+// The current directory is under the build tree, on the real disk (TempDir()
+// may be a tmpfs, where O_DIRECT is refused).
+class BlockIoProbeTest : public testing::ScratchDirTest {
  protected:
+  BlockIoProbeTest() : ScratchDirTest("blockio_test_") {}
   void SetUp() override {
-    // The current directory is under the build tree, on the real disk
-    // (TempDir() may be a tmpfs, where O_DIRECT is refused).
-    std::string tmpl =
-        std::filesystem::current_path().string() + "/blockio_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
-    auto s = ScratchDir::Create(root_);
-    ASSERT_TRUE(s.ok()) << s.status().ToString();
-    scratch_ = std::move(*s);
-    std::string why;
-    auto direct = ProbeDirectIo(scratch_->path(), &why);
-    ASSERT_TRUE(direct.ok());
-    if (!*direct)
+    ScratchDirTest::SetUp();
+    if (HasFatalFailure()) return;
+    std::string why = DirectIoRefused(scratch_->path());
+    if (!why.empty())
       GTEST_SKIP() << "the build directory's filesystem refuses O_DIRECT: "
                    << why;
-  }
-  void TearDown() override {
-    scratch_.reset();
-    std::filesystem::remove_all(root_);
   }
   ProbeConfig ShortConfig() {
     ProbeConfig c = ProbeConfig::Defaults(true);
@@ -45,18 +53,12 @@ class BlockIoProbeTest : public ::testing::Test {
     c.warmup_ns = 50000000;
     return c;
   }
-  std::string root_;
-  std::unique_ptr<ScratchDir> scratch_;
 };
 
 TEST_F(BlockIoProbeTest, SequentialOneMiBBeatsFourKiBBandwidth) {
   ProbeConfig c = ShortConfig();
-  auto probes = SelectProbes({"seq_read"});
-  ASSERT_TRUE(probes.ok());
-  Environment env = CollectEnvironment(scratch_->path());
-  ProbeRunOutput out;
-  NullProgress np;
-  ASSERT_TRUE(RunProbes(*probes, c, *scratch_, env, &np, &out).ok());
+  ProbeRunOutput out = RunProbeIds({"seq_read"}, c, *scratch_);
+  if (HasFailure()) return;
   ASSERT_EQ(out.results.size(), 2u);
   const ProbeResult& small = out.results[0];
   const ProbeResult& big = out.results[1];
@@ -75,12 +77,8 @@ TEST_F(BlockIoProbeTest, SequentialOneMiBBeatsFourKiBBandwidth) {
 TEST_F(BlockIoProbeTest, IopsDoNotFallAsDepthGrowsToSaturation) {
   ProbeConfig c = ShortConfig();
   c.queue_depths = {1, 4, 16};
-  auto probes = SelectProbes({"rand_read"});
-  ASSERT_TRUE(probes.ok());
-  Environment env = CollectEnvironment(scratch_->path());
-  ProbeRunOutput out;
-  NullProgress np;
-  ASSERT_TRUE(RunProbes(*probes, c, *scratch_, env, &np, &out).ok());
+  ProbeRunOutput out = RunProbeIds({"rand_read"}, c, *scratch_);
+  if (HasFailure()) return;
   ASSERT_EQ(out.results.size(), 3u);
   std::map<int, double> iops;
   for (const auto& r : out.results) {
@@ -102,12 +100,8 @@ TEST_F(BlockIoProbeTest, IopsDoNotFallAsDepthGrowsToSaturation) {
 
 TEST_F(BlockIoProbeTest, WritesReportBandwidth) {
   ProbeConfig c = ShortConfig();
-  auto probes = SelectProbes({"seq_write", "rand_write"});
-  ASSERT_TRUE(probes.ok());
-  Environment env = CollectEnvironment(scratch_->path());
-  ProbeRunOutput out;
-  NullProgress np;
-  ASSERT_TRUE(RunProbes(*probes, c, *scratch_, env, &np, &out).ok());
+  ProbeRunOutput out = RunProbeIds({"seq_write", "rand_write"}, c, *scratch_);
+  if (HasFailure()) return;
   ASSERT_EQ(out.results.size(), 4u);
   for (const auto& r : out.results) {
     ASSERT_EQ(r.status, ProbeStatus::kOk) << r.name << ": " << r.error;
@@ -131,10 +125,8 @@ class MeasureWithTest : public ::testing::Test {
     auto s = ScratchDir::Create(root_);
     ASSERT_TRUE(s.ok()) << s.status().ToString();
     scratch_ = std::move(*s);
-    std::string why;
-    auto direct = ProbeDirectIo(scratch_->path(), &why);
-    ASSERT_TRUE(direct.ok());
-    if (!*direct) GTEST_SKIP() << "/var/tmp refuses O_DIRECT: " << why;
+    std::string why = DirectIoRefused(scratch_->path());
+    if (!why.empty()) GTEST_SKIP() << "/var/tmp refuses O_DIRECT: " << why;
     if (const char* p = getenv("PATH")) path_ = p;
   }
   void TearDown() override {
@@ -150,13 +142,7 @@ class MeasureWithTest : public ::testing::Test {
     c.warmup_ns = 50000000;
     c.queue_depths = {4};
     c.measure_with = with;
-    auto probes = SelectProbes({"rand_read"});
-    EXPECT_TRUE(probes.ok());
-    Environment env = CollectEnvironment(scratch_->path());
-    ProbeRunOutput out;
-    NullProgress np;
-    Status s = RunProbes(*probes, c, *scratch_, env, &np, &out);
-    EXPECT_TRUE(s.ok()) << s.ToString();
+    ProbeRunOutput out = RunProbeIds({"rand_read"}, c, *scratch_);
     if (out.results.size() != 1) {
       ADD_FAILURE() << out.results.size() << " results";
       return ProbeResult();

@@ -67,6 +67,21 @@ class DeviceJournalTest : public ::testing::Test {
     ASSERT_EQ(WTERMSIG(status), SIGKILL);
   }
 
+  // An image file in dir_, journaled by a process killed before it could
+  // delete it.
+  std::string KilledWithJournaledImage() {
+    std::string image = dir_ + "/fsmatrix-ext4.img";
+    WriteFile(image, "data");
+    RunAndKill([&] {
+      JournalEntry e;
+      e.kind = kJournalImageFile;
+      e.target = image;
+      e.description = "test image";
+      if (!DeviceJournal(path_).Add(e).ok()) _exit(2);
+    });
+    return image;
+  }
+
   std::string dir_, path_;
 };
 
@@ -141,15 +156,8 @@ TEST_F(DeviceJournalTest, EntriesOfRunningProcessesAreLeftAlone) {
 }
 
 TEST_F(DeviceJournalTest, ImageEntryDeletesTheImage) {
-  std::string image = dir_ + "/fsmatrix-ext4.img";
-  WriteFile(image, "data");
-  RunAndKill([&] {
-    JournalEntry e;
-    e.kind = kJournalImageFile;
-    e.target = image;
-    e.description = "test image";
-    if (!DeviceJournal(path_).Add(e).ok()) _exit(2);
-  });
+  std::string image = KilledWithJournaledImage();
+  if (HasFatalFailure()) return;
   auto out = DeviceJournal(path_).Restore(false);
   ASSERT_TRUE(out.ok());
   ASSERT_EQ(out->restored.size(), 1u);
@@ -291,15 +299,8 @@ TEST_F(DeviceJournalTest, EntriesNamingOtherFilesAreRefused) {
 
 TEST_F(DeviceJournalTest, JournalRootDoesNotOwnIsRefused) {
   if (geteuid() != 0) GTEST_SKIP() << "the ownership rule applies to root";
-  std::string image = dir_ + "/fsmatrix-ext4.img";
-  WriteFile(image, "data");
-  RunAndKill([&] {
-    JournalEntry e;
-    e.kind = kJournalImageFile;
-    e.target = image;
-    e.description = "test image";
-    if (!DeviceJournal(path_).Add(e).ok()) _exit(2);
-  });
+  std::string image = KilledWithJournaledImage();
+  if (HasFatalFailure()) return;
   // Handed to an unprivileged user: root must not act on it any more.
   ASSERT_EQ(chown(path_.c_str(), 65534, 65534), 0);
   auto out = DeviceJournal(path_).Restore(false);

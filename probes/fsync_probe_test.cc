@@ -11,28 +11,22 @@
 #include "probes/durability_verdict.h"
 #include "probes/flush_counters.h"
 #include "probes/probe_runner.h"
+#include "probes/run_probes_for_test.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/sysinfo.h"
+#include "tests/test_support.h"
 
 namespace disktune {
 namespace {
 
-class FsyncProbeTest : public ::testing::Test {
+// Under the build tree, on the real disk (TempDir() may be a tmpfs).
+class FsyncProbeTest : public testing::ScratchDirTest {
  protected:
+  FsyncProbeTest() : ScratchDirTest("fsync_test_") {}
   void SetUp() override {
-    // Under the build tree, on the real disk (TempDir() may be a tmpfs).
-    std::string tmpl =
-        std::filesystem::current_path().string() + "/fsync_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
-    auto s = ScratchDir::Create(root_);
-    ASSERT_TRUE(s.ok()) << s.status().ToString();
-    scratch_ = std::move(*s);
+    ScratchDirTest::SetUp();
+    if (HasFatalFailure()) return;
     env_ = CollectEnvironment(scratch_->path());
-  }
-  void TearDown() override {
-    scratch_.reset();
-    std::filesystem::remove_all(root_);
   }
   ProbeConfig ShortConfig() {
     ProbeConfig c = ProbeConfig::Defaults(true);
@@ -40,8 +34,6 @@ class FsyncProbeTest : public ::testing::Test {
     c.warmup_ns = 50000000;
     return c;
   }
-  std::string root_;
-  std::unique_ptr<ScratchDir> scratch_;
   Environment env_;
 };
 
@@ -84,12 +76,8 @@ TEST_F(FsyncProbeTest, NarrowedRunGivesTheEtcdCheckAndAVerdict) {
   c.fsync_methods = {"fdatasync"};
   c.fsync_sizes = {2300};
   c.fsync_modes = {"append"};
-  auto probes = SelectProbes({"fsync"});
-  ASSERT_TRUE(probes.ok());
-  ProbeRunOutput out;
-  NullProgress np;
-  Status s = RunProbes(*probes, c, *scratch_, env_, &np, &out);
-  ASSERT_TRUE(s.ok()) << s.ToString();
+  ProbeRunOutput out = testing::RunProbeIds({"fsync"}, c, *scratch_, env_);
+  if (HasFailure()) return;
   ASSERT_EQ(out.results.size(), 1u);
   const ProbeResult& r = out.results[0];
   EXPECT_EQ(r.name, "fsync.fdatasync.2300.append");

@@ -1,24 +1,10 @@
 #include "probes/probe_result.h"
 
 #include "probes/legacy_names.h"
+#include "src/core/json_fields.h"
 
 namespace disktune {
 namespace {
-
-template <typename T>
-void PutOpt(nlohmann::json& j, const char* key, const std::optional<T>& v) {
-  if (v) j[key] = *v;
-}
-
-template <typename T>
-void GetOpt(const nlohmann::json& j, const char* key, std::optional<T>& v) {
-  auto it = j.find(key);
-  if (it != j.end() && !it->is_null()) v = it->get<T>();
-}
-
-void PutStr(nlohmann::json& j, const char* key, const std::string& v) {
-  if (!v.empty()) j[key] = v;
-}
 
 void GetStr(const nlohmann::json& j, const char* key, std::string& v) {
   auto it = j.find(key);
@@ -126,13 +112,13 @@ void from_json(const nlohmann::json& j, ProbeParams& p) {
       "file_size_bytes",  "duration_ns",   "warmup_ns",   "io_engine",
       "method",           "writes_per_op", "write_cache", "filesystem",
       "variant"};
-  GetOpt(j, "block_size_bytes", p.block_size_bytes);
-  GetOpt(j, "queue_depth", p.queue_depth);
+  GetIf(j, "block_size_bytes", &p.block_size_bytes);
+  GetIf(j, "queue_depth", &p.queue_depth);
   GetStr(j, "pattern", p.pattern);
-  GetOpt(j, "direct", p.direct);
-  GetOpt(j, "file_size_bytes", p.file_size_bytes);
-  GetOpt(j, "duration_ns", p.duration_ns);
-  GetOpt(j, "warmup_ns", p.warmup_ns);
+  GetIf(j, "direct", &p.direct);
+  GetIf(j, "file_size_bytes", &p.file_size_bytes);
+  GetIf(j, "duration_ns", &p.duration_ns);
+  GetIf(j, "warmup_ns", &p.warmup_ns);
   GetStr(j, "io_engine", p.io_engine);
   GetStr(j, "method", p.method);
   p.writes_per_op = j.value("writes_per_op", 1);
@@ -173,18 +159,18 @@ void from_json(const nlohmann::json& j, FioComparison& f) {
   GetStr(j, "status", f.status);
   GetStr(j, "reason", f.reason);
   GetStr(j, "command", f.command);
-  GetOpt(j, "iops", f.iops);
-  GetOpt(j, "bytes_per_sec", f.bytes_per_sec);
-  GetOpt(j, "latency_ns", f.latency_ns);
-  GetOpt(j, "samples", f.samples);
-  GetOpt(j, "bytes", f.bytes);
-  GetOpt(j, "elapsed_ns", f.elapsed_ns);
-  GetOpt(j, "context_switches", f.context_switches);
+  GetIf(j, "iops", &f.iops);
+  GetIf(j, "bytes_per_sec", &f.bytes_per_sec);
+  GetIf(j, "latency_ns", &f.latency_ns);
+  GetIf(j, "samples", &f.samples);
+  GetIf(j, "bytes", &f.bytes);
+  GetIf(j, "elapsed_ns", &f.elapsed_ns);
+  GetIf(j, "context_switches", &f.context_switches);
   if (auto it = j.find("native_over_fio"); it != j.end()) {
-    GetOpt(*it, "iops", f.iops_ratio);
-    GetOpt(*it, "bytes_per_sec", f.bytes_per_sec_ratio);
-    GetOpt(*it, "latency_p50", f.latency_p50_ratio);
-    GetOpt(*it, "latency_p99", f.latency_p99_ratio);
+    GetIf(*it, "iops", &f.iops_ratio);
+    GetIf(*it, "bytes_per_sec", &f.bytes_per_sec_ratio);
+    GetIf(*it, "latency_p50", &f.latency_p50_ratio);
+    GetIf(*it, "latency_p99", &f.latency_p99_ratio);
   }
 }
 
@@ -224,16 +210,16 @@ void from_json(const nlohmann::json& j, ProbeResult& r) {
   if (auto it = j.find("measured_by"); it != j.end() && it->is_string())
     r.measured_by = ParseMeasuredBy(it->get<std::string>());
   GetStr(j, "measured_by_reason", r.measured_by_reason);
-  GetOpt(j, "iops", r.iops);
-  GetOpt(j, "ops_per_sec", r.ops_per_sec);
-  GetOpt(j, "bytes_per_sec", r.bytes_per_sec);
-  GetOpt(j, "latency_ns", r.latency_ns);
-  GetOpt(j, "samples", r.samples);
-  GetOpt(j, "bytes", r.bytes);
-  GetOpt(j, "elapsed_ns", r.elapsed_ns);
+  GetIf(j, "iops", &r.iops);
+  GetIf(j, "ops_per_sec", &r.ops_per_sec);
+  GetIf(j, "bytes_per_sec", &r.bytes_per_sec);
+  GetIf(j, "latency_ns", &r.latency_ns);
+  GetIf(j, "samples", &r.samples);
+  GetIf(j, "bytes", &r.bytes);
+  GetIf(j, "elapsed_ns", &r.elapsed_ns);
   if (auto it = j.find("metrics"); it != j.end()) r.metrics = *it;
-  GetOpt(j, "fio", r.fio);
-  GetOpt(j, "repeats", r.repeats);
+  GetIf(j, "fio", &r.fio);
+  GetIf(j, "repeats", &r.repeats);
 }
 
 }  // namespace disktune

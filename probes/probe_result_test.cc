@@ -20,15 +20,13 @@ ProbeResult Sample() {
   r.params.extra["seed"] = 7;
   r.iops = 12345.5;
   r.bytes_per_sec = 12345.5 * 4096;
-  LatencySummary l;
-  l.mean = 100.5;
-  l.p50 = 90;
-  l.p90 = 150;
-  l.p99 = 300;
-  l.p999 = 900;
-  l.max = 1000;
-  l.samples = 42;
-  r.latency_ns = l;
+  r.latency_ns = LatencySummary{.mean = 100.5,
+                                .p50 = 90,
+                                .p90 = 150,
+                                .p99 = 300,
+                                .p999 = 900,
+                                .max = 1000,
+                                .samples = 42};
   r.samples = 42;
   return r;
 }
@@ -136,19 +134,24 @@ TEST(FioTest, MeasureWithNames) {
   EXPECT_FALSE(ParseMeasuredBy("auto").has_value());
 }
 
+// The fio command line as one string, each argument followed by a space.
+std::string CommandLine(const FioJob& job) {
+  std::string line;
+  for (const auto& a : FioCommand(job)) line += a + " ";
+  return line;
+}
+
 TEST(FioTest, WriteJobsStopAtTheirByteCap) {
   FioJob job;
   job.file = "/d/probe.dat";
   job.file_size_bytes = 64 << 20;
   job.write = true;
   job.duration_ns = 1000000000;
-  std::string timed;
-  for (const auto& a : FioCommand(job)) timed += a + " ";
+  std::string timed = CommandLine(job);
   EXPECT_NE(timed.find("--time_based"), std::string::npos);
   EXPECT_EQ(timed.find("--io_size"), std::string::npos);
   job.max_bytes = 96 << 20;
-  std::string capped;
-  for (const auto& a : FioCommand(job)) capped += a + " ";
+  std::string capped = CommandLine(job);
   EXPECT_NE(capped.find("--io_size=100663296"), std::string::npos);
   EXPECT_EQ(capped.find("--time_based"), std::string::npos);
   EXPECT_NE(capped.find("--rw=write"), std::string::npos);
@@ -163,8 +166,7 @@ TEST(FioTest, CommandMirrorsTheNativeJob) {
   job.queue_depth = 32;
   job.duration_ns = 2000000000;
   job.warmup_ns = 500000000;
-  std::string cmd;
-  for (const auto& a : FioCommand(job)) cmd += a + " ";
+  std::string cmd = CommandLine(job);
   EXPECT_NE(cmd.find("--ioengine=io_uring"), std::string::npos);
   EXPECT_NE(cmd.find("--rw=randread"), std::string::npos);
   EXPECT_NE(cmd.find("--iodepth=32"), std::string::npos);

@@ -14,6 +14,7 @@
 #include "probes/durability_test_util.h"
 #include "probes/loop_fs.h"
 #include "probes/probe_runner.h"
+#include "probes/run_probes_for_test.h"
 #include "probes/write_cache.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/signals.h"
@@ -112,12 +113,8 @@ const ProbeResult* Find(const std::vector<ProbeResult>& v,
 
 TEST_F(WriteCacheAbTest, WriteThroughIsFasterAndTheSettingComesBack) {
   ProbeConfig c = Config();
-  auto probes = SelectProbes({"fsync"});
-  ASSERT_TRUE(probes.ok());
-  ProbeRunOutput out;
-  NullProgress np;
-  Status s = RunProbes(*probes, c, *scratch_, env_, &np, &out);
-  ASSERT_TRUE(s.ok()) << s.ToString();
+  ProbeRunOutput out = testing::RunProbeIds({"fsync"}, c, *scratch_, env_);
+  if (HasFailure()) return;
   EXPECT_EQ(LoopWriteCache(loop_->loop_name()), original_);
   EXPECT_TRUE(ProcessJournal().Load()->empty());
 
@@ -160,12 +157,8 @@ TEST_F(WriteCacheAbTest, StartingWriteThroughComparesWithTheCacheOn) {
   SetLoopCache("write through");
   if (HasFatalFailure()) return;
   ProbeConfig c = Config();
-  auto probes = SelectProbes({"fsync"});
-  ASSERT_TRUE(probes.ok());
-  ProbeRunOutput out;
-  NullProgress np;
-  Status s = RunProbes(*probes, c, *scratch_, env_, &np, &out);
-  ASSERT_TRUE(s.ok()) << s.ToString();
+  ProbeRunOutput out = testing::RunProbeIds({"fsync"}, c, *scratch_, env_);
+  if (HasFailure()) return;
   EXPECT_EQ(LoopWriteCache(loop_->loop_name()), "write through");
   EXPECT_TRUE(ProcessJournal().Load()->empty());
   const ProbeResult* on =

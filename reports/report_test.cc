@@ -33,15 +33,13 @@ Report SampleReport() {
   p.params.direct = true;
   p.iops = 1000;
   p.bytes_per_sec = 4096000;
-  LatencySummary l;
-  l.mean = 1000;
-  l.p50 = 900;
-  l.p90 = 1100;
-  l.p99 = 2000;
-  l.p999 = 3000;
-  l.max = 4000;
-  l.samples = 1000;
-  p.latency_ns = l;
+  p.latency_ns = LatencySummary{.mean = 1000,
+                                .p50 = 900,
+                                .p90 = 1100,
+                                .p99 = 2000,
+                                .p999 = 3000,
+                                .max = 4000,
+                                .samples = 1000};
   p.samples = 1000;
   r.probes.push_back(p);
   r.probes.push_back(ProbeResult::Skipped("rand_read", "rand_read.4k.qd1",

@@ -16,6 +16,7 @@
 
 #include "reports/schema_validator.h"
 #include "tests/binary_runner.h"
+#include "tests/test_support.h"
 
 namespace disktune::testing {
 namespace {
@@ -32,28 +33,17 @@ std::vector<std::string> With(std::vector<std::string> a,
   return a;
 }
 
-class CliTest : public ::testing::Test {
+class CliTest : public WorkDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = fs::current_path().string() + "/cli_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    work_ = tmpl;
-  }
+  CliTest() : WorkDirTest("cli_test_") {}
   void TearDown() override {
     for (const auto& m : mounts_) umount2(m.c_str(), MNT_DETACH);
-    fs::remove_all(work_);
+    WorkDirTest::TearDown();
   }
-  // Runs and checks the bad-input contract: exit code, exactly one stderr
-  // line containing `needle`, and the working directory unchanged.
+  // The bad-input contract, run in the test's directory.
   void ExpectOneLineError(const std::vector<std::string>& args, int code,
                           const std::string& needle) {
-    auto before = ListDir(work_);
-    RunOutput r = RunDisktune(args, work_);
-    EXPECT_EQ(r.exit_code, code) << r.err;
-    EXPECT_EQ(CountLines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-    EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_EQ(ListDir(work_), before) << "left something behind";
+    testing::ExpectOneLineError(args, work_, code, needle);
   }
   bool MountTmpfs(const std::string& dir, const char* opts) {
     if (geteuid() != 0) return false;
@@ -62,7 +52,6 @@ class CliTest : public ::testing::Test {
     mounts_.push_back(dir);
     return true;
   }
-  std::string work_;
   std::vector<std::string> mounts_;
 };
 

@@ -2,35 +2,26 @@
 // same disk, each point measured in interleaved rounds, compare as noise
 // (inside the rounds' spreads), not as regressions.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "reports/schema_validator.h"
 #include "tests/binary_runner.h"
+#include "tests/test_support.h"
 
 namespace disktune::testing {
 namespace {
 namespace fs = std::filesystem;
 
 nlohmann::json ReadJson(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return nlohmann::json::parse(ss.str(), nullptr, false);
+  return nlohmann::json::parse(ReadFile(path), nullptr, false);
 }
 
-class CompareRepeatCliTest : public ::testing::Test {
+class CompareRepeatCliTest : public WorkDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = fs::current_path().string() + "/cmp_repeat_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    work_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(work_); }
+  CompareRepeatCliTest() : WorkDirTest("cmp_repeat_") {}
   // Short points; five rounds each, so a point's spread holds what a busy
   // machine does to it from one second to the next.
   RunOutput Probe(const std::string& json) {
@@ -40,7 +31,6 @@ class CompareRepeatCliTest : public ::testing::Test {
          "--file-size", "32MiB", "--repeat", "5", "--json", json},
         work_);
   }
-  std::string work_;
 };
 
 TEST_F(CompareRepeatCliTest, TwoIdenticalProbesWithRepeatsCompareAsNoise) {
@@ -51,10 +41,8 @@ TEST_F(CompareRepeatCliTest, TwoIdenticalProbesWithRepeatsCompareAsNoise) {
 
   nlohmann::json ja = ReadJson(work_ + "/a.json");
   ASSERT_FALSE(ja.is_discarded());
-  std::ifstream sin(SourceDir() + "/reports/schema/report.v1.schema.json");
-  std::stringstream schema;
-  schema << sin.rdbuf();
-  auto errors = ValidateAgainstSchema(nlohmann::json::parse(schema.str()), ja);
+  auto errors = ValidateAgainstSchema(
+      ReadJson(SourceDir() + "/reports/schema/report.v1.schema.json"), ja);
   EXPECT_TRUE(errors.empty()) << errors.front();
   EXPECT_EQ(ja["config"]["probe"]["repeat"], 5);
   ASSERT_EQ(ja["probes"].size(), 4u) << "one result per point, not per round";

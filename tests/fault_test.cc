@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "tests/binary_runner.h"
+#include "tests/test_support.h"
 
 namespace disktune::testing {
 namespace {
@@ -32,25 +33,13 @@ std::vector<std::string> Probe(const std::string& duration = "200ms",
 }
 const std::vector<std::string> kShortProbe = Probe();
 
-std::string Slurp(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 void Write(const std::string& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
-class FaultTest : public ::testing::Test {
+class FaultTest : public WorkDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = fs::current_path().string() + "/fault_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    work_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(work_); }
+  FaultTest() : WorkDirTest("fault_test_") {}
 
   // A result file written by a real (short) probe, for the reader tests.
   std::string RealResult() {
@@ -62,8 +51,6 @@ class FaultTest : public ::testing::Test {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return path;
   }
-
-  std::string work_;
 };
 
 // Issue example: a file another program writes into --dir during the run.
@@ -83,11 +70,11 @@ TEST_F(FaultTest, FilesAppearingInDirDuringARunSurvive) {
   Write(t1 + "/other_app.log", "mine");
   RunOutput r = run.Wait();
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(Slurp(t1 + "/other_app.log"), "mine");
-  EXPECT_EQ(Slurp(t1 + "/old.txt"), "old");
-  EXPECT_EQ(Slurp(t1 + "/probe.dat"), "user's probe.dat");
-  EXPECT_EQ(Slurp(t1 + "/fsync-append.dat"), "user's data");
-  EXPECT_EQ(Slurp(t1 + "/bench/leveldb/CURRENT"), "user's db");
+  EXPECT_EQ(ReadFile(t1 + "/other_app.log"), "mine");
+  EXPECT_EQ(ReadFile(t1 + "/old.txt"), "old");
+  EXPECT_EQ(ReadFile(t1 + "/probe.dat"), "user's probe.dat");
+  EXPECT_EQ(ReadFile(t1 + "/fsync-append.dat"), "user's data");
+  EXPECT_EQ(ReadFile(t1 + "/bench/leveldb/CURRENT"), "user's db");
   EXPECT_EQ(ListDir(t1),
             (std::vector<std::string>{"bench", "fsync-append.dat", "old.txt",
                                       "other_app.log", "probe.dat"}));
@@ -117,8 +104,8 @@ TEST_F(FaultTest, OutputFilesNeverReplaceAUsersFile) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("did not write it"), std::string::npos) << r.err;
-  EXPECT_EQ(Slurp(work_ + "/mine.txt"), "user's notes");
-  EXPECT_EQ(Slurp(work_ + "/mine.txt.tmp"), "user's tmp");
+  EXPECT_EQ(ReadFile(work_ + "/mine.txt"), "user's notes");
+  EXPECT_EQ(ReadFile(work_ + "/mine.txt.tmp"), "user's tmp");
 
   // --json over a user's file is refused before anything is measured.
   auto args = kShortProbe;
@@ -126,7 +113,7 @@ TEST_F(FaultTest, OutputFilesNeverReplaceAUsersFile) {
   auto before = ListDir(work_);
   r = RunDisktune(args, work_);
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(Slurp(work_ + "/mine.txt"), "user's notes");
+  EXPECT_EQ(ReadFile(work_ + "/mine.txt"), "user's notes");
   EXPECT_EQ(ListDir(work_), before);
 
   // Its own earlier output may be replaced.
@@ -149,7 +136,7 @@ TEST_F(FaultTest, RunOutIntoADirectoryWithAUsersReportIsRefusedFirst) {
                   work_);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
-  EXPECT_EQ(Slurp(out + "/report.txt"), "user's report");
+  EXPECT_EQ(ReadFile(out + "/report.txt"), "user's report");
   EXPECT_EQ(ListDir(out), before);
   EXPECT_EQ(ListDir(work_), (std::vector<std::string>{"out"}));
 }
@@ -162,7 +149,7 @@ TEST_F(FaultTest, NonUtf8DirectoryKeepsTheResult) {
   args.insert(args.end(), {"--dir", odd, "--json", odd + "/r.json"});
   RunOutput r = RunDisktune(args, odd);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::string text = Slurp(odd + "/r.json");
+  std::string text = ReadFile(odd + "/r.json");
   ASSERT_FALSE(text.empty());
   nlohmann::json j = nlohmann::json::parse(text);
   std::string shown = j["config"]["scratch_dir"];
@@ -204,7 +191,7 @@ TEST_F(FaultTest, FileSizeLimitFailsCleanly) {
 
 TEST_F(FaultTest, UntrustedInputFilesAreOneLine) {
   std::string real = RealResult();
-  nlohmann::json j = nlohmann::json::parse(Slurp(real));
+  nlohmann::json j = nlohmann::json::parse(ReadFile(real));
   auto expect_bad = [&](const std::string& file, const std::string& needle) {
     for (const std::vector<std::string>& cmd :
          {std::vector<std::string>{"report", file},
@@ -309,7 +296,7 @@ TEST_F(FaultTest, RestoreRefusesAJournalRootDoesNotOwn) {
   unsetenv("DISKTUNE_JOURNAL");
   EXPECT_NE(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("root does not act on it"), std::string::npos) << r.err;
-  EXPECT_EQ(Slurp(victim), "precious");
+  EXPECT_EQ(ReadFile(victim), "precious");
 
   // Owned by root, but naming a file disktune never creates.
   ASSERT_EQ(chown(journal.c_str(), 0, 0), 0);
@@ -318,7 +305,7 @@ TEST_F(FaultTest, RestoreRefusesAJournalRootDoesNotOwn) {
   unsetenv("DISKTUNE_JOURNAL");
   EXPECT_NE(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("refused"), std::string::npos) << r.err;
-  EXPECT_EQ(Slurp(victim), "precious");
+  EXPECT_EQ(ReadFile(victim), "precious");
 }
 
 // A small ext4 on a loop device, for the full-disk cases; torn down at the
@@ -380,7 +367,7 @@ TEST_F(FaultTest, EveryPointFailedOnAFullDiskIsOneLineAndExit3) {
                   work_);
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("every measurement failed"), std::string::npos) << r.err;
-  nlohmann::json j = nlohmann::json::parse(Slurp(work_ + "/r.json"));
+  nlohmann::json j = nlohmann::json::parse(ReadFile(work_ + "/r.json"));
   ASSERT_GE(j["probes"].size(), 10u);
   // One line per cause: a full disk is one cause however many points it hit.
   EXPECT_LE(j["warnings"].size(), 3u) << j["warnings"].dump(2);

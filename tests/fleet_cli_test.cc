@@ -3,41 +3,32 @@
 // --fail-on-outlier, 2 for bad input), the JSON against its schema, the
 // HTML and Prometheus files, and a bad file skipped without losing the rest.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "reports/schema_validator.h"
 #include "tests/binary_runner.h"
+#include "tests/test_support.h"
 
 namespace disktune::testing {
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 class FleetCliTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    std::string tmpl = fs::temp_directory_path().string() + "/fleet_cli_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    work_ = tmpl;
+    work_ = MakeTempDir(fs::temp_directory_path().string(), "fleet_cli_");
+    ASSERT_FALSE(work_.empty());
     RunOutput r = RunDisktune(
         {"probe", "--quick", "--probes", "seq_read,rand_read,fsync",
          "--file-size", "16MiB", "--duration", "100ms", "--warmup", "20ms",
          "--queue-depths", "1,32", "--json", "real.json", "--quiet"},
         work_);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    json real = json::parse(Slurp(work_ + "/real.json"));
+    json real = json::parse(ReadFile(work_ + "/real.json"));
     fs::create_directory(work_ + "/results");
     for (const char* h : {"db-01", "db-02", "db-03", "db-04", "db-slow"}) {
       json j = real;
@@ -68,17 +59,17 @@ TEST_F(FleetCliTest, FlagsTheSlowHostInEveryFormat) {
       work_);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("db-slow: "), std::string::npos) << r.out;
-  json j = json::parse(Slurp(work_ + "/fleet.json"));
-  json schema =
-      json::parse(Slurp(SourceDir() + "/reports/schema/fleet.v1.schema.json"));
+  json j = json::parse(ReadFile(work_ + "/fleet.json"));
+  json schema = json::parse(
+      ReadFile(SourceDir() + "/reports/schema/fleet.v1.schema.json"));
   auto errors = ValidateAgainstSchema(schema, j);
   EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
   ASSERT_FALSE(j["outliers"].empty());
   for (const json& o : j["outliers"]) EXPECT_EQ(o["host"], "db-slow") << o;
   EXPECT_EQ(j["hosts"].size(), 5u);
-  EXPECT_NE(Slurp(work_ + "/fleet.prom").find("host=\"db-slow\""),
+  EXPECT_NE(ReadFile(work_ + "/fleet.prom").find("host=\"db-slow\""),
             std::string::npos);
-  EXPECT_NE(Slurp(work_ + "/fleet.html").find(">db-slow</text>"),
+  EXPECT_NE(ReadFile(work_ + "/fleet.html").find(">db-slow</text>"),
             std::string::npos);
   // Without the gate, finding an outlier is not an error.
   EXPECT_EQ(RunDisktune({"fleet", "results"}, work_).exit_code, 0);

@@ -2,14 +2,13 @@
 // exit codes (0 ok, 1 a failed gate, 2 bad input), one line per error, and
 // nothing written when the input is bad.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "tests/binary_runner.h"
+#include "tests/test_support.h"
 
 namespace disktune::testing {
 namespace {
@@ -19,36 +18,28 @@ std::string Crafted() {
   return SourceDir() + "/reports/testdata/crafted_report.json";
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class ReportsCliTest : public ::testing::Test {
+class ReportsCliTest : public WorkDirTest {
  protected:
+  ReportsCliTest()
+      : WorkDirTest("reports_cli_", fs::temp_directory_path().string()) {}
   void SetUp() override {
-    std::string tmpl =
-        fs::temp_directory_path().string() + "/reports_cli_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    work_ = tmpl;
-    nlohmann::json j = nlohmann::json::parse(Slurp(Crafted()));
+    WorkDirTest::SetUp();
+    if (HasFatalFailure()) return;
+    nlohmann::json j = nlohmann::json::parse(ReadFile(Crafted()));
     Write("good.json", j.dump());
     Write("not_json.json", "{ this is not json");
     Write("array.json", "[1, 2, 3]");
-    nlohmann::json other = j;
-    other["schema"] = "fio.output";
-    Write("other_schema.json", other.dump());
-    nlohmann::json major = j;
-    major["schema_version"] = "2.0";
-    Write("major2.json", major.dump());
-    nlohmann::json minor = j;
-    minor["schema_version"] = "1.7";
-    Write("minor7.json", minor.dump());
-    nlohmann::json broken = j;
-    broken["probes"] = "not a list";
-    Write("broken.json", broken.dump());
+    // The good result with one field changed.
+    auto variant = [&](const std::string& name, const char* key,
+                       const nlohmann::json& value) {
+      nlohmann::json v = j;
+      v[key] = value;
+      Write(name, v.dump());
+    };
+    variant("other_schema.json", "schema", "fio.output");
+    variant("major2.json", "schema_version", "2.0");
+    variant("minor7.json", "schema_version", "1.7");
+    variant("broken.json", "probes", "not a list");
     // B: the fillrandom bench 30% slower, outside its spread.
     nlohmann::json slower = j;
     for (auto& b : slower["benches"]) {
@@ -65,7 +56,6 @@ class ReportsCliTest : public ::testing::Test {
     }
     Write("slower.json", slower.dump());
   }
-  void TearDown() override { fs::remove_all(work_); }
   void Write(const std::string& name, const std::string& text) {
     std::ofstream(work_ + "/" + name) << text;
   }
@@ -74,40 +64,35 @@ class ReportsCliTest : public ::testing::Test {
   // nothing on stdout, no file created.
   void ExpectBadInput(const std::vector<std::string>& args,
                       const std::string& needle) {
-    auto before = ListDir(work_);
-    RunOutput r = RunDisktune(args, work_);
-    EXPECT_EQ(r.exit_code, 2) << r.err;
-    EXPECT_EQ(CountLines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-    EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_EQ(ListDir(work_), before) << "wrote something on bad input";
+    ExpectOneLineError(args, work_, 2, needle);
   }
-  std::string work_;
 };
 
 TEST_F(ReportsCliTest, RendersEveryFormat) {
   RunOutput t = RunDisktune({"report", P("good.json")});
   EXPECT_EQ(t.exit_code, 0) << t.err;
-  EXPECT_EQ(t.out, Slurp(SourceDir() + "/reports/testdata/crafted_report.txt"));
+  EXPECT_EQ(t.out,
+            ReadFile(SourceDir() + "/reports/testdata/crafted_report.txt"));
   RunOutput md =
       RunDisktune({"report", P("good.json"), "--format", "markdown"});
   EXPECT_EQ(md.exit_code, 0);
-  EXPECT_EQ(md.out, Slurp(SourceDir() + "/reports/testdata/crafted_report.md"));
+  EXPECT_EQ(md.out,
+            ReadFile(SourceDir() + "/reports/testdata/crafted_report.md"));
   RunOutput prom = RunDisktune({"report", P("good.json"), "--format",
                                 "prometheus", "--out", P("disktune.prom")});
   EXPECT_EQ(prom.exit_code, 0) << prom.err;
   EXPECT_TRUE(prom.out.empty());
-  EXPECT_EQ(Slurp(P("disktune.prom")),
-            Slurp(SourceDir() + "/reports/testdata/crafted_report.prom"));
+  EXPECT_EQ(ReadFile(P("disktune.prom")),
+            ReadFile(SourceDir() + "/reports/testdata/crafted_report.prom"));
   EXPECT_FALSE(fs::exists(P("disktune.prom.tmp")));
   RunOutput html = RunDisktune({"report", P("good.json"), "--format", "html",
                                 "--out", P("report.html")});
   EXPECT_EQ(html.exit_code, 0) << html.err;
-  EXPECT_NE(Slurp(P("report.html")).find("<svg"), std::string::npos);
+  EXPECT_NE(ReadFile(P("report.html")).find("<svg"), std::string::npos);
   RunOutput html_stdout =
       RunDisktune({"report", P("good.json"), "--format", "html", "--out", "-"});
   EXPECT_EQ(html_stdout.exit_code, 0);
-  EXPECT_EQ(html_stdout.out, Slurp(P("report.html")));
+  EXPECT_EQ(html_stdout.out, ReadFile(P("report.html")));
   // A newer minor version of the same major is read.
   EXPECT_EQ(RunDisktune({"report", P("minor7.json")}).exit_code, 0);
 }
@@ -143,7 +128,7 @@ TEST_F(ReportsCliTest, CheckPassesFailsAndWritesAVerdict) {
   EXPECT_EQ(fail.exit_code, 1) << fail.err;
   EXPECT_NE(fail.out.find("FAIL"), std::string::npos);
   EXPECT_NE(fail.out.find("35.00 ms"), std::string::npos) << fail.out;
-  nlohmann::json v = nlohmann::json::parse(Slurp(P("verdict.json")));
+  nlohmann::json v = nlohmann::json::parse(ReadFile(P("verdict.json")));
   EXPECT_EQ(v["pass"], false);
   EXPECT_EQ(v["requirements"][0]["resolved"], "fsync.fdatasync.2300.append");
 
@@ -204,7 +189,7 @@ TEST_F(ReportsCliTest, CompareGatesOnRegressions) {
                    "--fail-on-regression", "10", "--json", P("cmp.json")});
   EXPECT_EQ(gate.exit_code, 1) << gate.out << gate.err;
   EXPECT_NE(gate.out.find("REGRESSION"), std::string::npos);
-  nlohmann::json j = nlohmann::json::parse(Slurp(P("cmp.json")));
+  nlohmann::json j = nlohmann::json::parse(ReadFile(P("cmp.json")));
   EXPECT_EQ(j["regressions"], 1);
 
   EXPECT_EQ(RunDisktune({"compare", P("good.json"), P("slower.json"),

@@ -3,41 +3,28 @@
 // too few samples is INSUFFICIENT with exit 3 (never PASS), and the etcd
 // check is one figure in check, the run's analyses, text and Prometheus.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "reports/schema_validator.h"
 #include "tests/binary_runner.h"
+#include "tests/test_support.h"
 
 namespace disktune::testing {
 namespace {
 namespace fs = std::filesystem;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 nlohmann::json Schema(const std::string& name) {
-  return nlohmann::json::parse(Slurp(SourceDir() + "/reports/schema/" + name));
+  return nlohmann::json::parse(
+      ReadFile(SourceDir() + "/reports/schema/" + name));
 }
 
-class VerdictTest : public ::testing::Test {
+class VerdictTest : public WorkDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = fs::current_path().string() + "/verdict_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    work_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(work_); }
+  VerdictTest() : WorkDirTest("verdict_test_") {}
   std::string P(const std::string& name) { return work_ + "/" + name; }
-  std::string work_;
 };
 
 TEST_F(VerdictTest, CheckAndCompareJsonMatchTheirSchemas) {
@@ -46,7 +33,7 @@ TEST_F(VerdictTest, CheckAndCompareJsonMatchTheirSchemas) {
                              "--require", "rand_read.4k.qd32.iops >= 300",
                              "--json", P("check.json")});
   EXPECT_EQ(c.exit_code, 1) << c.err;
-  nlohmann::json cj = nlohmann::json::parse(Slurp(P("check.json")));
+  nlohmann::json cj = nlohmann::json::parse(ReadFile(P("check.json")));
   EXPECT_EQ(ValidateAgainstSchema(Schema("check.v1.schema.json"), cj),
             std::vector<std::string>{});
   EXPECT_EQ(cj["verdict"], "fail");
@@ -54,7 +41,7 @@ TEST_F(VerdictTest, CheckAndCompareJsonMatchTheirSchemas) {
   RunOutput m =
       RunDisktune({"compare", crafted, crafted, "--json", P("compare.json")});
   EXPECT_EQ(m.exit_code, 0) << m.err;
-  nlohmann::json mj = nlohmann::json::parse(Slurp(P("compare.json")));
+  nlohmann::json mj = nlohmann::json::parse(ReadFile(P("compare.json")));
   EXPECT_EQ(ValidateAgainstSchema(Schema("compare.v1.schema.json"), mj),
             std::vector<std::string>{});
 }
@@ -69,7 +56,7 @@ TEST_F(VerdictTest, TooFewSamplesIsInsufficientNeverPass) {
        "200ms", "--warmup", "0s", "--dir", work_, "--json", P("r.json")},
       work_);
   ASSERT_EQ(p.exit_code, 0) << p.err;
-  nlohmann::json r = nlohmann::json::parse(Slurp(P("r.json")));
+  nlohmann::json r = nlohmann::json::parse(ReadFile(P("r.json")));
   uint64_t etcd_syncs = 0, other_syncs = 0;
   for (const auto& pr : r["probes"]) {
     if (pr["name"] == "fsync.fdatasync.2300.append")
@@ -85,7 +72,7 @@ TEST_F(VerdictTest, TooFewSamplesIsInsufficientNeverPass) {
                              P("c.json")});
   EXPECT_EQ(c.exit_code, 3) << c.out << c.err;
   EXPECT_NE(c.out.find("INSUFFICIENT"), std::string::npos) << c.out;
-  nlohmann::json cj = nlohmann::json::parse(Slurp(P("c.json")));
+  nlohmann::json cj = nlohmann::json::parse(ReadFile(P("c.json")));
   EXPECT_EQ(cj["requirements"][0]["status"], "insufficient");
   EXPECT_EQ(cj["requirements"][0]["samples_needed"], 10000);
   EXPECT_EQ(ValidateAgainstSchema(Schema("check.v1.schema.json"), cj),
@@ -94,7 +81,7 @@ TEST_F(VerdictTest, TooFewSamplesIsInsufficientNeverPass) {
   // The etcd check: one figure (fdatasync alone) everywhere it is shown.
   RunOutput e = RunDisktune(
       {"check", P("r.json"), "--preset", "etcd", "--json", P("e.json")});
-  nlohmann::json ej = nlohmann::json::parse(Slurp(P("e.json")));
+  nlohmann::json ej = nlohmann::json::parse(ReadFile(P("e.json")));
   const auto& etcd = r["analyses"]["checks"]["etcd"];
   double sync_p99 = 0;
   for (const auto& pr : r["probes"]) {

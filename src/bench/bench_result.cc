@@ -3,33 +3,13 @@
 #include <cstdio>
 
 #include "engines/knob_spec.h"
+#include "src/core/json_fields.h"
 
 namespace disktune::bench {
 
 using nlohmann::json;
 
 namespace {
-
-template <typename T>
-void PutOpt(json& j, const char* key, const std::optional<T>& v) {
-  if (v) j[key] = *v;
-}
-
-template <typename T>
-void GetOpt(const json& j, const char* key, std::optional<T>* v) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) {
-    v->reset();
-  } else {
-    *v = it->get<T>();
-  }
-}
-
-template <typename T>
-void GetIf(const json& j, const char* key, T* v) {
-  auto it = j.find(key);
-  if (it != j.end() && !it->is_null()) *v = it->get<T>();
-}
 
 json RepeatStatToJson(const RepeatStat& s) {
   json j = {{"median", s.median}, {"min", s.min}, {"max", s.max}};
@@ -44,8 +24,8 @@ RepeatStat RepeatStatFromJson(const json& j) {
   GetIf(j, "median", &s.median);
   GetIf(j, "min", &s.min);
   GetIf(j, "max", &s.max);
-  GetOpt(j, "ci95_low", &s.ci95_low);
-  GetOpt(j, "ci95_high", &s.ci95_high);
+  GetIf(j, "ci95_low", &s.ci95_low);
+  GetIf(j, "ci95_high", &s.ci95_high);
   GetIf(j, "values", &s.values);
   return s;
 }
@@ -122,7 +102,7 @@ EngineOptions EngineOptionsFromJson(const json& j) {
   // A report that passed its schema has knobs of the right types; one that
   // did not keeps what could be read.
   (void)KnobsFromJson(j, "engine_options", &o);
-  GetOpt(j, "expected_db_bytes", &o.expected_db_bytes);
+  GetIf(j, "expected_db_bytes", &o.expected_db_bytes);
   GetIf(j, "in_memory", &o.in_memory);
   GetIf(j, "sync", &o.sync);
   if (j.contains("settings") && j["settings"].is_object()) {
@@ -307,23 +287,23 @@ void from_json(const json& j, BenchResult& r) {
     GetIf(mj, "elapsed_ns", &m.elapsed_ns);
     GetIf(mj, "micros_per_op", &m.micros_per_op);
     GetIf(mj, "ops_per_sec", &m.ops_per_sec);
-    GetOpt(mj, "bytes_per_sec", &m.bytes_per_sec);
-    GetOpt(mj, "bytes", &m.bytes);
+    GetIf(mj, "bytes_per_sec", &m.bytes_per_sec);
+    GetIf(mj, "bytes", &m.bytes);
     if (mj.contains("latency_ns"))
       m.latency_ns = LatencyFromJson(mj["latency_ns"]);
-    GetOpt(mj, "found", &m.found);
-    GetOpt(mj, "reads", &m.reads);
-    GetOpt(mj, "cpu_user_ns", &m.cpu_user_ns);
-    GetOpt(mj, "cpu_system_ns", &m.cpu_system_ns);
-    GetOpt(mj, "peak_rss_bytes", &m.peak_rss_bytes);
+    GetIf(mj, "found", &m.found);
+    GetIf(mj, "reads", &m.reads);
+    GetIf(mj, "cpu_user_ns", &m.cpu_user_ns);
+    GetIf(mj, "cpu_system_ns", &m.cpu_system_ns);
+    GetIf(mj, "peak_rss_bytes", &m.peak_rss_bytes);
     GetIf(mj, "peak_rss_scope", &m.peak_rss_scope);
-    GetOpt(mj, "peak_anon_rss_bytes", &m.peak_anon_rss_bytes);
-    GetOpt(mj, "user_write_bytes", &m.user_write_bytes);
-    GetOpt(mj, "device_write_bytes", &m.device_write_bytes);
-    GetOpt(mj, "write_amplification", &m.write_amplification);
-    GetOpt(mj, "db_size_bytes", &m.db_size_bytes);
-    GetOpt(mj, "live_data_bytes", &m.live_data_bytes);
-    GetOpt(mj, "space_amplification", &m.space_amplification);
+    GetIf(mj, "peak_anon_rss_bytes", &m.peak_anon_rss_bytes);
+    GetIf(mj, "user_write_bytes", &m.user_write_bytes);
+    GetIf(mj, "device_write_bytes", &m.device_write_bytes);
+    GetIf(mj, "write_amplification", &m.write_amplification);
+    GetIf(mj, "db_size_bytes", &m.db_size_bytes);
+    GetIf(mj, "live_data_bytes", &m.live_data_bytes);
+    GetIf(mj, "space_amplification", &m.space_amplification);
     GetIf(mj, "message", &m.message);
   }
   GetIf(j, "engine_stats", &r.engine_stats);
@@ -337,7 +317,7 @@ void from_json(const json& j, BenchResult& r) {
     PageCacheInfo info;
     GetIf(pc, "policy", &info.policy);
     GetIf(pc, "method", &info.method);
-    GetOpt(pc, "resident_bytes_after", &info.resident_bytes_after);
+    GetIf(pc, "resident_bytes_after", &info.resident_bytes_after);
     GetIf(pc, "note", &info.note);
     r.page_cache = info;
   }
@@ -373,9 +353,9 @@ void from_json(const json& j, BenchResult& r) {
       GetIf(t, "inserts", &p.inserts);
       GetIf(t, "deletes", &p.deletes);
       GetIf(t, "write_elapsed_ns", &p.write_elapsed_ns);
-      GetOpt(t, "peak_rss_bytes", &p.peak_rss_bytes);
-      GetOpt(t, "cpu_percent", &p.cpu_percent);
-      GetOpt(t, "resident_bytes_before_reads", &p.resident_bytes_before_reads);
+      GetIf(t, "peak_rss_bytes", &p.peak_rss_bytes);
+      GetIf(t, "cpu_percent", &p.cpu_percent);
+      GetIf(t, "resident_bytes_before_reads", &p.resident_bytes_before_reads);
       r.pulses.push_back(p);
     }
   }

@@ -26,13 +26,11 @@ BenchResult Sample() {
   r.metrics.ops_per_sec = 539665;
   r.metrics.bytes = 116000000;
   r.metrics.bytes_per_sec = 62.6e6;
-  LatencySummary l;
-  l.mean = 1853;
-  l.p50 = 1500;
-  l.p99 = 9000;
-  l.max = 100000;
-  l.samples = 1000000;
-  r.metrics.latency_ns = l;
+  r.metrics.latency_ns = LatencySummary{.mean = 1853,
+                                        .p50 = 1500,
+                                        .p99 = 9000,
+                                        .max = 100000,
+                                        .samples = 1000000};
   r.metrics.device_write_bytes = 200000000;
   r.metrics.user_write_bytes = 116000000;
   r.metrics.write_amplification = 200.0 / 116;

@@ -10,27 +10,23 @@
 
 #include "src/bench/mem_engine_for_test.h"
 #include "src/core/signals.h"
+#include "tests/test_support.h"
 
 namespace disktune::bench {
 namespace {
 
 using testing::MemEngine;
 
-class RunnerTest : public ::testing::Test {
+class RunnerTest : public disktune::testing::WorkDirTest {
  protected:
-  void SetUp() override {
-    root_ = std::filesystem::current_path().string() + "/runner_test." +
-            std::to_string(getpid());
-    std::filesystem::remove_all(root_);
-  }
-  void TearDown() override { std::filesystem::remove_all(root_); }
+  RunnerTest() : WorkDirTest("runner_test.") {}
 
   BenchRequest Request(std::string scenarios, int64_t num = 2000) {
     BenchRequest req;
     req.engines = {"mem"};
     req.scenarios = {std::move(scenarios)};
     req.user.num = num;
-    req.db_root = root_;
+    req.db_root = work_;
     req.available = testing::MemRegistry(in_memory_mode_);
     req.factory = [this](std::string_view) -> Result<std::unique_ptr<Engine>> {
       return std::unique_ptr<Engine>(std::make_unique<MemEngine>(config_));
@@ -44,7 +40,6 @@ class RunnerTest : public ::testing::Test {
     return r.status();
   }
 
-  std::string root_;
   testing::MemEngineConfig config_;
   bool in_memory_mode_ = true;
 };
@@ -170,7 +165,7 @@ TEST_F(RunnerTest, DiskFullWithThreadsStopsAllThreads) {
 }
 
 TEST_F(RunnerTest, ReadOnlyDirectoryFailsWithTheErrorAndSkipsTheRest) {
-  std::string ro = root_ + "/ro";
+  std::string ro = work_ + "/ro";
   std::filesystem::create_directories(ro);
   bool mounted = false;
   if (geteuid() == 0) {

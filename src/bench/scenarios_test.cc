@@ -11,6 +11,7 @@
 #include "src/bench/runner.h"
 #include "src/bench/scenario.h"
 #include "src/bench/scenario_sets.h"
+#include "tests/test_support.h"
 
 namespace disktune::bench {
 namespace {
@@ -114,21 +115,16 @@ TEST(Crc32cTest, KnownVectors) {
             Crc32c(s.data(), s.size()));
 }
 
-class ScenarioRunTest : public ::testing::Test {
+class ScenarioRunTest : public disktune::testing::WorkDirTest {
  protected:
-  void SetUp() override {
-    root_ = std::filesystem::current_path().string() + "/scenarios_test." +
-            std::to_string(getpid());
-    std::filesystem::remove_all(root_);
-  }
-  void TearDown() override { std::filesystem::remove_all(root_); }
+  ScenarioRunTest() : WorkDirTest("scenarios_test.") {}
 
   BenchRequest Request(std::vector<std::string> scenarios, int64_t num) {
     BenchRequest req;
     req.engines = {"mem"};
     req.scenarios = std::move(scenarios);
     req.user.num = num;
-    req.db_root = root_;
+    req.db_root = work_;
     req.available = testing::MemRegistry();
     req.factory = [this](std::string_view) -> Result<std::unique_ptr<Engine>> {
       last_ = std::make_shared<MemEngine>(config_);
@@ -149,7 +145,6 @@ class ScenarioRunTest : public ::testing::Test {
     return std::move(*r);
   }
 
-  std::string root_;
   testing::MemEngineConfig config_;
   std::shared_ptr<MemEngine> last_;
   std::vector<std::string> lines_;

@@ -187,16 +187,30 @@ class DurabilityCliTest : public ::testing::Test {
     loop_.reset();
     EXPECT_FALSE(LoopsMention(image));
   }
+  // Starts an 8 s `--write-cache-ab` probe on `scratch` and returns once it
+  // has switched the loop device to write through; the test fails where that
+  // did not happen before the run ended.
+  Child StartAbUntilWriteThrough(const std::string& scratch) {
+    auto args = FsyncArgs(scratch, "8s");
+    args.push_back("--write-cache-ab");
+    Child r = Start(dir_, args, journal_);
+    std::string loop = loop_->loop_name();
+    EXPECT_TRUE(WaitFor(r.pid, [&] {
+      return LoopWriteCache(loop) == "write through";
+    })) << Slurp(r.err);
+    return r;
+  }
   // Starts an 8 s `--fs-matrix ext4` probe on `scratch` and returns once its
-  // ext4 loop filesystem is mounted (the run is then mid-matrix); *mounted
-  // says whether that happened before the run ended.
-  Child StartFsMatrixUntilMounted(const std::string& scratch, bool* mounted) {
+  // ext4 loop filesystem is mounted (the run is then mid-matrix); the test
+  // fails where that did not happen before the run ended.
+  Child StartFsMatrixUntilMounted(const std::string& scratch) {
     auto args = FsyncArgs(scratch, "8s");
     args.insert(args.end(), {"--fs-matrix", "ext4"});
     Child r = Start(dir_, args, journal_);
-    *mounted = WaitFor(
+    EXPECT_TRUE(WaitFor(
         // The matrix mounts inside the run's fresh directory under --dir.
-        r.pid, [&] { return MountsMention(scratch + "/disktune-"); });
+        r.pid, [&] { return MountsMention(scratch + "/disktune-"); }))
+        << Slurp(r.err);
     return r;
   }
 
@@ -211,12 +225,8 @@ TEST_F(DurabilityCliTest, SigintDuringWriteCacheAbRestoresEverything) {
   if (IsSkipped()) return;
   std::string scratch = loop_->mount_point() + "/scratch";
   std::string loop = loop_->loop_name();
-  auto args = FsyncArgs(scratch, "8s");
-  args.push_back("--write-cache-ab");
-  Child r = Start(dir_, args, journal_);
-  ASSERT_TRUE(WaitFor(r.pid, [&] {
-    return LoopWriteCache(loop) == "write through";
-  })) << Slurp(r.err);
+  Child r = StartAbUntilWriteThrough(scratch);
+  if (HasFailure()) return;
   EXPECT_TRUE(fs::exists(journal_))
       << "the original state is journaled before the switch";
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -234,9 +244,8 @@ TEST_F(DurabilityCliTest, SigintDuringFsMatrixLeavesNoLoopOrMount) {
   std::string why = testing_util::LoopSkipReason();
   if (!why.empty()) GTEST_SKIP() << why;
   std::string scratch = dir_ + "/scratch";
-  bool mounted = false;
-  Child r = StartFsMatrixUntilMounted(scratch, &mounted);
-  ASSERT_TRUE(mounted) << Slurp(r.err);
+  Child r = StartFsMatrixUntilMounted(scratch);
+  if (HasFailure()) return;
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   kill(r.pid, SIGINT);
   EXPECT_EQ(Wait(r), 130) << Slurp(r.err);
@@ -251,12 +260,8 @@ TEST_F(DurabilityCliTest, KilledAbRunIsRepairedByRestore) {
   if (IsSkipped()) return;
   std::string scratch = loop_->mount_point() + "/scratch";
   std::string loop = loop_->loop_name();
-  auto args = FsyncArgs(scratch, "8s");
-  args.push_back("--write-cache-ab");
-  Child r = Start(dir_, args, journal_);
-  ASSERT_TRUE(WaitFor(r.pid, [&] {
-    return LoopWriteCache(loop) == "write through";
-  })) << Slurp(r.err);
+  Child r = StartAbUntilWriteThrough(scratch);
+  if (HasFailure()) return;
   kill(r.pid, SIGKILL);
   EXPECT_EQ(Wait(r), 128 + SIGKILL);
   ASSERT_EQ(LoopWriteCache(loop), "write through")
@@ -279,9 +284,8 @@ TEST_F(DurabilityCliTest, KilledFsMatrixRunIsCleanedByTheNextRun) {
   std::string why = testing_util::LoopSkipReason();
   if (!why.empty()) GTEST_SKIP() << why;
   std::string scratch = dir_ + "/scratch";
-  bool mounted = false;
-  Child r = StartFsMatrixUntilMounted(scratch, &mounted);
-  ASSERT_TRUE(mounted) << Slurp(r.err);
+  Child r = StartFsMatrixUntilMounted(scratch);
+  if (HasFailure()) return;
   kill(r.pid, SIGKILL);
   Wait(r);
   ASSERT_TRUE(MountsMention(scratch) && LoopsMention(scratch));

@@ -1,54 +1,43 @@
 #include "src/core/output_file.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+
+#include "tests/test_support.h"
 
 namespace disktune {
 namespace {
 namespace fs = std::filesystem;
 
-std::string Slurp(const std::string& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing::ReadFile;
 
-class OutputFileTest : public ::testing::Test {
+// On the build tree's disk: user xattrs work there.
+class OutputFileTest : public testing::WorkDirTest {
  protected:
-  void SetUp() override {
-    // On the build tree's disk: user xattrs work there.
-    std::string tmpl = fs::current_path().string() + "/output_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(root_); }
-  std::string root_;
+  OutputFileTest() : WorkDirTest("output_test_") {}
 };
 
 TEST_F(OutputFileTest, WritesNewFilesAndReplacesOnlyItsOwn) {
-  std::string p = root_ + "/out.json";
+  std::string p = work_ + "/out.json";
   ASSERT_TRUE(WriteOutputFile(p, "one", "--json").ok());
-  EXPECT_EQ(Slurp(p), "one");
+  EXPECT_EQ(ReadFile(p), "one");
   EXPECT_TRUE(WrittenByDisktune(p));
   ASSERT_TRUE(WriteOutputFile(p, "two", "--json").ok());
-  EXPECT_EQ(Slurp(p), "two");
+  EXPECT_EQ(ReadFile(p), "two");
 
-  std::string user = root_ + "/user.txt";
+  std::string user = work_ + "/user.txt";
   std::ofstream(user) << "user's";
   Status s = WriteOutputFile(user, "x", "--out");
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
   EXPECT_NE(s.message().find("did not write it"), std::string::npos);
-  EXPECT_EQ(Slurp(user), "user's");
+  EXPECT_EQ(ReadFile(user), "user's");
   EXPECT_FALSE(CheckOutputFile(user, "--out").ok());
   // No temporary file is left either way.
   int files = 0;
-  for (const auto& e : fs::directory_iterator(root_)) {
+  for (const auto& e : fs::directory_iterator(work_)) {
     (void)e;
     files++;
   }
@@ -56,15 +45,15 @@ TEST_F(OutputFileTest, WritesNewFilesAndReplacesOnlyItsOwn) {
 }
 
 TEST_F(OutputFileTest, SymlinkAtTheTargetIsNotFollowed) {
-  std::string victim = root_ + "/victim";
+  std::string victim = work_ + "/victim";
   std::ofstream(victim) << "keep";
-  fs::create_symlink(victim, root_ + "/link");
-  EXPECT_FALSE(WriteOutputFile(root_ + "/link", "x", "--out").ok());
-  EXPECT_EQ(Slurp(victim), "keep");
+  fs::create_symlink(victim, work_ + "/link");
+  EXPECT_FALSE(WriteOutputFile(work_ + "/link", "x", "--out").ok());
+  EXPECT_EQ(ReadFile(victim), "keep");
 }
 
 TEST_F(OutputFileTest, FreshDirectoriesAreNumberedWhenTaken) {
-  std::string base = root_ + "/disktune-run-x";
+  std::string base = work_ + "/disktune-run-x";
   auto a = CreateFreshDirectory(base, true, "--out");
   auto b = CreateFreshDirectory(base, true, "--out");
   ASSERT_TRUE(a.ok() && b.ok());

@@ -86,22 +86,26 @@ SystemInfo ReadSystemInfo() {
   return info;
 }
 
-std::string UtcTimestamp() {
+namespace {
+
+// The time now in `format` (strftime), in UTC or the local zone.
+std::string FormatNow(const char* format, bool utc) {
   std::time_t t = std::time(nullptr);
   std::tm tm{};
-  gmtime_r(&t, &tm);
+  if (utc) {
+    gmtime_r(&t, &tm);
+  } else {
+    localtime_r(&t, &tm);
+  }
   char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  std::strftime(buf, sizeof(buf), format, &tm);
   return buf;
 }
 
-std::string LocalStamp() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", &tm);
-  return buf;
-}
+}  // namespace
+
+std::string UtcTimestamp() { return FormatNow("%Y-%m-%dT%H:%M:%SZ", true); }
+
+std::string LocalStamp() { return FormatNow("%Y%m%d-%H%M%S", false); }
 
 }  // namespace disktune

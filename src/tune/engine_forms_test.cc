@@ -57,20 +57,35 @@ TEST(EngineFormsTest, RocksDbIniParsesAsSections) {
   EXPECT_FALSE(ParseIni("[unterminated\n").ok());
 }
 
-TEST(EngineFormsTest, RocksDbLoadsTheOptionsFile) {
-  std::string path = std::filesystem::temp_directory_path() /
-                     ("engine_forms_test_" + std::to_string(getpid()) + ".ini");
-  {
-    std::ofstream f(path);
-    f << RocksDbOptionsIni(Chosen(), "test");
-  }
+// RocksDB's own reading of `ini` as an OPTIONS file (written for it to a
+// temporary file named after `name`, removed again).
+struct LoadedOptions {
+  rocksdb::Status status;
   rocksdb::DBOptions db;
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+};
+LoadedOptions LoadRocksDbOptions(const std::string& ini,
+                                 const std::string& name) {
+  std::string path = std::filesystem::temp_directory_path() /
+                     (name + "_" + std::to_string(getpid()) + ".ini");
+  {
+    std::ofstream f(path);
+    f << ini;
+  }
+  LoadedOptions o;
   rocksdb::ConfigOptions config;
   config.env = rocksdb::Env::Default();
-  rocksdb::Status s = rocksdb::LoadOptionsFromFile(config, path, &db, &cfs);
+  o.status = rocksdb::LoadOptionsFromFile(config, path, &o.db, &o.cfs);
   std::filesystem::remove(path);
-  ASSERT_TRUE(s.ok()) << s.ToString();
+  return o;
+}
+
+TEST(EngineFormsTest, RocksDbLoadsTheOptionsFile) {
+  LoadedOptions l = LoadRocksDbOptions(RocksDbOptionsIni(Chosen(), "test"),
+                                       "engine_forms_test");
+  ASSERT_TRUE(l.status.ok()) << l.status.ToString();
+  const rocksdb::DBOptions& db = l.db;
+  const auto& cfs = l.cfs;
   EXPECT_EQ(db.max_open_files, 6000);
   ASSERT_EQ(cfs.size(), 1u);
   const rocksdb::ColumnFamilyOptions& cf = cfs[0].options;
@@ -110,20 +125,11 @@ TuneConfig ChosenRocksDb() {
 }
 
 TEST(EngineFormsTest, RocksDbLoadsItsOwnKnobs) {
-  std::string path = std::filesystem::temp_directory_path() /
-                     ("engine_forms_own_" + std::to_string(getpid()) + ".ini");
   const std::string ini = RocksDbOptionsIni(ChosenRocksDb(), "test");
-  {
-    std::ofstream f(path);
-    f << ini;
-  }
-  rocksdb::DBOptions db;
-  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-  rocksdb::ConfigOptions config;
-  config.env = rocksdb::Env::Default();
-  rocksdb::Status s = rocksdb::LoadOptionsFromFile(config, path, &db, &cfs);
-  std::filesystem::remove(path);
-  ASSERT_TRUE(s.ok()) << s.ToString() << "\n" << ini;
+  LoadedOptions l = LoadRocksDbOptions(ini, "engine_forms_own");
+  ASSERT_TRUE(l.status.ok()) << l.status.ToString() << "\n" << ini;
+  const rocksdb::DBOptions& db = l.db;
+  const auto& cfs = l.cfs;
   EXPECT_EQ(db.max_background_jobs, 6);
   EXPECT_EQ(db.bytes_per_sync, 1 * kMiB);
   EXPECT_EQ(db.wal_bytes_per_sync, 512 * kKiB);
@@ -155,20 +161,12 @@ TEST(EngineFormsTest, RocksDbLoadsItsOwnKnobs) {
 TEST(EngineFormsTest, RocksDbDefaultsLoadAsRocksDbsOwn) {
   // The model's defaults, written and loaded, are rocksdb::Options()': the
   // table's rocksdb_default column matches the library.
-  std::string path =
-      std::filesystem::temp_directory_path() /
-      ("engine_forms_defaults_" + std::to_string(getpid()) + ".ini");
-  {
-    std::ofstream f(path);
-    f << RocksDbOptionsIni(ModelFor("rocksdb").defaults, "test");
-  }
-  rocksdb::DBOptions db;
-  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-  rocksdb::ConfigOptions config;
-  config.env = rocksdb::Env::Default();
-  rocksdb::Status s = rocksdb::LoadOptionsFromFile(config, path, &db, &cfs);
-  std::filesystem::remove(path);
-  ASSERT_TRUE(s.ok()) << s.ToString();
+  LoadedOptions l = LoadRocksDbOptions(
+      RocksDbOptionsIni(ModelFor("rocksdb").defaults, "test"),
+      "engine_forms_defaults");
+  ASSERT_TRUE(l.status.ok()) << l.status.ToString();
+  const rocksdb::DBOptions& db = l.db;
+  const auto& cfs = l.cfs;
   ASSERT_EQ(cfs.size(), 1u);
   const rocksdb::Options def;
   const rocksdb::ColumnFamilyOptions& cf = cfs[0].options;

@@ -224,6 +224,12 @@ RuleInput RocksDbInput(const std::string& workload,
 }
 
 // The values the RocksDB rules left for `key`.
+// The one candidate `e` (an enum of a RocksDB knob), as Own() lists it.
+template <typename E>
+std::vector<KnobValue> Only(E e) {
+  return {static_cast<KnobValue>(e)};
+}
+
 std::vector<KnobValue> Own(const CandidateSpace& s, std::string_view key) {
   for (const KnobCandidates& c : s.rocksdb) {
     if (c.spec->json_key == key) return c.values;
@@ -340,20 +346,16 @@ TEST(RocksDbRulesTest, CodecsPerLevelFollowTheBottleneck) {
   // 2 GB/s disk, snappy at 500 MB/s: the CPU limits writes.
   CandidateSpace s = ApplyRules(in);
   EXPECT_EQ(Own(s, "compression_per_level"),
-            std::vector<KnobValue>{
-                static_cast<KnobValue>(CompressionPerLevel::kNoneToL1)});
+            Only(CompressionPerLevel::kNoneToL1));
   EXPECT_EQ(Own(s, "bottommost_compression"),
-            std::vector<KnobValue>{
-                static_cast<KnobValue>(BottommostCompression::kSameAsOthers)});
+            Only(BottommostCompression::kSameAsOthers));
   // A 100 MB/s disk: compress the last level harder.
   in.facts.seq_write_bytes_per_sec = 100e6;
   s = ApplyRules(in);
   EXPECT_EQ(Own(s, "bottommost_compression"),
-            std::vector<KnobValue>{
-                static_cast<KnobValue>(BottommostCompression::kZstd)});
+            Only(BottommostCompression::kZstd));
   EXPECT_EQ(Own(s, "compression_per_level"),
-            std::vector<KnobValue>{
-                static_cast<KnobValue>(CompressionPerLevel::kUniform)});
+            Only(CompressionPerLevel::kUniform));
 }
 
 TEST(RocksDbRulesTest, UniversalCompactionOnlyForWriteOnlyWorkloads) {

@@ -14,6 +14,7 @@
 #include "reports/schema_validator.h"
 #include "src/tune/profile.h"
 #include "tests/binary_runner.h"
+#include "tests/test_support.h"
 
 namespace disktune::testing {
 namespace {
@@ -21,23 +22,12 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-// Every file under `dir`, relative, sorted.
-std::vector<std::string> Tree(const std::string& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
-    out.push_back(fs::relative(e.path(), dir).string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-class TuneCliTest : public ::testing::Test {
+class TuneCliTest : public WorkDirTest {
  protected:
+  TuneCliTest() : WorkDirTest("tune_cli_test_") {}
   void SetUp() override {
-    std::string tmpl = fs::current_path().string() + "/tune_cli_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    work_ = tmpl;
+    WorkDirTest::SetUp();
+    if (HasFatalFailure()) return;
     fs::create_directories(work_ + "/profiles");
     // A probe result as `disktune probe --json` writes it, with the points
     // the rules read.
@@ -64,7 +54,6 @@ class TuneCliTest : public ::testing::Test {
     probe_ = work_ + "/probe.json";
     std::ofstream(probe_) << probe_json_.dump(2);
   }
-  void TearDown() override { fs::remove_all(work_); }
 
   std::vector<std::string> Args(std::vector<std::string> extra) {
     std::vector<std::string> a = {"tune", "--dir", work_ + "/scratch", "--out",
@@ -74,13 +63,7 @@ class TuneCliTest : public ::testing::Test {
   }
   void ExpectOneLineError(const std::vector<std::string>& args,
                           const std::string& needle) {
-    auto before = Tree(work_);
-    RunOutput r = RunDisktune(args, work_);
-    EXPECT_NE(r.exit_code, 0) << r.err;
-    EXPECT_EQ(CountLines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-    EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_EQ(Tree(work_), before) << "left something behind";
+    testing::ExpectOneLineError(args, work_, kAnyFailure, needle);
   }
   std::string WriteFile(const std::string& name, const std::string& text) {
     std::string path = work_ + "/" + name;
@@ -88,7 +71,6 @@ class TuneCliTest : public ::testing::Test {
     return path;
   }
 
-  std::string work_;
   std::string probe_;
   json probe_json_;
 };

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "src/core/scratch_dir.h"
+#include "tests/test_support.h"
 
 namespace disktune::tune {
 namespace {
@@ -55,21 +56,20 @@ class FakeMachine {
   int trials_ = 0;
 };
 
-class TunerTest : public ::testing::Test {
+class TunerTest : public testing::WorkDirTest {
  protected:
+  TunerTest()
+      : WorkDirTest("tuner_test_", fs::temp_directory_path().string()) {}
   void SetUp() override {
-    std::string tmpl =
-        fs::temp_directory_path().string() + "/tuner_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
-    auto s = ScratchDir::Create(root_ + "/scratch", "--dir");
+    WorkDirTest::SetUp();
+    if (HasFatalFailure()) return;
+    auto s = ScratchDir::Create(work_ + "/scratch", "--dir");
     ASSERT_TRUE(s.ok()) << s.status().ToString();
     scratch_ = std::move(*s);
   }
   void TearDown() override {
     scratch_.reset();
-    std::error_code ec;
-    fs::remove_all(root_, ec);
+    WorkDirTest::TearDown();
   }
 
   TuneRequest Request(const std::string& workload, FakeMachine& m) {
@@ -92,7 +92,6 @@ class TunerTest : public ::testing::Test {
     return req;
   }
 
-  std::string root_;
   std::unique_ptr<ScratchDir> scratch_;
 };
 
