@@ -4,9 +4,7 @@
 
 namespace disktune {
 
-using json_fields::Opt;
-using json_fields::Put;
-using json_fields::Str;
+using namespace json_fields;  // NOLINT(google-build-using-namespace)
 
 void to_json(nlohmann::json& j, const NamedCheck& c) {
   j = nlohmann::json::object();

@@ -714,14 +714,26 @@ std::optional<double> Fig(const SyncFigures& f, bool p50) {
   return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
 }
 
+// A table section's heading, then how to measure it when it was not.
+bool SectionHeading(bool measured, const char* heading, const char* how,
+                    std::string& out) {
+  out += heading;
+  if (!measured) {
+    out += "<p class=\"skipped\">Not measured: run the probe as root with ";
+    out += how;
+    out += "</p>\n";
+  }
+  return measured;
+}
+
 void WriteCacheAbSection(const Report& r, std::string& out) {
   std::optional<WriteCacheAb> ab = WriteCacheAbOf(r.analyses);
-  out += "<h3 id=\"write-cache\">Write cache on against off</h3>\n";
-  if (!ab) {
-    out +=
-        "<p class=\"skipped\">Not measured: run the probe as root with "
-        "--write-cache-ab to "
-        "time every sync method with the write cache switched.</p>\n";
+  if (!SectionHeading(
+          ab.has_value(),
+          "<h3 id=\"write-cache\">Write cache on against off</h3>\n",
+          "--write-cache-ab to time every sync method with the "
+          "write cache switched.",
+          out)) {
     return;
   }
   for (const WriteCacheAbRun& run : ab->runs) {
@@ -761,14 +773,12 @@ void WriteCacheAbSection(const Report& r, std::string& out) {
 
 void FsMatrixSection(const Report& r, std::string& out) {
   std::optional<FsMatrix> m = FsMatrixOf(r.analyses);
-  out += "<h3 id=\"fs-matrix\">Filesystems side by side</h3>\n";
-  if (!m) {
-    out +=
-        "<p class=\"skipped\">Not measured: run the probe as root with "
-        "--fs-matrix "
-        "ext3,ext4,xfs to time the sync methods on each filesystem (on a loop "
-        "device over an "
-        "image in the scratch directory).</p>\n";
+  if (!SectionHeading(m.has_value(),
+                      "<h3 id=\"fs-matrix\">Filesystems side by side</h3>\n",
+                      "--fs-matrix ext3,ext4,xfs to time the sync methods on "
+                      "each filesystem (on a loop device over an image in the "
+                      "scratch directory).",
+                      out)) {
     return;
   }
   std::vector<std::string> ok;
