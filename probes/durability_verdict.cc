@@ -2,15 +2,18 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 
+#include "probes/durability_findings.h"
 #include "probes/fsync_names.h"
 #include "probes/fsync_point.h"
-#include "probes/write_cache.h"
+#include "probes/json_fields.h"
+#include "probes/sync_tables.h"
 #include "src/core/histogram.h"
 
 namespace disktune {
 namespace {
+
+using json_fields::Str;
 
 // At least this many device flushes per sync: syncs reach the device. A sync
 // normally causes one flush, a journal commit often two; 0.5 allows for
@@ -97,140 +100,6 @@ const std::vector<Rule>& Rules() {
   return kRules;
 }
 
-std::string Str(const nlohmann::json& obj, const char* key) {
-  auto it = obj.find(key);
-  return it != obj.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-nlohmann::json Figures(const ProbeResult& r) {
-  nlohmann::json j = nlohmann::json::object();
-  if (r.ops_per_sec) j["ops_per_sec"] = *r.ops_per_sec;
-  if (r.latency_ns) {
-    j["p50_ns"] = r.latency_ns->p50;
-    j["p99_ns"] = r.latency_ns->p99;
-  }
-  if (r.samples) j["samples"] = *r.samples;
-  if (auto f = r.metrics.find("flushes_per_sync"); f != r.metrics.end()) {
-    j["flushes_per_sync"] = *f;
-  }
-  return j;
-}
-
-nlohmann::json EvidenceJson(const DurabilityEvidence& e) {
-  nlohmann::json j = nlohmann::json::object();
-  if (e.rotational) j["rotational"] = *e.rotational;
-  if (!e.kernel_write_cache.empty())
-    j["kernel_write_cache"] = e.kernel_write_cache;
-  if (e.drive_cache_enabled) j["drive_cache_enabled"] = *e.drive_cache_enabled;
-  j["syncs"] = e.syncs;
-  if (e.flushes) j["flushes"] = *e.flushes;
-  if (auto f = e.flushes_per_sync()) j["flushes_per_sync"] = *f;
-  if (e.fastest_sync_p50_ns) {
-    j["fastest_sync_p50_ns"] = *e.fastest_sync_p50_ns;
-    j["fastest_point"] = e.fastest_point;
-  }
-  return j;
-}
-
-// A point of the family or a comparison, on the scratch directory or a
-// filesystem of the matrix: which (filesystem, point) it is.
-using PointId = std::pair<std::string, std::string>;
-
-PointId IdOf(const ProbeResult& r) {
-  return {r.params.filesystem, FsyncPointKey(r.params)};
-}
-
-nlohmann::json WriteCacheAbTable(const std::vector<ProbeResult>& results) {
-  std::map<PointId, const ProbeResult*> as_found;
-  for (const auto& r : results) {
-    if (r.probe == "fsync" && r.params.write_cache == CacheState::kAsFound)
-      as_found[IdOf(r)] = &r;
-  }
-  nlohmann::json runs = nlohmann::json::array();
-  std::map<std::string, size_t> run_of;  // filesystem -> index in runs
-  for (const auto& r : results) {
-    if (r.probe != "fsync") continue;
-    std::string prefix = FsyncFamilyPrefix(r.params.filesystem);
-    if (r.status == ProbeStatus::kSkipped &&
-        r.params.variant == kVariantWriteCacheAb) {
-      runs.push_back(
-          {{"results", prefix}, {"status", "skipped"}, {"reason", r.reason}});
-      continue;
-    }
-    if (r.status != ProbeStatus::kOk ||
-        r.params.write_cache == CacheState::kAsFound) {
-      continue;
-    }
-    bool off = r.params.write_cache == CacheState::kOff;
-    std::string state = CacheStateName(r.params.write_cache);
-    if (!run_of.count(r.params.filesystem)) {
-      run_of[r.params.filesystem] = runs.size();
-      runs.push_back(
-          {{"results", prefix},
-           {"status", "ok"},
-           {"switch", Str(r.params.extra, "write_cache_switch")},
-           {"switch_kind", Str(r.params.extra, "write_cache_switch_kind")},
-           {"as_found", off ? "on" : "off"},
-           {"switched_to", state},
-           {"points", nlohmann::json::array()}});
-    }
-    auto base = as_found.find(IdOf(r));
-    if (base == as_found.end() || base->second->status != ProbeStatus::kOk)
-      continue;
-    const ProbeResult& on = off ? *base->second : r;
-    const ProbeResult& cache_off = off ? r : *base->second;
-    nlohmann::json p{{"point", FsyncPointKey(r.params)},
-                     {"cache_on", Figures(on)},
-                     {"cache_off", Figures(cache_off)}};
-    if (on.latency_ns && cache_off.latency_ns && on.latency_ns->p50 > 0) {
-      p["off_over_on_p50"] = static_cast<double>(cache_off.latency_ns->p50) /
-                             static_cast<double>(on.latency_ns->p50);
-    }
-    runs[run_of[r.params.filesystem]]["points"].push_back(p);
-  }
-  return runs;
-}
-
-nlohmann::json FsMatrixTable(const std::vector<ProbeResult>& results) {
-  nlohmann::json filesystems = nlohmann::json::array();
-  std::set<std::string> seen;
-  std::vector<std::string> order;
-  std::map<std::string, nlohmann::json> rows;
-  for (const auto& r : results) {
-    const std::string& fs = r.params.filesystem;
-    if (r.probe != "fsync" || fs.empty() ||
-        r.params.variant == kVariantWriteCacheAb) {
-      continue;
-    }
-    std::string key = FsyncPointKey(r.params);
-    if (!seen.count(fs)) {
-      seen.insert(fs);
-      nlohmann::json f{{"filesystem", fs}};
-      if (r.status == ProbeStatus::kSkipped && key.empty()) {
-        f["status"] = "skipped";
-        f["reason"] = r.reason;
-      } else {
-        f["status"] = "ok";
-        f["mount_options"] = Str(r.params.extra, "mount_options");
-        f["device"] = Str(r.params.extra, "cache_device");
-      }
-      filesystems.push_back(f);
-    }
-    if (key.empty() || r.status != ProbeStatus::kOk ||
-        r.params.write_cache != CacheState::kAsFound) {
-      continue;
-    }
-    if (!rows.count(key)) {
-      order.push_back(key);
-      rows[key] = nlohmann::json{{"point", key}};
-    }
-    rows[key][fs] = Figures(r);
-  }
-  nlohmann::json points = nlohmann::json::array();
-  for (const auto& k : order) points.push_back(rows[k]);
-  return {{"filesystems", filesystems}, {"points", points}};
-}
-
 }  // namespace
 
 std::optional<double> DurabilityEvidence::flushes_per_sync() const {
@@ -303,8 +172,7 @@ bool IsEtcdPoint(const ProbeResult& r) {
          p.filesystem.empty() && p.variant.empty();
 }
 
-std::optional<nlohmann::json> EtcdCheck(
-    const std::vector<ProbeResult>& results) {
+std::optional<NamedCheck> JudgeEtcd(const std::vector<ProbeResult>& results) {
   for (const auto& r : results) {
     if (!IsEtcdPoint(r) || r.status != ProbeStatus::kOk || !r.latency_ns)
       continue;
@@ -327,72 +195,38 @@ std::optional<nlohmann::json> EtcdCheck(
     std::string verdict = !enough                  ? "insufficient"
                           : p99 < kEtcdThresholdNs ? "pass"
                                                    : "fail";
-    return nlohmann::json{
-        {"rule",
-         "p99 of fdatasync after a 2300 B append under 10 ms (etcd's disk "
-         "gate: fio "
-         "--rw=write --ioengine=sync --fdatasync=1 --size=22m --bs=2300), on "
-         "at least 1,000 syncs"},
-        {"measurement", r.name + " " + figure},
-        {"value_ns", p99},
-        {"threshold_ns", kEtcdThresholdNs},
-        {"samples", samples},
-        {"samples_needed", needed},
-        {"verdict", verdict},
-        {"pass", verdict == "pass"}};
+    NamedCheck c;
+    c.rule =
+        "p99 of fdatasync after a 2300 B append under 10 ms (etcd's disk "
+        "gate: fio --rw=write --ioengine=sync --fdatasync=1 --size=22m "
+        "--bs=2300), on at least 1,000 syncs";
+    c.measurement = r.name + " " + figure;
+    c.value_ns = p99;
+    c.threshold_ns = kEtcdThresholdNs;
+    c.samples = samples;
+    c.samples_needed = needed;
+    c.verdict = verdict;
+    c.pass = verdict == "pass";
+    return c;
   }
+  return std::nullopt;
+}
+
+std::optional<nlohmann::json> EtcdCheck(
+    const std::vector<ProbeResult>& results) {
+  if (std::optional<NamedCheck> c = JudgeEtcd(results))
+    return nlohmann::json(*c);
   return std::nullopt;
 }
 
 void AnalyzeDurability(const std::vector<ProbeResult>& results,
                        nlohmann::json* analyses) {
   nlohmann::json& a = *analyses;
-  std::vector<DurabilityEvidence> evidence = CollectDurabilityEvidence(results);
-  if (!evidence.empty()) {
-    nlohmann::json rules = nlohmann::json::array();
-    for (const auto& r : DurabilityRules())
-      rules.push_back({{"id", r.id}, {"rule", r.rule}});
-    nlohmann::json verdicts = nlohmann::json::array();
-    for (const auto& e : evidence) {
-      DurabilityVerdict v = JudgeDurability(e);
-      verdicts.push_back({{"scope", e.scope},
-                          {"disk", e.disk},
-                          {"verdict", v.id},
-                          {"rule", v.rule},
-                          {"evidence", EvidenceJson(e)}});
-    }
-    a["durability"] = {{"rules", rules}, {"verdicts", verdicts}};
-  }
-
-  std::vector<std::string> disks;
-  for (const auto& r : results) {
-    // The devices under the scratch directory, the cache as found.
-    if (r.probe != "fsync" || !r.params.filesystem.empty() ||
-        r.params.write_cache != CacheState::kAsFound) {
-      continue;
-    }
-    for (const char* key : {"cache_device", "disk"}) {
-      std::string d = Str(r.params.extra, key);
-      if (!d.empty() &&
-          std::find(disks.begin(), disks.end(), d) == disks.end()) {
-        disks.push_back(d);
-      }
-    }
-  }
-  if (!disks.empty()) {
-    nlohmann::json devices = nlohmann::json::array();
-    for (const auto& d : disks) devices.push_back(ReadWriteCacheView(d));
-    a["write_cache"] = {{"devices", devices}};
-  }
-
-  nlohmann::json ab = WriteCacheAbTable(results);
-  if (!ab.empty()) a["write_cache_ab"] = {{"runs", ab}};
-  nlohmann::json fsm = FsMatrixTable(results);
-  if (!fsm["filesystems"].empty()) a["fs_matrix"] = fsm;
-  if (std::optional<nlohmann::json> etcd = EtcdCheck(results)) {
-    if (!a.contains("checks")) a["checks"] = nlohmann::json::object();
-    a["checks"]["etcd"] = *etcd;
-  }
+  if (auto d = JudgeScopes(results)) a[DurabilityFindings::kKey] = *d;
+  if (auto w = ReadScratchWriteCaches(results)) a[WriteCacheViews::kKey] = *w;
+  if (auto ab = WriteCacheAbTable(results)) a[WriteCacheAb::kKey] = *ab;
+  if (auto fsm = FsMatrixTable(results)) a[FsMatrix::kKey] = *fsm;
+  if (auto etcd = JudgeEtcd(results)) PutCheck("etcd", *etcd, analyses);
 }
 
 }  // namespace disktune

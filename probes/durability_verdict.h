@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "probes/named_check.h"
 #include "probes/probe_result.h"
 
 namespace disktune {
@@ -55,8 +56,9 @@ inline constexpr uint64_t kEtcdThresholdNs = 10000000;
 // append on the scratch directory, the write cache as found (by its params,
 // whatever its name).
 bool IsEtcdPoint(const ProbeResult& r);
-// {"rule", "measurement", "value_ns", "threshold_ns", "pass"}, or nullopt when
-// the point was not measured.
+// etcd's disk gate on that point, or nullopt when it was not measured.
+std::optional<NamedCheck> JudgeEtcd(const std::vector<ProbeResult>& results);
+// The same as stored under analyses.checks.etcd.
 std::optional<nlohmann::json> EtcdCheck(
     const std::vector<ProbeResult>& results);
 

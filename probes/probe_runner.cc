@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "probes/page_cache_check.h"
 #include "probes/probe_repeats.h"
 #include "probes/test_file.h"
 #include "src/core/scratch_dir.h"
@@ -132,16 +133,9 @@ Status RunProbes(const std::vector<const Probe*>& probes,
   if (!ctx.test_file.empty() && ctx.direct_supported) {
     Result<uint64_t> resident = PageCacheResidentBytes(ctx.test_file);
     if (resident.ok()) {
-      nlohmann::json pc;
-      pc["rule"] =
-          "O_DIRECT probes must leave (almost) none of the test file in the "
-          "page cache";
-      pc["resident_bytes"] = *resident;
-      pc["file_size_bytes"] = config.file_size_bytes;
-      bool bypassed = *resident <= config.file_size_bytes / 100;
-      pc["bypassed"] = bypassed;
-      out->analyses["page_cache"] = pc;
-      if (!bypassed) {
+      PageCacheCheck pc = CheckPageCache(*resident, config.file_size_bytes);
+      out->analyses[PageCacheCheck::kKey] = pc;
+      if (!pc.bypassed) {
         out->warnings.push_back(
             FormatBytes(static_cast<double>(*resident)) +
             " of the test file is in the page cache after direct-I/O "

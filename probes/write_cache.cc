@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <filesystem>
 
+#include "probes/json_fields.h"
 #include "src/core/subprocess.h"
 #include "src/core/sysinfo.h"
 
@@ -177,6 +178,22 @@ void to_json(nlohmann::json& j, const WriteCacheView& v) {
   if (!v.drive.note.empty()) d["note"] = v.drive.note;
   d["switchable"] = v.drive.switchable;
   j["drive"] = d;
+}
+
+void from_json(const nlohmann::json& j, WriteCacheView& v) {
+  using json_fields::Opt;
+  using json_fields::Str;
+  v.disk = Str(j, "disk");
+  v.kernel_view = Str(j, "kernel_view");
+  v.fua = Opt<bool>(j, "fua");
+  auto d = j.find("drive");
+  if (d == j.end() || !d->is_object()) return;
+  v.drive.source = Str(*d, "source");
+  v.drive.enabled = Opt<bool>(*d, "enabled");
+  v.drive.volatile_cache_present = Opt<bool>(*d, "volatile_cache_present");
+  v.drive.raw = Str(*d, "raw");
+  v.drive.note = Str(*d, "note");
+  v.drive.switchable = Opt<bool>(*d, "switchable").value_or(false);
 }
 
 const char* CacheSwitchKindName(CacheSwitchKind k) {

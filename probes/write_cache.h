@@ -39,6 +39,7 @@ struct WriteCacheView {
 // Never fails: what cannot be read is left empty with a note.
 WriteCacheView ReadWriteCacheView(const std::string& disk);
 void to_json(nlohmann::json& j, const WriteCacheView& v);
+void from_json(const nlohmann::json& j, WriteCacheView& v);
 
 enum class CacheSwitchKind {
   kScsiCacheType,  // /sys/class/scsi_disk/H:C:T:L/cache_type ("temporary ...")

@@ -9,118 +9,90 @@
 namespace disktune {
 namespace {
 
-std::string Str(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
+constexpr auto Dur = DurationOrDash;
 
-std::string Dur(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? FormatDuration(it->get<double>())
-                                          : "-";
-}
-
-void Verdicts(const nlohmann::json& a, std::ostream& os) {
-  // An untrusted result: a node of the wrong type is skipped, not indexed.
-  auto it = a.find("durability");
-  if (it == a.end() || !it->is_object()) return;
-  auto verdicts = it->find("verdicts");
-  if (verdicts == it->end() || !verdicts->is_array()) return;
-  for (const auto& v : *verdicts) {
-    if (!v.is_object()) continue;
-    auto evidence = v.find("evidence");
-    if (evidence == v.end() || !evidence->is_object()) continue;
-    const auto& e = *evidence;
-    os << "  " << Str(v, "scope") << " (" << Str(v, "disk")
-       << "): " << Str(v, "verdict") << "\n    " << Str(v, "rule")
-       << "\n    evidence: ";
-    char buf[64];
-    if (e.contains("flushes_per_sync") && e["flushes_per_sync"].is_number()) {
-      std::snprintf(buf, sizeof(buf), "%.2f",
-                    e["flushes_per_sync"].get<double>());
+void Verdicts(const DurabilityFindings& d, std::ostream& os) {
+  for (const ScopeVerdict& v : d.verdicts) {
+    // An untrusted result: a verdict without its evidence is skipped.
+    if (!v.evidence) continue;
+    const DurabilityEvidence& e = *v.evidence;
+    os << "  " << v.scope << " (" << v.disk << "): " << v.verdict.id << "\n    "
+       << v.verdict.rule << "\n    evidence: ";
+    if (auto f = e.flushes_per_sync()) {
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "%.2f", *f);
       os << buf << " device flushes per sync, ";
     } else {
       os << "flushes not counted, ";
     }
-    os << "fastest sync p50 " << Dur(e, "fastest_sync_p50_ns") << " ("
-       << Str(e, "fastest_point") << ")";
-    if (e.contains("kernel_write_cache"))
-      os << ", kernel view " << Str(e, "kernel_write_cache");
+    os << "fastest sync p50 " << Dur(e.fastest_sync_p50_ns) << " ("
+       << e.fastest_point << ")";
+    if (!e.kernel_write_cache.empty())
+      os << ", kernel view " << e.kernel_write_cache;
     os << "\n";
   }
 }
 
-void CacheViews(const nlohmann::json& a, std::ostream& os) {
-  auto it = a.find("write_cache");
-  if (it == a.end()) return;
-  for (const auto& d : (*it)["devices"]) {
-    const auto& drive = d["drive"];
-    os << "  write cache of " << Str(d, "disk") << ": kernel view '"
-       << Str(d, "kernel_view") << "'";
-    if (d.contains("fua"))
-      os << ", FUA " << (d["fua"].get<bool>() ? "yes" : "no");
+void CacheViews(const WriteCacheViews& w, std::ostream& os) {
+  for (const WriteCacheView& d : w.devices) {
+    os << "  write cache of " << d.disk << ": kernel view '" << d.kernel_view
+       << "'";
+    if (d.fua) os << ", FUA " << (*d.fua ? "yes" : "no");
     os << ", drive: ";
-    if (drive.contains("enabled")) {
-      os << (drive["enabled"].get<bool>() ? "enabled" : "disabled") << " ("
-         << Str(drive, "source") << ")";
+    if (d.drive.enabled) {
+      os << (*d.drive.enabled ? "enabled" : "disabled") << " ("
+         << d.drive.source << ")";
     } else {
       os << "unknown";
     }
-    if (!Str(drive, "note").empty()) os << "; " << Str(drive, "note");
+    if (!d.drive.note.empty()) os << "; " << d.drive.note;
     os << "\n";
   }
 }
 
-void Etcd(const nlohmann::json& a, std::ostream& os) {
-  auto c = a.find("checks");
-  if (c == a.end() || !c->contains("etcd")) return;
-  const auto& e = (*c)["etcd"];
-  os << "  etcd check (fdatasync 2300 B append, p99 < "
-     << Dur(e, "threshold_ns") << "): " << CheckVerdictText(e) << ", p99 "
-     << Dur(e, "value_ns") << "\n";
+void Etcd(const NamedChecks& checks, std::ostream& os) {
+  auto it = checks.find("etcd");
+  if (it == checks.end()) return;
+  const NamedCheck& e = it->second;
+  os << "  etcd check (fdatasync 2300 B append, p99 < " << Dur(e.threshold_ns)
+     << "): " << CheckVerdictText(e) << ", p99 " << Dur(e.value_ns) << "\n";
 }
 
-void Ab(const nlohmann::json& a, std::ostream& os) {
-  auto it = a.find("write_cache_ab");
-  if (it == a.end()) return;
-  for (const auto& run : (*it)["runs"]) {
-    if (Str(run, "status") != "ok") {
-      os << "  write cache A/B (" << Str(run, "results")
-         << "): skipped: " << Str(run, "reason") << "\n";
+void Ab(const WriteCacheAb& ab, std::ostream& os) {
+  for (const WriteCacheAbRun& run : ab.runs) {
+    if (run.status != "ok") {
+      os << "  write cache A/B (" << run.results << "): skipped: " << run.reason
+         << "\n";
       continue;
     }
-    os << "  write cache A/B (" << Str(run, "results") << "), switch "
-       << Str(run, "switch") << ", found " << Str(run, "as_found") << ":\n";
+    os << "  write cache A/B (" << run.results << "), switch "
+       << run.switch_used << ", found " << run.as_found << ":\n";
     char line[160];
     std::snprintf(line, sizeof(line), "    %-28s %10s %10s %10s %10s %8s\n",
                   "point", "on p50", "off p50", "on p99", "off p99", "off/on");
     os << line;
-    for (const auto& p : run["points"]) {
-      double ratio = p.value("off_over_on_p50", 0.0);
-      std::snprintf(line, sizeof(line), "    %-28s %10s %10s %10s %10s %8.2f\n",
-                    Str(p, "point").c_str(),
-                    Dur(p["cache_on"], "p50_ns").c_str(),
-                    Dur(p["cache_off"], "p50_ns").c_str(),
-                    Dur(p["cache_on"], "p99_ns").c_str(),
-                    Dur(p["cache_off"], "p99_ns").c_str(), ratio);
+    for (const WriteCacheAbPoint& p : run.points) {
+      std::snprintf(
+          line, sizeof(line), "    %-28s %10s %10s %10s %10s %8.2f\n",
+          p.point.c_str(), Dur(p.cache_on.p50_ns).c_str(),
+          Dur(p.cache_off.p50_ns).c_str(), Dur(p.cache_on.p99_ns).c_str(),
+          Dur(p.cache_off.p99_ns).c_str(), p.off_over_on_p50.value_or(0.0));
       os << line;
     }
   }
 }
 
-void FsMatrix(const nlohmann::json& a, std::ostream& os) {
-  auto it = a.find("fs_matrix");
-  if (it == a.end()) return;
+void FsMatrixRows(const FsMatrix& m, std::ostream& os) {
   std::vector<std::string> ok;
   os << "  filesystems (each on a loop device over an image in the scratch "
         "directory):\n";
-  for (const auto& f : (*it)["filesystems"]) {
-    os << "    " << Str(f, "filesystem") << ": ";
-    if (Str(f, "status") == "ok") {
-      ok.push_back(Str(f, "filesystem"));
-      os << "mount options " << Str(f, "mount_options") << "\n";
+  for (const FsMatrixFilesystem& f : m.filesystems) {
+    os << "    " << f.filesystem << ": ";
+    if (f.status == "ok") {
+      ok.push_back(f.filesystem);
+      os << "mount options " << f.mount_options << "\n";
     } else {
-      os << "skipped: " << Str(f, "reason") << "\n";
+      os << "skipped: " << f.reason << "\n";
     }
   }
   if (ok.empty()) return;
@@ -132,13 +104,15 @@ void FsMatrix(const nlohmann::json& a, std::ostream& os) {
     os << cell;
   }
   os << "\n";
-  for (const auto& p : (*it)["points"]) {
-    std::snprintf(cell, sizeof(cell), "    %-28s", Str(p, "point").c_str());
+  for (const FsMatrixPoint& p : m.points) {
+    std::snprintf(cell, sizeof(cell), "    %-28s", p.point.c_str());
     os << cell;
     for (const auto& fs : ok) {
-      std::string v = p.contains(fs)
-                          ? Dur(p[fs], "p50_ns") + " / " + Dur(p[fs], "p99_ns")
-                          : "-";
+      auto f = p.by_filesystem.find(fs);
+      std::string v =
+          f != p.by_filesystem.end()
+              ? Dur(f->second.p50_ns) + " / " + Dur(f->second.p99_ns)
+              : "-";
       std::snprintf(cell, sizeof(cell), " %22s", v.c_str());
       os << cell;
     }
@@ -148,19 +122,18 @@ void FsMatrix(const nlohmann::json& a, std::ostream& os) {
 
 }  // namespace
 
-void RenderDurabilityText(const nlohmann::json& analyses, std::ostream& os) {
-  bool any = false;
-  for (const char* k :
-       {"durability", "write_cache", "checks", "write_cache_ab", "fs_matrix"}) {
-    any |= analyses.contains(k);
-  }
-  if (!any) return;
+void RenderDurabilityText(const DurabilityAnalyses& a, std::ostream& os) {
+  if (a.empty()) return;
   os << "\ndurability:\n";
-  Verdicts(analyses, os);
-  CacheViews(analyses, os);
-  Etcd(analyses, os);
-  Ab(analyses, os);
-  FsMatrix(analyses, os);
+  if (a.findings) Verdicts(*a.findings, os);
+  if (a.write_cache) CacheViews(*a.write_cache, os);
+  Etcd(a.checks, os);
+  if (a.write_cache_ab) Ab(*a.write_cache_ab, os);
+  if (a.fs_matrix) FsMatrixRows(*a.fs_matrix, os);
+}
+
+void RenderDurabilityText(const nlohmann::json& analyses, std::ostream& os) {
+  RenderDurabilityText(DurabilityAnalysesOf(analyses), os);
 }
 
 }  // namespace disktune

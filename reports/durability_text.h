@@ -6,9 +6,13 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "probes/durability_analyses.h"
+
 namespace disktune {
 
 // Writes nothing when the analyses hold no durability findings.
+void RenderDurabilityText(const DurabilityAnalyses& analyses, std::ostream& os);
+// The same from a report's analyses.
 void RenderDurabilityText(const nlohmann::json& analyses, std::ostream& os);
 
 }  // namespace disktune

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "probes/json_fields.h"
+
 namespace disktune {
 namespace {
 
@@ -146,41 +148,83 @@ double Round3(double v) { return std::round(v * 1000) / 1000; }
 
 }  // namespace
 
-json Findings2011(const std::vector<bench::BenchResult>& benches) {
+void to_json(json& j, const Finding2011& f) {
+  j = {{"finding", f.finding},
+       {"compares", f.compares},
+       {"ratio_2011", f.ratio_2011},
+       {"verdict", f.verdict}};
+  if (f.ratio_measured) j["ratio_measured"] = *f.ratio_measured;
+}
+
+void from_json(const json& j, Finding2011& f) {
+  f.finding = json_fields::Str(j, "finding");
+  f.compares = json_fields::Str(j, "compares");
+  f.ratio_2011 = json_fields::Opt<double>(j, "ratio_2011").value_or(0);
+  f.ratio_measured = json_fields::Opt<double>(j, "ratio_measured");
+  f.verdict = json_fields::Str(j, "verdict");
+}
+
+void to_json(json& j, const Findings2011Check& c) {
+  j = {{"source", c.source},
+       {"rule", c.rule},
+       {"summary", c.summary},
+       {"findings", c.findings}};
+}
+
+void from_json(const json& j, Findings2011Check& c) {
+  c.source = json_fields::Str(j, "source");
+  c.rule = json_fields::Str(j, "rule");
+  c.summary = json_fields::Str(j, "summary");
+  c.findings = json_fields::List<Finding2011>(j, "findings");
+}
+
+std::optional<Findings2011Check> CheckFindings2011(
+    const std::vector<bench::BenchResult>& benches) {
   bool any = false;
   for (const bench::BenchResult& b : benches) any |= b.set == kCompare2011Set;
-  if (!any) return nullptr;
-  json findings = json::array();
+  if (!any) return std::nullopt;
+  Findings2011Check c;
+  c.source =
+      "the 2011 LevelDB benchmark page (LevelDB vs SQLite 3.7.6.3 vs Kyoto "
+      "Cabinet TreeDB, 7200 rpm disks, ext3, 1,000,000 entries)";
+  c.rule =
+      "a finding still holds when the ratio measured here is on the same "
+      "side of 1 as the page's";
   int held = 0, measured = 0;
   for (const Finding& f : kFindings) {
-    json j = {{"finding", f.text},
-              {"compares", Describe(f.a) + " / " + Describe(f.b)},
-              {"ratio_2011", Round3(f.ratio_2011)}};
+    Finding2011 out;
+    out.finding = f.text;
+    out.compares = Describe(f.a) + " / " + Describe(f.b);
+    out.ratio_2011 = Round3(f.ratio_2011);
     const bench::BenchResult* a = Find(benches, f.a);
     const bench::BenchResult* b = Find(benches, f.b);
     if (a == nullptr || b == nullptr) {
-      j["verdict"] = "not measured (" +
-                     std::string(a == nullptr ? Describe(f.a) : Describe(f.b)) +
-                     " did not run)";
+      out.verdict = "not measured (" +
+                    std::string(a == nullptr ? Describe(f.a) : Describe(f.b)) +
+                    " did not run)";
     } else {
       const double r = a->metrics.ops_per_sec / b->metrics.ops_per_sec;
       const bool holds = (r > 1) == (f.ratio_2011 > 1);
-      j["ratio_measured"] = Round3(r);
-      j["verdict"] = holds ? "still holds" : "no longer holds";
+      out.ratio_measured = Round3(r);
+      out.verdict = holds ? "still holds" : "no longer holds";
       measured++;
       held += holds ? 1 : 0;
     }
-    findings.push_back(std::move(j));
+    c.findings.push_back(std::move(out));
   }
-  return {{"source",
-           "the 2011 LevelDB benchmark page (LevelDB vs SQLite 3.7.6.3 vs "
-           "Kyoto Cabinet TreeDB, 7200 rpm disks, ext3, 1,000,000 entries)"},
-          {"rule",
-           "a finding still holds when the ratio measured here is on the "
-           "same side of 1 as the page's"},
-          {"summary", std::to_string(held) + " of " + std::to_string(measured) +
-                          " measured findings still hold"},
-          {"findings", std::move(findings)}};
+  c.summary = std::to_string(held) + " of " + std::to_string(measured) +
+              " measured findings still hold";
+  return c;
+}
+
+json Findings2011(const std::vector<bench::BenchResult>& benches) {
+  if (auto c = CheckFindings2011(benches)) return *c;
+  return nullptr;
+}
+
+std::optional<Findings2011Check> Findings2011Of(const json& analyses) {
+  return json_fields::Find<Findings2011Check>(analyses,
+                                              Findings2011Check::kKey);
 }
 
 }  // namespace disktune

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "generated/version.h"
+#include "probes/durability_findings.h"
 #include "reports/render_util.h"
 #include "src/core/sysinfo.h"
 
@@ -56,18 +57,12 @@ std::string GroupKey(const Report& r, bool by_model) {
 
 // The verdict for the scratch directory's disk (what the run measured on).
 std::string FlushVerdict(const Report& r) {
-  const json* verdicts = nullptr;
-  if (r.analyses.contains("durability") &&
-      r.analyses["durability"].contains("verdicts") &&
-      r.analyses["durability"]["verdicts"].is_array()) {
-    verdicts = &r.analyses["durability"]["verdicts"];
-  }
-  if (verdicts == nullptr) return "";
+  std::optional<DurabilityFindings> d = DurabilityFindingsOf(r.analyses);
+  if (!d) return "";
   std::string first;
-  for (const json& v : *verdicts) {
-    std::string verdict = JsonStr(v, "verdict");
-    if (first.empty()) first = verdict;
-    if (JsonStr(v, "scope") == "scratch directory") return verdict;
+  for (const ScopeVerdict& v : d->verdicts) {
+    if (first.empty()) first = v.verdict.id;
+    if (v.scope == "scratch directory") return v.verdict.id;
   }
   return first;
 }

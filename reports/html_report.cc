@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "probes/durability_analyses.h"
+#include "probes/page_cache_check.h"
 #include "probes/rand_read_saturation.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
@@ -204,7 +206,8 @@ void Nav(const Report& r, std::string& out) {
     out += "<a href=\"#recommendation\">Recommendation</a>";
   if (!r.benches.empty()) out += "<a href=\"#benchmarks\">Benchmarks</a>";
   if (!r.probes.empty()) out += "<a href=\"#disk\">The disk</a>";
-  if (r.analyses.contains("durability") || r.analyses.contains("checks")) {
+  if (r.analyses.contains(DurabilityFindings::kKey) ||
+      r.analyses.contains(kChecksKey)) {
     out += "<a href=\"#durability\">Durability</a>";
   }
   out += "<a href=\"#environment\">Environment</a>";
@@ -705,35 +708,44 @@ void Fsync(const Report& r, std::string& out) {
   SkippedNotes(ps, out);
 }
 
-// A figure of write_cache_ab / fs_matrix ("p50_ns" of {"cache_on": {...}}).
-std::optional<double> Fig(const json& group, const char* key) {
-  if (!group.is_object()) return std::nullopt;
-  const json* v = JsonNum(group, key);
-  return v ? std::optional<double>(v->get<double>()) : std::nullopt;
+// A figure of write_cache_ab / fs_matrix: p50 or p99.
+std::optional<double> Fig(const SyncFigures& f, bool p50) {
+  const std::optional<uint64_t>& v = p50 ? f.p50_ns : f.p99_ns;
+  return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
 }
 
-void WriteCacheAb(const Report& r, std::string& out) {
-  auto it = r.analyses.find("write_cache_ab");
-  out += "<h3 id=\"write-cache\">Write cache on against off</h3>\n";
-  if (it == r.analyses.end() || !it->contains("runs")) {
-    out +=
-        "<p class=\"skipped\">Not measured: run the probe as root with "
-        "--write-cache-ab to "
-        "time every sync method with the write cache switched.</p>\n";
+// A table section's heading, then how to measure it when it was not.
+bool SectionHeading(bool measured, const char* heading, const char* how,
+                    std::string& out) {
+  out += heading;
+  if (!measured) {
+    out += "<p class=\"skipped\">Not measured: run the probe as root with ";
+    out += how;
+    out += "</p>\n";
+  }
+  return measured;
+}
+
+void WriteCacheAbSection(const Report& r, std::string& out) {
+  std::optional<WriteCacheAb> ab = WriteCacheAbOf(r.analyses);
+  if (!SectionHeading(
+          ab.has_value(),
+          "<h3 id=\"write-cache\">Write cache on against off</h3>\n",
+          "--write-cache-ab to time every sync method with the "
+          "write cache switched.",
+          out)) {
     return;
   }
-  for (const json& run : (*it)["runs"]) {
-    std::string results = JsonStr(run, "results");
-    if (JsonStr(run, "status") != "ok") {
-      out += "<p class=\"skipped\">" + H(results) +
-             ": skipped: " + H(JsonStr(run, "reason")) + "</p>\n";
+  for (const WriteCacheAbRun& run : ab->runs) {
+    if (run.status != "ok") {
+      out += "<p class=\"skipped\">" + H(run.results) +
+             ": skipped: " + H(run.reason) + "</p>\n";
       continue;
     }
-    out += "<p class=\"note\">" + H(results) + ": switched with " +
-           H(JsonStr(run, "switch")) + " (" + H(JsonStr(run, "switch_kind")) +
-           "); found " + H(JsonStr(run, "as_found")) + ", measured again " +
-           H(JsonStr(run, "switched_to")) + ".";
-    if (JsonStr(run, "switch_kind") == "kernel_write_cache") {
+    out += "<p class=\"note\">" + H(run.results) + ": switched with " +
+           H(run.switch_used) + " (" + H(run.switch_kind) + "); found " +
+           H(run.as_found) + ", measured again " + H(run.switched_to) + ".";
+    if (run.switch_kind == "kernel_write_cache") {
       out +=
           " <b>Only the kernel's view was switched</b>: with it off the kernel "
           "sends no "
@@ -746,10 +758,10 @@ void WriteCacheAb(const Report& r, std::string& out) {
                 " with the cache on and off";
       LatencyAxis(&c);
       svg::BarSeries on{"cache on", {}, {}}, off{"cache off", {}, {}};
-      for (const json& p : run.value("points", json::array())) {
-        c.categories.push_back(JsonStr(p, "point"));
-        on.values.push_back(Fig(p.value("cache_on", json()), q));
-        off.values.push_back(Fig(p.value("cache_off", json()), q));
+      for (const WriteCacheAbPoint& p : run.points) {
+        c.categories.push_back(p.point);
+        on.values.push_back(Fig(p.cache_on, q[1] == '5'));
+        off.values.push_back(Fig(p.cache_off, q[1] == '5'));
       }
       c.series = {std::move(on), std::move(off)};
       c.width = 560;
@@ -759,27 +771,24 @@ void WriteCacheAb(const Report& r, std::string& out) {
   }
 }
 
-void FsMatrix(const Report& r, std::string& out) {
-  auto it = r.analyses.find("fs_matrix");
-  out += "<h3 id=\"fs-matrix\">Filesystems side by side</h3>\n";
-  if (it == r.analyses.end()) {
-    out +=
-        "<p class=\"skipped\">Not measured: run the probe as root with "
-        "--fs-matrix "
-        "ext3,ext4,xfs to time the sync methods on each filesystem (on a loop "
-        "device over an "
-        "image in the scratch directory).</p>\n";
+void FsMatrixSection(const Report& r, std::string& out) {
+  std::optional<FsMatrix> m = FsMatrixOf(r.analyses);
+  if (!SectionHeading(m.has_value(),
+                      "<h3 id=\"fs-matrix\">Filesystems side by side</h3>\n",
+                      "--fs-matrix ext3,ext4,xfs to time the sync methods on "
+                      "each filesystem (on a loop device over an image in the "
+                      "scratch directory).",
+                      out)) {
     return;
   }
   std::vector<std::string> ok;
   out += "<table><tr>" + Th("filesystem") + Th("status") +
          Th("mount options / reason") + Th("device") + "</tr>\n";
-  for (const json& f : it->value("filesystems", json::array())) {
-    bool is_ok = JsonStr(f, "status") == "ok";
-    if (is_ok) ok.push_back(JsonStr(f, "filesystem"));
-    out += "<tr>" + Td(JsonStr(f, "filesystem")) + Td(JsonStr(f, "status")) +
-           Td(is_ok ? JsonStr(f, "mount_options") : JsonStr(f, "reason")) +
-           Td(JsonStr(f, "device")) + "</tr>\n";
+  for (const FsMatrixFilesystem& f : m->filesystems) {
+    bool is_ok = f.status == "ok";
+    if (is_ok) ok.push_back(f.filesystem);
+    out += "<tr>" + Td(f.filesystem) + Td(f.status) +
+           Td(is_ok ? f.mount_options : f.reason) + Td(f.device) + "</tr>\n";
   }
   out += "</table>\n";
   if (ok.empty()) return;
@@ -790,10 +799,13 @@ void FsMatrix(const Report& r, std::string& out) {
     LatencyAxis(&c);
     c.width = 560;
     for (const auto& fs : ok) c.series.push_back(svg::BarSeries{fs, {}, {}});
-    for (const json& p : it->value("points", json::array())) {
-      c.categories.push_back(JsonStr(p, "point"));
+    for (const FsMatrixPoint& p : m->points) {
+      c.categories.push_back(p.point);
       for (size_t i = 0; i < ok.size(); i++) {
-        c.series[i].values.push_back(Fig(p.value(ok[i], json()), q));
+        auto f = p.by_filesystem.find(ok[i]);
+        c.series[i].values.push_back(f == p.by_filesystem.end()
+                                         ? std::nullopt
+                                         : Fig(f->second, q[1] == '5'));
       }
     }
     if (!c.categories.empty()) out += svg::RenderBarChart(c);
@@ -812,85 +824,61 @@ void Disk(const Report& r, std::string& out) {
       std::any_of(r.probes.begin(), r.probes.end(),
                   [](const ProbeResult& p) { return p.probe == "fsync"; });
   if (any_fsync) {
-    WriteCacheAb(r, out);
-    FsMatrix(r, out);
+    WriteCacheAbSection(r, out);
+    FsMatrixSection(r, out);
   }
-  if (auto it = r.analyses.find("page_cache"); it != r.analyses.end()) {
-    bool bypassed = it->value("bypassed", false);
+  if (auto pc = PageCacheCheckOf(r.analyses)) {
     out += "<p class=\"note\">Page cache bypassed by the direct-I/O probes: " +
-           std::string(bypassed ? "yes" : "<b>no</b>") + " (" +
-           H(FormatBytes(it->value("resident_bytes", 0.0))) +
+           std::string(pc->bypassed ? "yes" : "<b>no</b>") + " (" +
+           H(FormatBytes(static_cast<double>(pc->resident_bytes))) +
            " of the test file resident afterwards).</p>\n";
   }
   out += "</section>\n";
 }
 
 void Durability(const Report& r, std::string& out) {
-  const json& a = r.analyses;
-  bool any = a.contains("durability") || a.contains("checks") ||
-             a.contains("write_cache");
-  if (!any) return;
+  DurabilityAnalyses a = DurabilityAnalysesOf(r.analyses);
+  if (!a.findings && a.checks.empty() && !a.write_cache) return;
   out += "<section id=\"durability\"><h2>Durability</h2>\n";
-  if (auto c = a.find("checks"); c != a.end() && c->is_object()) {
-    for (auto it = c->begin(); it != c->end(); ++it) {
-      const json& e = it.value();
-      bool pass = e.value("pass", false);
-      out +=
-          "<p><span class=\"" + std::string(pass ? "pass" : "fail") + "\">" +
-          H(CheckVerdictText(e)) + "</span> <b>" + H(it.key()) +
-          "</b>: " + H(JsonStr(e, "measurement")) + " p99 " +
-          H(e.contains("value_ns") ? Dur(e["value_ns"].get<double>()) : "-") +
-          ", limit " +
-          H(e.contains("threshold_ns") ? Dur(e["threshold_ns"].get<double>())
-                                       : "-") +
-          ".<br><span class=\"note\">" + H(JsonStr(e, "rule")) +
-          "</span></p>\n";
-    }
+  for (const auto& [name, e] : a.checks) {
+    out += "<p><span class=\"" + std::string(e.pass ? "pass" : "fail") + "\">" +
+           H(CheckVerdictText(e)) + "</span> <b>" + H(name) +
+           "</b>: " + H(e.measurement) + " p99 " +
+           H(DurationOrDash(e.value_ns)) + ", limit " +
+           H(DurationOrDash(e.threshold_ns)) + ".<br><span class=\"note\">" +
+           H(e.rule) + "</span></p>\n";
   }
-  if (auto d = a.find("durability"); d != a.end()) {
-    for (const json& v : d->value("verdicts", json::array())) {
-      std::string verdict = JsonStr(v, "verdict");
-      bool good = verdict == "flushes_reach_device" ||
-                  verdict == "power_loss_protection_likely";
-      const json& e = v.value("evidence", json::object());
-      out += "<div class=\"verdict" + std::string(good ? "" : " warn") +
-             "\"><b>" + H(JsonStr(v, "scope")) + " (" + H(JsonStr(v, "disk")) +
-             "): " + H(verdict) + "</b><br>" + H(JsonStr(v, "rule")) +
+  if (a.findings) {
+    for (const ScopeVerdict& v : a.findings->verdicts) {
+      json e = v.evidence ? json(*v.evidence) : json::object();
+      out += "<div class=\"verdict" + std::string(v.good() ? "" : " warn") +
+             "\"><b>" + H(v.scope) + " (" + H(v.disk) +
+             "): " + H(v.verdict.id) + "</b><br>" + H(v.verdict.rule) +
              "<br><span class=\"note\">evidence: ";
-      std::vector<std::string> ev;
-      for (auto it = e.begin(); it != e.end(); ++it) {
-        ev.push_back(it.key() + " " + HumanValue(it.key(), it.value()));
-      }
       std::string evs;
-      for (const auto& s : ev) evs += (evs.empty() ? "" : ", ") + s;
+      for (auto it = e.begin(); it != e.end(); ++it) {
+        evs += (evs.empty() ? "" : ", ") + it.key() + " " +
+               HumanValue(it.key(), it.value());
+      }
       out += H(evs) + "</span></div>\n";
     }
   }
-  if (auto w = a.find("write_cache"); w != a.end()) {
+  if (a.write_cache) {
     out += "<h3>Write cache</h3>\n<ul>\n";
-    for (const json& d : w->value("devices", json::array())) {
-      const json& drive = d.value("drive", json::object());
-      std::string line = JsonStr(d, "disk") + ": the kernel's view '" +
-                         JsonStr(d, "kernel_view") + "'";
-      if (d.contains("fua") && d["fua"].is_boolean()) {
-        line += ", FUA " + std::string(d["fua"].get<bool>() ? "yes" : "no");
-      }
+    for (const WriteCacheView& d : a.write_cache->devices) {
+      std::string line = d.disk + ": the kernel's view '" + d.kernel_view + "'";
+      if (d.fua) line += ", FUA " + std::string(*d.fua ? "yes" : "no");
       line += "; the drive's cache: ";
-      if (drive.contains("enabled") && drive["enabled"].is_boolean()) {
-        line +=
-            std::string(drive["enabled"].get<bool>() ? "enabled" : "disabled") +
-            " (" + JsonStr(drive, "source") + ")";
+      if (d.drive.enabled) {
+        line += std::string(*d.drive.enabled ? "enabled" : "disabled") + " (" +
+                d.drive.source + ")";
       } else {
         line += "unknown";
       }
-      if (drive.contains("switchable") && drive["switchable"].is_boolean()) {
-        line += drive["switchable"].get<bool>() ? ", switchable"
-                                                : ", not switchable";
-      }
+      line += d.drive.switchable ? ", switchable" : ", not switchable";
       out += "<li>" + H(line);
-      if (!JsonStr(drive, "note").empty()) {
-        out +=
-            "<br><span class=\"note\">" + H(JsonStr(drive, "note")) + "</span>";
+      if (!d.drive.note.empty()) {
+        out += "<br><span class=\"note\">" + H(d.drive.note) + "</span>";
       }
       out += "</li>\n";
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "probes/durability_findings.h"
 #include "probes/rand_read_saturation.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
@@ -88,19 +89,15 @@ void Header(const Report& r, std::ostringstream& os) {
 }
 
 void Checks(const Report& r, std::ostringstream& os) {
-  auto c = r.analyses.find("checks");
-  if (c == r.analyses.end() || !c->is_object() || c->empty()) return;
+  NamedChecks checks = ChecksOf(r.analyses);
+  if (checks.empty()) return;
   os << "\n### Checks\n\n"
      << HeaderRow({"check", "result", "measurement", "measured", "limit"},
                   "llrrr");
-  for (auto it = c->begin(); it != c->end(); ++it) {
-    const json& e = it.value();
-    const json* v = JsonNum(e, "value_ns");
-    const json* t = JsonNum(e, "threshold_ns");
-    os << Row({Md(it.key()), "**" + Md(CheckVerdictText(e)) + "**",
-               "`" + Md(JsonStr(e, "measurement")) + "`",
-               v ? Dur(v->get<double>()) : "-",
-               t ? "< " + Dur(t->get<double>()) : "-"});
+  for (const auto& [name, e] : checks) {
+    os << Row({Md(name), "**" + Md(CheckVerdictText(e)) + "**",
+               "`" + Md(e.measurement) + "`", DurationOrDash(e.value_ns),
+               e.threshold_ns ? "< " + DurationOrDash(e.threshold_ns) : "-"});
   }
 }
 
@@ -341,13 +338,12 @@ void Probes(const Report& r, std::ostringstream& os) {
 }
 
 void Durability(const Report& r, std::ostringstream& os) {
-  auto d = r.analyses.find("durability");
-  if (d == r.analyses.end()) return;
+  std::optional<DurabilityFindings> d = DurabilityFindingsOf(r.analyses);
+  if (!d) return;
   os << "\n### Durability\n\n";
-  for (const json& v : d->value("verdicts", json::array())) {
-    os << "- **" << Md(JsonStr(v, "scope")) << " (" << Md(JsonStr(v, "disk"))
-       << ")**: `" << Md(JsonStr(v, "verdict"))
-       << "`: " << Md(JsonStr(v, "rule")) << "\n";
+  for (const ScopeVerdict& v : d->verdicts) {
+    os << "- **" << Md(v.scope) << " (" << Md(v.disk) << ")**: `"
+       << Md(v.verdict.id) << "`: " << Md(v.verdict.rule) << "\n";
   }
 }
 

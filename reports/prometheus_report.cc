@@ -6,6 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "probes/durability_findings.h"
+#include "probes/named_check.h"
+#include "probes/rand_read_saturation.h"
 #include "reports/render_util.h"
 
 namespace disktune {
@@ -172,57 +175,51 @@ void Probes(const Report& r, Exposition& e) {
 void Analyses(const Report& r, Exposition& e) {
   const auto& a = r.analyses;
   std::string dev = ReportDevice(r);
-  if (auto it = a.find("rand_read_saturation"); it != a.end()) {
-    if (const auto* v = JsonNum(*it, "queue_depth")) {
-      e.Add("disktune_rand_read_saturation_queue_depth", "gauge",
-            "Smallest queue depth reaching 95% of the best random-read IOPS.",
-            {{"device", dev}}, v->get<double>());
-    }
-    if (const auto* v = JsonNum(*it, "iops")) {
-      e.Add("disktune_rand_read_saturation_iops", "gauge",
-            "Random-read IOPS at the saturation queue depth.",
-            {{"device", dev}}, v->get<double>());
+  if (auto s = FindRandReadSaturation(a)) {
+    e.Add("disktune_rand_read_saturation_queue_depth", "gauge",
+          "Smallest queue depth reaching 95% of the best random-read IOPS.",
+          {{"device", dev}}, s->queue_depth);
+    e.Add("disktune_rand_read_saturation_iops", "gauge",
+          "Random-read IOPS at the saturation queue depth.", {{"device", dev}},
+          s->iops);
+  }
+  NamedChecks checks = ChecksOf(a);
+  auto check_labels = [&](const std::string& name) {
+    return Labels{{"device", dev}, {"check", name}};
+  };
+  for (const auto& [name, c] : checks) {
+    e.Add("disktune_check_pass", "gauge",
+          "1 when a named check passed, 0 when it failed.", check_labels(name),
+          c.pass ? 1 : 0);
+  }
+  for (const auto& [name, c] : checks) {
+    if (c.value_ns) {
+      e.Add("disktune_check_value_seconds", "gauge",
+            "The figure a named check measured.", check_labels(name),
+            static_cast<double>(*c.value_ns) / 1e9);
     }
   }
-  if (auto it = a.find("checks"); it != a.end() && it->is_object()) {
-    for (auto c = it->begin(); c != it->end(); ++c) {
-      Labels l = {{"device", dev}, {"check", c.key()}};
-      e.Add("disktune_check_pass", "gauge",
-            "1 when a named check passed, 0 when it failed.", l,
-            c->value("pass", false) ? 1 : 0);
-    }
-    for (auto c = it->begin(); c != it->end(); ++c) {
-      Labels l = {{"device", dev}, {"check", c.key()}};
-      if (const auto* v = JsonNum(*c, "value_ns")) {
-        e.Add("disktune_check_value_seconds", "gauge",
-              "The figure a named check measured.", l, v->get<double>() / 1e9);
-      }
-    }
-    for (auto c = it->begin(); c != it->end(); ++c) {
-      Labels l = {{"device", dev}, {"check", c.key()}};
-      if (const auto* v = JsonNum(*c, "samples")) {
-        e.Add("disktune_check_samples", "gauge",
-              "The samples a named check's figure rests on (a p99 needs "
-              "1,000; fewer give no verdict).",
-              l, v->get<double>());
-      }
-    }
-    for (auto c = it->begin(); c != it->end(); ++c) {
-      Labels l = {{"device", dev}, {"check", c.key()}};
-      if (const auto* v = JsonNum(*c, "threshold_ns")) {
-        e.Add("disktune_check_threshold_seconds", "gauge",
-              "The limit of a named check.", l, v->get<double>() / 1e9);
-      }
+  for (const auto& [name, c] : checks) {
+    if (c.samples) {
+      e.Add("disktune_check_samples", "gauge",
+            "The samples a named check's figure rests on (a p99 needs "
+            "1,000; fewer give no verdict).",
+            check_labels(name), static_cast<double>(*c.samples));
     }
   }
-  if (auto it = a.find("durability"); it != a.end()) {
-    for (const auto& v : it->value("verdicts", nlohmann::json::array())) {
+  for (const auto& [name, c] : checks) {
+    if (c.threshold_ns) {
+      e.Add("disktune_check_threshold_seconds", "gauge",
+            "The limit of a named check.", check_labels(name),
+            static_cast<double>(*c.threshold_ns) / 1e9);
+    }
+  }
+  if (auto d = DurabilityFindingsOf(a)) {
+    for (const ScopeVerdict& v : d->verdicts) {
       e.Add("disktune_durability_verdict", "gauge",
             "1 for the durability verdict of a scope (did syncs reach the "
             "device?).",
-            {{"device", JsonStr(v, "disk")},
-             {"scope", JsonStr(v, "scope")},
-             {"verdict", JsonStr(v, "verdict")}},
+            {{"device", v.disk}, {"scope", v.scope}, {"verdict", v.verdict.id}},
             1);
     }
   }

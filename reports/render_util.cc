@@ -185,18 +185,18 @@ TuneSections SplitTune(const nlohmann::json& tune) {
   return t;
 }
 
-std::string CheckVerdictText(const nlohmann::json& e) {
-  if (!e.is_object()) return "FAIL";
-  std::string v = JsonStr(e, "verdict");
-  if (v.empty()) v = e.value("pass", false) ? "pass" : "fail";
+std::string DurationOrDash(const std::optional<uint64_t>& ns) {
+  return ns ? FormatDuration(static_cast<double>(*ns)) : "-";
+}
+
+std::string CheckVerdictText(const NamedCheck& c) {
+  std::string v = c.verdict.empty() ? (c.pass ? "pass" : "fail") : c.verdict;
   if (v == "pass") return "PASS";
   if (v != "insufficient") return "FAIL";
   std::string out = "INSUFFICIENT";
-  const nlohmann::json* n = JsonNum(e, "samples");
-  const nlohmann::json* need = JsonNum(e, "samples_needed");
-  if (n && need) {
-    out += " (" + Thousands(n->get<double>()) + " of " +
-           Thousands(need->get<double>()) + " samples)";
+  if (c.samples && c.samples_needed) {
+    out += " (" + Thousands(static_cast<double>(*c.samples)) + " of " +
+           Thousands(static_cast<double>(*c.samples_needed)) + " samples)";
   }
   return out;
 }

@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "probes/named_check.h"
 #include "reports/report.h"
 
 namespace disktune {
@@ -37,7 +39,9 @@ std::string JsonStr(const nlohmann::json& j, std::string_view key);
 // "PASS", "FAIL" or "INSUFFICIENT" for a named check under analyses.checks
 // (its "verdict", or "pass" in results written before verdicts had
 // sample counts); with " (154 of 1,000 samples)" when insufficient.
-std::string CheckVerdictText(const nlohmann::json& check);
+std::string CheckVerdictText(const NamedCheck& check);
+// FormatDuration of a figure in nanoseconds, or "-" when it is unset.
+std::string DurationOrDash(const std::optional<uint64_t>& ns);
 // A numeric member, or nullptr when absent or not a number.
 const nlohmann::json* JsonNum(const nlohmann::json& j, std::string_view key);
 

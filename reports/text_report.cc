@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "probes/page_cache_check.h"
 #include "probes/rand_read_saturation.h"
 #include "reports/durability_text.h"
 #include "reports/engine_config.h"
@@ -423,21 +424,16 @@ void Analyses(const Report& r, std::ostringstream& os) {
     }
     os << "\n";
   }
-  if (auto it = r.analyses.find("page_cache"); it != r.analyses.end()) {
-    os << "page cache bypassed: "
-       << ((*it).value("bypassed", false) ? "yes" : "NO") << " ("
-       << FormatBytes((*it).value("resident_bytes", 0.0))
+  if (auto pc = PageCacheCheckOf(r.analyses)) {
+    os << "page cache bypassed: " << (pc->bypassed ? "yes" : "NO") << " ("
+       << FormatBytes(static_cast<double>(pc->resident_bytes))
        << " of the test file resident)\n";
   }
   // Analyses this renderer does not know yet, so a new probe's findings show.
-  static const char* kKnown[] = {"rand_read_saturation",
-                                 "page_cache",
-                                 "durability",
-                                 "write_cache",
-                                 "checks",
-                                 "write_cache_ab",
-                                 "fs_matrix",
-                                 kMemoryBudgetKey};
+  static const char* kKnown[] = {
+      RandReadSaturation::kKey, PageCacheCheck::kKey, DurabilityFindings::kKey,
+      WriteCacheViews::kKey,    kChecksKey,           WriteCacheAb::kKey,
+      FsMatrix::kKey,           kMemoryBudgetKey};
   for (auto it = r.analyses.begin(); it != r.analyses.end(); ++it) {
     if (std::any_of(std::begin(kKnown), std::end(kKnown),
                     [&](const char* k) { return it.key() == k; })) {

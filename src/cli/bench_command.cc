@@ -237,8 +237,8 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   if (!results.ok()) return Fail(ctx, results.status());
   if (InterruptRequested()) report.completion = "interrupted";
   report.benches = *results;
-  if (nlohmann::json f = Findings2011(report.benches); !f.is_null()) {
-    report.analyses["leveldb_2011"] = std::move(f);
+  if (auto f = CheckFindings2011(report.benches)) {
+    report.analyses[Findings2011Check::kKey] = *f;
   }
   if (memory_budget) {
     if (auto mem = CheckMemoryBudget(report.benches, *memory_budget,

@@ -13,6 +13,7 @@
 #include "engines/engine.h"
 #include "probes/device_info.h"
 #include "probes/flush_counters.h"
+#include "reports/bytes_written.h"
 #include "reports/html_report.h"
 #include "reports/report.h"
 #include "reports/text_report.h"
@@ -309,22 +310,18 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   scratch.reset();
   progress->Finish();
   bench::ProcessSnapshot io_after = bench::TakeProcessSnapshot();
-  nlohmann::json written;
-  written["rule"] =
-      "disk_bytes: sectors the disk completed writing during the run (all "
-      "writers on it); "
-      "process_bytes: the kernel's per-process write count (/proc/self/io)";
+  BytesWritten written;
   if (io_before.device_write_bytes && io_after.device_write_bytes) {
-    written["process_bytes"] =
+    written.process_bytes =
         *io_after.device_write_bytes - *io_before.device_write_bytes;
-    report.bytes_written = written["process_bytes"];
+    report.bytes_written = *written.process_bytes;
   }
   if (std::optional<uint64_t> d = DiskBytesSince(disk, disk_before)) {
-    written["disk"] = disk->disk;
-    written["disk_bytes"] = *d;
+    written.disk = disk->disk;
+    written.disk_bytes = *d;
     report.bytes_written = *d;
   }
-  report.analyses["bytes_written"] = written;
+  report.analyses[BytesWritten::kKey] = written;
   if (!s.ok() && !s.IsAborted()) {
     RemoveOutputs(*out);
     return Fail(ctx, s);

@@ -1,0 +1,31 @@
+// Every analysis the fsync probe stores in a report, read back together for
+// the renderers: the verdicts, the write-cache views, the named checks, the
+// cache A/B and the filesystem matrix. Each is unset (or empty) when the
+// report does not hold it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "probes/durability_findings.h"
+#include "probes/named_check.h"
+#include "probes/sync_tables.h"
+
+namespace disktune {
+
+struct DurabilityAnalyses {
+  std::optional<DurabilityFindings> findings;
+  std::optional<WriteCacheViews> write_cache;
+  NamedChecks checks;
+  std::optional<WriteCacheAb> write_cache_ab;
+  std::optional<FsMatrix> fs_matrix;
+
+  bool empty() const {
+    return !findings && !write_cache && checks.empty() && !write_cache_ab &&
+           !fs_matrix;
+  }
+};
+
+DurabilityAnalyses DurabilityAnalysesOf(const nlohmann::json& analyses);
+
+}  // namespace disktune

@@ -1,0 +1,72 @@
+// Tolerant reads and sparse writes of optional JSON members, for the
+// from_json / to_json of the analyses: a result written by an earlier
+// version may lack a member or hold it with another type, and what is unset
+// is not written.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace disktune::json_fields {
+
+// A string member, or "" when absent or not a string.
+inline std::string Str(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// A member of type T, or unset when absent or of another type.
+template <typename T>
+std::optional<T> Opt(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!it->is_boolean()) return std::nullopt;
+  } else if constexpr (std::is_arithmetic_v<T>) {
+    if (!it->is_number()) return std::nullopt;
+  }
+  try {
+    return it->get<T>();
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
+template <typename T>
+void Put(nlohmann::json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+
+// An array member as a vector of T; elements of another shape are skipped.
+template <typename T>
+std::vector<T> List(const nlohmann::json& j, const char* key) {
+  std::vector<T> out;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& e : *it) {
+    if (!e.is_object()) continue;
+    try {
+      out.push_back(e.get<T>());
+    } catch (const nlohmann::json::exception&) {
+    }
+  }
+  return out;
+}
+
+// The analysis stored under `key`, or unset when absent or not an object.
+template <typename T>
+std::optional<T> Find(const nlohmann::json& analyses, const char* key) {
+  if (!analyses.is_object()) return std::nullopt;
+  auto it = analyses.find(key);
+  if (it == analyses.end() || !it->is_object()) return std::nullopt;
+  try {
+    return it->get<T>();
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace disktune::json_fields

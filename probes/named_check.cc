@@ -1,0 +1,51 @@
+#include "probes/named_check.h"
+
+#include "probes/json_fields.h"
+
+namespace disktune {
+
+using namespace json_fields;  // NOLINT(google-build-using-namespace)
+
+void to_json(nlohmann::json& j, const NamedCheck& c) {
+  j = nlohmann::json::object();
+  j["rule"] = c.rule;
+  j["measurement"] = c.measurement;
+  Put(j, "value_ns", c.value_ns);
+  Put(j, "threshold_ns", c.threshold_ns);
+  Put(j, "samples", c.samples);
+  Put(j, "samples_needed", c.samples_needed);
+  if (!c.verdict.empty()) j["verdict"] = c.verdict;
+  j["pass"] = c.pass;
+}
+
+void from_json(const nlohmann::json& j, NamedCheck& c) {
+  c.rule = Str(j, "rule");
+  c.measurement = Str(j, "measurement");
+  c.value_ns = Opt<uint64_t>(j, "value_ns");
+  c.threshold_ns = Opt<uint64_t>(j, "threshold_ns");
+  c.samples = Opt<uint64_t>(j, "samples");
+  c.samples_needed = Opt<uint64_t>(j, "samples_needed");
+  c.verdict = Str(j, "verdict");
+  c.pass = Opt<bool>(j, "pass").value_or(false);
+}
+
+NamedChecks ChecksOf(const nlohmann::json& analyses) {
+  NamedChecks out;
+  if (!analyses.is_object()) return out;
+  auto it = analyses.find(kChecksKey);
+  if (it == analyses.end() || !it->is_object()) return out;
+  for (auto c = it->begin(); c != it->end(); ++c) {
+    // One that is not an object reads as a failed check with no figures.
+    out[c.key()] = c->is_object() ? c->get<NamedCheck>() : NamedCheck{};
+  }
+  return out;
+}
+
+void PutCheck(const std::string& name, const NamedCheck& c,
+              nlohmann::json* analyses) {
+  nlohmann::json& checks = (*analyses)[kChecksKey];
+  if (!checks.is_object()) checks = nlohmann::json::object();
+  checks[name] = c;
+}
+
+}  // namespace disktune

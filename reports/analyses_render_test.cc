@@ -1,0 +1,91 @@
+// The report-side analyses survive to_json / from_json, and the durability
+// text renders from the typed analyses.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "reports/bytes_written.h"
+#include "reports/durability_text.h"
+#include "reports/findings_2011.h"
+
+namespace disktune {
+namespace {
+
+TEST(AnalysesRenderTest, BytesWrittenRoundTrip) {
+  BytesWritten b;
+  b.process_bytes = 1 << 20;
+  b.disk = "sda";
+  b.disk_bytes = 3 << 20;
+  nlohmann::json j = b;
+  EXPECT_EQ(nlohmann::json(j.get<BytesWritten>()), j);
+  // Without the disk's count, neither disk nor disk_bytes is written.
+  BytesWritten p;
+  p.process_bytes = 5;
+  nlohmann::json pj = p;
+  EXPECT_FALSE(pj.contains("disk"));
+  EXPECT_EQ(pj["rule"], BytesWritten::kRule);
+  auto back = BytesWrittenOf({{"bytes_written", pj}});
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->process_bytes, 5u);
+  EXPECT_FALSE(back->disk_bytes);
+}
+
+TEST(AnalysesRenderTest, Findings2011RoundTrip) {
+  Findings2011Check c;
+  c.source = "the page";
+  c.rule = "same side of 1";
+  c.summary = "1 of 1 measured findings still hold";
+  c.findings.push_back({"a is faster", "a / b", 1.5, 2.0, "still holds"});
+  c.findings.push_back({"c is faster", "c / d", 0.5, {}, "not measured"});
+  nlohmann::json j = c;
+  EXPECT_EQ(nlohmann::json(j.get<Findings2011Check>()), j);
+  EXPECT_FALSE(j["findings"][1].contains("ratio_measured"));
+  auto back = Findings2011Of({{"leveldb_2011", j}});
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->findings.size(), 2u);
+}
+
+TEST(AnalysesRenderTest, DurabilityTextFromTypedAnalyses) {
+  DurabilityAnalyses a;
+  std::ostringstream none;
+  RenderDurabilityText(a, none);
+  EXPECT_EQ(none.str(), "");
+
+  DurabilityEvidence e;
+  e.scope = "scratch directory";
+  e.disk = "sda";
+  e.syncs = 100;
+  e.flushes = 100;
+  e.fastest_sync_p50_ns = 2000000;
+  e.fastest_point = "fsync.fdatasync.4096.append";
+  a.findings = DurabilityFindings{
+      {}, {{e.scope, e.disk, {"flushes_reach_device", "rule text"}, e}}};
+  NamedCheck etcd;
+  etcd.value_ns = 3000000;
+  etcd.threshold_ns = 10000000;
+  etcd.verdict = "pass";
+  etcd.pass = true;
+  a.checks["etcd"] = etcd;
+  std::ostringstream os;
+  RenderDurabilityText(a, os);
+  const std::string out = os.str();
+  EXPECT_NE(out.find("scratch directory (sda): flushes_reach_device"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("1.00 device flushes per sync"), std::string::npos) << out;
+  EXPECT_NE(out.find("etcd check (fdatasync 2300 B append, p99 < 10"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("PASS"), std::string::npos) << out;
+
+  // The same from the JSON a report stores.
+  nlohmann::json j;
+  j["durability"] = *a.findings;
+  PutCheck("etcd", etcd, &j);
+  std::ostringstream from_json;
+  RenderDurabilityText(j, from_json);
+  EXPECT_EQ(from_json.str(), out);
+}
+
+}  // namespace
+}  // namespace disktune
