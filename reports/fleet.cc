@@ -7,6 +7,7 @@
 
 #include "generated/version.h"
 #include "probes/durability_findings.h"
+#include "reports/noise_floor.h"
 #include "reports/render_util.h"
 #include "src/core/sysinfo.h"
 
@@ -108,6 +109,20 @@ std::string Ratio(double r) {
   return buf;
 }
 
+// The rule's ratio, raised to the noise floor of the figure's kind for a
+// probe figure (bench figures have no measured floor).
+double FigureMinRatio(const FleetRule& rule, const FleetFigure& fig) {
+  size_t dot = fig.path.rfind('.');
+  if (!rule.noise_floors || fig.path.rfind("bench.", 0) == 0 ||
+      dot == std::string::npos) {
+    return rule.min_ratio;
+  }
+  std::optional<NoiseFloor> floor =
+      NoiseFloorFor("probe", std::string_view(fig.path).substr(0, dot),
+                    std::string_view(fig.path).substr(dot + 1));
+  return floor ? std::max(rule.min_ratio, floor->ratio) : rule.min_ratio;
+}
+
 void JudgeGroup(FleetReport& fleet, FleetGroup& g) {
   const FleetRule& rule = fleet.rule;
   g.judged = g.hosts.size() >= rule.min_hosts;
@@ -143,7 +158,7 @@ void JudgeGroup(FleetReport& fleet, FleetGroup& g) {
       double d = std::fabs(std::log(v) - log_median);
       c.mads = d / sigma;
       c.ratio = std::exp(d);
-      c.outlier = *c.mads > rule.max_mads && *c.ratio >= rule.min_ratio;
+      c.outlier = *c.mads > rule.max_mads && *c.ratio >= fig.min_ratio;
       if (!c.outlier) continue;
       bool higher = v > m;
       c.direction = higher == fig.higher_is_better ? "better" : "worse";
@@ -268,6 +283,8 @@ FleetReport FleetBuilder::Finish() {
   for (size_t i = 0; i < fleet.hosts.size(); i++) {
     fleet.groups[group_index[fleet.hosts[i].group]].hosts.push_back(i);
   }
+  for (FleetFigure& f : fleet.figures)
+    f.min_ratio = FigureMinRatio(fleet.rule, f);
   for (FleetGroup& g : fleet.groups) JudgeGroup(fleet, g);
   return fleet;
 }
@@ -293,11 +310,15 @@ json FleetToJson(const FleetReport& fleet) {
       {"min_hosts", r.min_hosts},
       {"mad_to_sigma", kMadToSigma},
       {"mad_floor_fraction", r.mad_floor_fraction},
+      {"noise_floors", r.noise_floors},
       {"group_by", r.group_by_model ? "device_model" : "none"},
       {"text", "an outlier is more than " + Fixed(r.max_mads, 1) +
                    " MADs (of the natural log, x1.4826) and at least " +
-                   Fixed(r.min_ratio, 2) +
-                   "x from the median of its device-model group of at least " +
+                   Fixed(r.min_ratio, 2) + "x" +
+                   (r.noise_floors ? " (or the figure's min_ratio, its noise "
+                                     "floor, where larger)"
+                                   : "") +
+                   " from the median of its device-model group of at least " +
                    std::to_string(r.min_hosts) + " hosts"}};
   j["figures"] = json::array();
   for (const FleetFigure& f : fleet.figures) {
@@ -305,6 +326,7 @@ json FleetToJson(const FleetReport& fleet) {
         {{"id", f.id},
          {"label", f.label},
          {"path", f.path},
+         {"min_ratio", f.min_ratio},
          {"better", f.higher_is_better ? "higher" : "lower"}});
   }
   j["groups"] = json::array();

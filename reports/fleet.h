@@ -26,6 +26,11 @@
 //       identical hosts differed by up to 1.6x on this project's shared test
 //       VM (benchmarks/README.md, "fleet"), so 1.5x alone would not do, but
 //       with the MAD test it only has to stop the small differences.
+//     - and by at least the figure's noise floor where that is larger
+//       (`noise_floors`): back-to-back identical --quick runs on one host
+//       moved a 4 KiB QD1 read p50 up to 2.08x, so a fast host 1.8x
+//       quicker than its two peers at that figure (seen in the playbook
+//       test, three identical loop devices on one disk) is not odd.
 //   The MAD is floored at ln(1.01): figures that agree closer than 1% are
 //   equal within the measurement's resolution (and a MAD of 0, when over
 //   half the hosts agree exactly, would make every other value infinitely
@@ -59,6 +64,11 @@ struct FleetRule {
   size_t min_hosts = 3;
   double mad_floor_fraction = 0.01;
   bool group_by_model = true;
+  // Raise min_ratio, per figure, to the noise floor of its kind
+  // (reports/noise_floor.h): how far two back-to-back identical runs on one
+  // host were seen apart. A host that differs from the median by less than
+  // one host differs from itself is not shown to be odd.
+  bool noise_floors = true;
 };
 // The scale factor from a MAD to a normal sample's standard deviation.
 inline constexpr double kMadToSigma = 1.4826;
@@ -71,6 +81,9 @@ struct FleetFigure {
   Dimension dimension = Dimension::kCount;
   std::string metric;  // for FormatFigure: "p50", "iops", ...
   bool higher_is_better = false;
+  // The ratio to the median this figure must reach to be an outlier:
+  // FleetRule::min_ratio, or the figure's noise floor where larger.
+  double min_ratio = 1.5;
 };
 
 struct FleetInput {

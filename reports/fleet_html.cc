@@ -146,8 +146,12 @@ std::string FleetHtml(const FleetReport& fleet) {
      << Fixed(r.max_mads, 1)
      << " MADs (median absolute deviations of the figure's logarithm, scaled "
         "by 1.4826) and at least "
-     << Fixed(r.min_ratio, 2)
-     << "x away from the median of its device-model group; groups of fewer "
+     << Fixed(r.min_ratio, 2) << "x"
+     << (r.noise_floors
+             ? " (or the figure's noise floor, where larger: how far "
+               "identical runs on one host land apart)"
+             : "")
+     << " away from the median of its device-model group; groups of fewer "
         "than "
      << r.min_hosts << " hosts are not judged.</p><ul>";
   if (fleet.outliers.empty()) os << "<li>none</li>";

@@ -94,8 +94,12 @@ std::string FleetText(const FleetReport& fleet) {
   }
   const FleetRule& r = fleet.rule;
   os << "\noutliers (* above): more than " << Fixed(r.max_mads, 1)
-     << " MADs (on a log scale) and at least " << Fixed(r.min_ratio, 2)
-     << "x from the group median, in groups of " << r.min_hosts
+     << " MADs (on a log scale) and at least " << Fixed(r.min_ratio, 2) << "x"
+     << (r.noise_floors
+             ? " (or the figure's noise floor, where larger: how far "
+               "identical runs on one host land apart)"
+             : "")
+     << " from the group median, in groups of " << r.min_hosts
      << " or more hosts of one device model\n";
   if (fleet.outliers.empty()) os << "  none\n";
   for (const FleetOutlier& o : fleet.outliers) {
