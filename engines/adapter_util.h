@@ -17,6 +17,16 @@ namespace disktune::engine_internal {
 
 using KnobList = std::vector<std::pair<std::string, std::string>>;
 
+// The base of the adapters: the knobs the last Open() could not honour, which
+// Open() lists in unsupported_.
+class AdapterEngine : public Engine {
+ public:
+  KnobList unsupported_knobs() const override { return unsupported_; }
+
+ protected:
+  KnobList unsupported_;
+};
+
 // Creates `path` (and its parents) if missing.
 Status EnsureDirectory(const std::string& path, std::string_view engine);
 

@@ -308,7 +308,7 @@ class BdbIterator final : public EngineIterator {
   Status status_;
 };
 
-class BdbEngine final : public Engine {
+class BdbEngine final : public AdapterEngine {
  public:
   ~BdbEngine() override { (void)Close(); }
 
@@ -533,11 +533,6 @@ class BdbEngine final : public Engine {
     };
   }
 
-  std::vector<std::pair<std::string, std::string>> unsupported_knobs()
-      const override {
-    return unsupported_;
-  }
-
   // DBT sizes are 32-bit.
   std::optional<uint64_t> max_value_bytes() const override {
     return std::numeric_limits<u_int32_t>::max();
@@ -648,7 +643,6 @@ class BdbEngine final : public Engine {
   u_int32_t checkpoint_kib_ = 0;
   uint64_t cache_bytes_ = 0;  // 0 before the first Open()
   uint64_t page_size_bytes_ = 0;
-  KnobList unsupported_;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engines/engine_factories.h"
+#include "src/core/enum_names.h"
 
 namespace disktune {
 
@@ -59,6 +60,12 @@ std::string Lowercase(std::string_view s) {
   return out;
 }
 
+constexpr EnumName<Compression> kCompressionNames[] = {
+    {Compression::kNone, "none"}, {Compression::kSnappy, "snappy"},
+    {Compression::kLz4, "lz4"},   {Compression::kZstd, "zstd"},
+    {Compression::kLzo, "lzo"},
+};
+
 }  // namespace
 
 uint64_t EngineIterator::Skip(uint64_t n, bool forward, uint64_t* bytes) {
@@ -75,29 +82,11 @@ uint64_t EngineIterator::Skip(uint64_t n, bool forward, uint64_t* bytes) {
 }
 
 const char* CompressionName(Compression c) {
-  switch (c) {
-    case Compression::kNone:
-      return "none";
-    case Compression::kSnappy:
-      return "snappy";
-    case Compression::kLz4:
-      return "lz4";
-    case Compression::kZstd:
-      return "zstd";
-    case Compression::kLzo:
-      return "lzo";
-  }
-  return "unknown";
+  return NameOf(kCompressionNames, c, "unknown");
 }
 
 std::optional<Compression> ParseCompression(std::string_view s) {
-  const std::string name = Lowercase(s);
-  for (Compression c :
-       {Compression::kNone, Compression::kSnappy, Compression::kLz4,
-        Compression::kZstd, Compression::kLzo}) {
-    if (name == CompressionName(c)) return c;
-  }
-  return std::nullopt;
+  return ParseName(kCompressionNames, Lowercase(s));
 }
 
 const std::vector<EngineInfo>& AvailableEngines() {

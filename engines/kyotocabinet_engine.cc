@@ -137,7 +137,7 @@ class KyotoIterator final : public EngineIterator {
   Status status_;
 };
 
-class KyotoCabinetEngine final : public Engine {
+class KyotoCabinetEngine final : public AdapterEngine {
  public:
   ~KyotoCabinetEngine() override { (void)Close(); }
 
@@ -292,11 +292,6 @@ class KyotoCabinetEngine final : public Engine {
     return props;
   }
 
-  std::vector<std::pair<std::string, std::string>> unsupported_knobs()
-      const override {
-    return unsupported_;
-  }
-
   std::vector<std::pair<std::string, std::string>> Settings() const override {
     if (page_bytes_ == 0) return {};
     std::string opts = "TSMALL|TLINEAR";
@@ -391,7 +386,6 @@ class KyotoCabinetEngine final : public Engine {
   std::string compressor_name_;
   uint64_t page_cache_bytes_ = 0;
   uint64_t page_bytes_ = 0;  // 0 before the first Open()
-  KnobList unsupported_;
 };
 
 }  // namespace

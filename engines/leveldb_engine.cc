@@ -39,7 +39,7 @@ Status IteratorStatus(const leveldb::Iterator& it) {
 }
 using LevelDbIterator = LsmIterator<leveldb::Iterator, leveldb::Slice>;
 
-class LevelDbEngine final : public Engine {
+class LevelDbEngine final : public AdapterEngine {
  public:
   ~LevelDbEngine() override { (void)Close(); }
 
@@ -148,11 +148,6 @@ class LevelDbEngine final : public Engine {
     return props;
   }
 
-  std::vector<std::pair<std::string, std::string>> unsupported_knobs()
-      const override {
-    return unsupported_;
-  }
-
   // Entry lengths are varint32-encoded in the memtable and the log.
   std::optional<uint64_t> max_value_bytes() const override {
     return std::numeric_limits<uint32_t>::max();
@@ -256,7 +251,6 @@ class LevelDbEngine final : public Engine {
   std::unique_ptr<const leveldb::FilterPolicy> filter_;
   std::unique_ptr<leveldb::DB> db_;
   bool sync_by_default_ = false;
-  KnobList unsupported_;
   std::vector<std::pair<std::string, std::string>> settings_;
 };
 

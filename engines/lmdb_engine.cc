@@ -131,7 +131,7 @@ class LmdbIterator final : public EngineIterator {
   Status status_;
 };
 
-class LmdbEngine final : public Engine {
+class LmdbEngine final : public AdapterEngine {
  public:
   ~LmdbEngine() override { (void)Close(); }
 
@@ -297,11 +297,6 @@ class LmdbEngine final : public Engine {
         "approximate_size_bytes",
         std::to_string(uint64_t{info.me_last_pgno + 1} * st.ms_psize));
     return props;
-  }
-
-  std::vector<std::pair<std::string, std::string>> unsupported_knobs()
-      const override {
-    return unsupported_;
   }
 
   std::vector<std::pair<std::string, std::string>> Settings() const override {
@@ -491,7 +486,6 @@ class LmdbEngine final : public Engine {
   bool sync_by_default_ = false;
   std::mutex pool_mu_;
   std::vector<MDB_txn*> read_pool_;
-  KnobList unsupported_;
 };
 
 }  // namespace

@@ -67,7 +67,7 @@ std::optional<rocksdb::CompressionType> ToRocksDb(Compression c) {
   return std::nullopt;
 }
 
-class RocksDbEngine final : public Engine {
+class RocksDbEngine final : public AdapterEngine {
  public:
   ~RocksDbEngine() override { (void)Close(); }
 
@@ -178,11 +178,6 @@ class RocksDbEngine final : public Engine {
 
   std::vector<std::pair<std::string, std::string>> Settings() const override {
     return settings_;
-  }
-
-  std::vector<std::pair<std::string, std::string>> unsupported_knobs()
-      const override {
-    return unsupported_;
   }
 
   // WriteBatch rejects larger values ("value is too large").
@@ -418,7 +413,6 @@ class RocksDbEngine final : public Engine {
   std::unique_ptr<rocksdb::DB> db_;
   bool sync_by_default_ = false;
   bool total_order_seek_ = false;
-  KnobList unsupported_;
   std::vector<std::pair<std::string, std::string>> settings_;
 };
 

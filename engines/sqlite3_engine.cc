@@ -229,7 +229,7 @@ class Sqlite3Iterator final : public EngineIterator {
   Status status_;
 };
 
-class Sqlite3Engine final : public Engine {
+class Sqlite3Engine final : public AdapterEngine {
  public:
   ~Sqlite3Engine() override { (void)Close(); }
 
@@ -401,11 +401,6 @@ class Sqlite3Engine final : public Engine {
 
   std::vector<std::pair<std::string, std::string>> Settings() const override {
     return settings_;
-  }
-
-  std::vector<std::pair<std::string, std::string>> unsupported_knobs()
-      const override {
-    return unsupported_;
   }
 
   // SQLITE_LIMIT_LENGTH bounds a whole row; the default build allows 1e9.
@@ -610,7 +605,6 @@ class Sqlite3Engine final : public Engine {
   bool sync_ = false;  // the connection's current synchronous setting
   bool sync_by_default_ = false;
   uint64_t max_length_bytes_ = 1000000000;
-  KnobList unsupported_;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "probes/block_io_probes.h"
 #include "probes/fsync_probe.h"
+#include "src/core/enum_names.h"
 
 namespace disktune {
 
@@ -20,24 +21,22 @@ ProbeConfig ProbeConfig::Defaults(bool quick) {
   return c;
 }
 
+namespace {
+
+constexpr EnumName<MeasureWith> kMeasureWithNames[] = {
+    {MeasureWith::kAuto, "auto"},
+    {MeasureWith::kNative, "native"},
+    {MeasureWith::kFio, "fio"},
+};
+
+}  // namespace
+
 const char* MeasureWithName(MeasureWith m) {
-  switch (m) {
-    case MeasureWith::kNative:
-      return "native";
-    case MeasureWith::kFio:
-      return "fio";
-    case MeasureWith::kAuto:
-      break;
-  }
-  return "auto";
+  return NameOf(kMeasureWithNames, m, "auto");
 }
 
 std::optional<MeasureWith> ParseMeasureWith(const std::string& name) {
-  for (MeasureWith m :
-       {MeasureWith::kAuto, MeasureWith::kNative, MeasureWith::kFio}) {
-    if (name == MeasureWithName(m)) return m;
-  }
-  return std::nullopt;
+  return ParseName(kMeasureWithNames, name);
 }
 
 void to_json(nlohmann::json& j, const ProbeConfig& c) {

@@ -79,13 +79,7 @@ ProbeResult MergePoint(const std::vector<const ProbeResult*>& runs) {
 }  // namespace
 
 RoundStat SummarizeRounds(const std::vector<double>& values) {
-  RoundStat s;
-  s.values = values;
-  const OrderStats o = OrderStatsOf(values);
-  s.min = o.min;
-  s.max = o.max;
-  s.median = o.median;
-  return s;
+  return SummaryOf<RoundStat>(values);
 }
 
 std::vector<ProbeResult> MergeRounds(

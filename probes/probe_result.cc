@@ -1,6 +1,7 @@
 #include "probes/probe_result.h"
 
 #include "probes/legacy_names.h"
+#include "src/core/enum_names.h"
 #include "src/core/json_fields.h"
 
 namespace disktune {
@@ -11,40 +12,39 @@ void GetStr(const nlohmann::json& j, const char* key, std::string& v) {
   if (it != j.end()) v = it->get<std::string>();
 }
 
+constexpr EnumName<CacheState> kCacheStateNames[] = {
+    {CacheState::kOn, "on"},
+    {CacheState::kOff, "off"},
+    {CacheState::kAsFound, "as_found"},
+};
+
+constexpr EnumName<ProbeStatus> kProbeStatusNames[] = {
+    {ProbeStatus::kOk, "ok"},
+    {ProbeStatus::kSkipped, "skipped"},
+    {ProbeStatus::kFailed, "failed"},
+};
+
+constexpr EnumName<MeasuredBy> kMeasuredByNames[] = {
+    {MeasuredBy::kNative, "native"},
+    {MeasuredBy::kFio, "fio"},
+};
+
 }  // namespace
 
 const char* CacheStateName(CacheState s) {
-  switch (s) {
-    case CacheState::kOn:
-      return "on";
-    case CacheState::kOff:
-      return "off";
-    case CacheState::kAsFound:
-      return "as_found";
-  }
-  return "as_found";
+  return NameOf(kCacheStateNames, s, "as_found");
 }
 
 const char* ProbeStatusName(ProbeStatus s) {
-  switch (s) {
-    case ProbeStatus::kOk:
-      return "ok";
-    case ProbeStatus::kSkipped:
-      return "skipped";
-    case ProbeStatus::kFailed:
-      return "failed";
-  }
-  return "failed";
+  return NameOf(kProbeStatusNames, s, "failed");
 }
 
 const char* MeasuredByName(MeasuredBy m) {
-  return m == MeasuredBy::kFio ? "fio" : "native";
+  return NameOf(kMeasuredByNames, m, "native");
 }
 
 std::optional<MeasuredBy> ParseMeasuredBy(const std::string& name) {
-  if (name == "native") return MeasuredBy::kNative;
-  if (name == "fio") return MeasuredBy::kFio;
-  return std::nullopt;
+  return ParseName(kMeasuredByNames, name);
 }
 
 ProbeResult ProbeResult::Skipped(std::string probe, std::string name,

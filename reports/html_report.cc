@@ -140,15 +140,7 @@ std::string JsonHtml(const json& v, std::string_view key, int depth) {
       return !e.is_object() && !e.is_array();
     });
     // Lines laid out for a terminal (the tuner's explanation) as they are.
-    bool preformatted =
-        all_scalars &&
-        std::all_of(v.begin(), v.end(),
-                    [](const json& e) { return e.is_string(); }) &&
-        std::any_of(v.begin(), v.end(), [](const json& e) {
-          const std::string& s = e.get_ref<const std::string&>();
-          return !s.empty() && s[0] == ' ';
-        });
-    if (preformatted) {
+    if (IsPreformatted(v)) {
       std::string out = "<pre>";
       for (const auto& e : v) out += H(e.get<std::string>()) + "\n";
       return out + "</pre>";

@@ -120,14 +120,7 @@ void JsonMd(const json& v, const std::string& key, int depth,
   if (v.is_array()) {
     // Lines laid out for a terminal (the tuner's explanation): a code block
     // inside the list item keeps their columns.
-    bool preformatted =
-        std::all_of(v.begin(), v.end(),
-                    [](const json& e) { return e.is_string(); }) &&
-        std::any_of(v.begin(), v.end(), [](const json& e) {
-          const std::string& s = e.get_ref<const std::string&>();
-          return !s.empty() && s[0] == ' ';
-        });
-    if (preformatted) {
+    if (IsPreformatted(v)) {
       // In a list item the block needs a blank line before it.
       if (depth > 0) os << "\n";
       os << pad << "```\n";

@@ -89,6 +89,16 @@ std::string JsonScalarText(const nlohmann::json& v) {
   return v.dump();
 }
 
+bool IsPreformatted(const nlohmann::json& v) {
+  return v.is_array() &&
+         std::all_of(v.begin(), v.end(),
+                     [](const nlohmann::json& e) { return e.is_string(); }) &&
+         std::any_of(v.begin(), v.end(), [](const nlohmann::json& e) {
+           const std::string& s = e.get_ref<const std::string&>();
+           return !s.empty() && s[0] == ' ';
+         });
+}
+
 namespace {
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() &&

@@ -49,6 +49,10 @@ const nlohmann::json* JsonNum(const nlohmann::json& j, std::string_view key);
 // arrays compactly.
 std::string JsonScalarText(const nlohmann::json& v);
 
+// An array of lines laid out for a terminal (the tuner's explanation): all
+// strings, and some indented with a leading space. Reports keep their columns.
+bool IsPreformatted(const nlohmann::json& v);
+
 // A value for a person, read through its key's unit suffix: *_bytes ->
 // "64 MiB", *_ns -> "1.25 ms", *_per_sec -> "4,643/s" (bytes_per_sec ->
 // "65.7 MB/s"), bytes_* -> "1.6 GiB", eta (the search's) in words; other

@@ -293,18 +293,6 @@ void Benches(const Report& r, std::ostringstream& os) {
 
 // What the tuner wrote, whatever its shape: nested objects indent, arrays of
 // objects become one line per element.
-// Lines laid out for a terminal (indented columns, as the tuner's
-// explanation): printed as they are.
-bool IsPreformatted(const nlohmann::json& v) {
-  return v.is_array() &&
-         std::all_of(v.begin(), v.end(),
-                     [](const nlohmann::json& e) { return e.is_string(); }) &&
-         std::any_of(v.begin(), v.end(), [](const nlohmann::json& e) {
-           const std::string& s = e.get_ref<const std::string&>();
-           return !s.empty() && s[0] == ' ';
-         });
-}
-
 // An array of sentences (an explanation, notes): one per line.
 bool IsSentences(const nlohmann::json& v) {
   return v.is_array() &&

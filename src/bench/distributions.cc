@@ -4,31 +4,28 @@
 #include <cmath>
 #include <numeric>
 
+#include "src/core/enum_names.h"
+
 namespace disktune::bench {
 
+namespace {
+
+constexpr EnumName<Distribution> kDistributionNames[] = {
+    {Distribution::kSequential, "sequential"},
+    {Distribution::kUniform, "uniform"},
+    {Distribution::kHot, "hot"},
+    {Distribution::kZipfian, "zipfian"},
+    {Distribution::kLatest, "latest"},
+};
+
+}  // namespace
+
 const char* DistributionName(Distribution d) {
-  switch (d) {
-    case Distribution::kSequential:
-      return "sequential";
-    case Distribution::kUniform:
-      return "uniform";
-    case Distribution::kHot:
-      return "hot";
-    case Distribution::kZipfian:
-      return "zipfian";
-    case Distribution::kLatest:
-      return "latest";
-  }
-  return "unknown";
+  return NameOf(kDistributionNames, d, "unknown");
 }
 
 std::optional<Distribution> ParseDistribution(std::string_view s) {
-  for (Distribution d :
-       {Distribution::kSequential, Distribution::kUniform, Distribution::kHot,
-        Distribution::kZipfian, Distribution::kLatest}) {
-    if (s == DistributionName(d)) return d;
-  }
-  return std::nullopt;
+  return ParseName(kDistributionNames, s);
 }
 
 double Zipfian::Zeta(uint64_t from, uint64_t to, double theta, double initial) {

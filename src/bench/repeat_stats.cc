@@ -30,12 +30,7 @@ size_t MedianIndex(const std::vector<double>& values) {
 }
 
 RepeatStat SummarizeRepeats(const std::vector<double>& values) {
-  RepeatStat s;
-  s.values = values;
-  const OrderStats o = OrderStatsOf(values);
-  s.min = o.min;
-  s.max = o.max;
-  s.median = o.median;
+  RepeatStat s = SummaryOf<RepeatStat>(values);
   const size_t n = values.size();
   if (n >= 2) {
     double mean = std::accumulate(values.begin(), values.end(), 0.0) / n;

@@ -24,4 +24,18 @@ inline OrderStats OrderStatsOf(std::vector<double> values) {
   return s;
 }
 
+// A round summary (RoundStat, RepeatStat): `values` as given, with their
+// min, median and max.
+// REQUIRES: !values.empty()
+template <typename Stat>
+Stat SummaryOf(const std::vector<double>& values) {
+  Stat s;
+  s.values = values;
+  const OrderStats o = OrderStatsOf(values);
+  s.min = o.min;
+  s.max = o.max;
+  s.median = o.median;
+  return s;
+}
+
 }  // namespace disktune
