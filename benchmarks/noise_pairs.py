@@ -11,12 +11,20 @@ import json
 import sys
 
 
+def family_of(name):
+    """sync, block_read or block_write, as NoiseFloorFor in
+    reports/noise_floor.cc tells them."""
+    if name.startswith("fsync."):
+        return "sync"
+    return "block_write" if "write" in name.split(".")[0] else "block_read"
+
+
 def figures(path):
     out = {}
     for p in json.load(open(path))["probes"]:
         if p["status"] != "ok":
             continue
-        family = "sync" if p["name"].startswith("fsync.") else "block"
+        family = family_of(p["name"])
         for m in ("iops", "ops_per_sec", "bytes_per_sec"):
             if p.get(m) is not None:
                 out[(p["name"], "rate")] = (family + "_rate", p[m])

@@ -129,7 +129,7 @@ TEST(CompareTest, WithoutRepeatsAChangeInsideTheNoiseFloorIsNoise) {
   const CompareRow* inside = Find(c, "rand_read.4k.qd32", "iops");
   EXPECT_EQ(inside->verdict, CompareVerdict::kNoise);
   EXPECT_EQ(inside->rule, "noise_floor");
-  EXPECT_EQ(inside->noise_kind, "block_rate");
+  EXPECT_EQ(inside->noise_kind, "block_read_rate");
   EXPECT_DOUBLE_EQ(*inside->noise_floor_ratio, floor);
   const CompareRow* beyond = Find(c, "seq_read.4k.qd1", "iops");
   EXPECT_EQ(beyond->verdict, CompareVerdict::kRegression);
@@ -150,7 +150,7 @@ TEST(CompareTest, WithoutRepeatsAChangeInsideTheNoiseFloorIsNoise) {
     if (row["item"] == "rand_read.4k.qd32" && row["metric"] == "iops") {
       found = true;
       EXPECT_EQ(row["rule"], "noise_floor");
-      EXPECT_EQ(row["noise_floor"]["kind"], "block_rate");
+      EXPECT_EQ(row["noise_floor"]["kind"], "block_read_rate");
       EXPECT_EQ(row["noise_floor"]["ratio"], floor);
     }
   }

@@ -28,7 +28,7 @@
 //       with the MAD test it only has to stop the small differences.
 //     - and by at least the figure's noise floor where that is larger
 //       (`noise_floors`): back-to-back identical --quick runs on one host
-//       moved a 4 KiB QD1 read p50 up to 2.08x, so a fast host 1.8x
+//       moved a block read p50 up to 2.31x, so a fast host 1.8x
 //       quicker than its two peers at that figure (seen in the playbook
 //       test, three identical loop devices on one disk) is not odd.
 //   The MAD is floored at ln(1.01): figures that agree closer than 1% are
