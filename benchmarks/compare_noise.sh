@@ -45,6 +45,9 @@ bin=$(realpath "$bin")
 # compare A B: prints "regressions exit_code".
 compare() {
   local rc=0
+  # The comparison's own outputs, from an earlier judgement of these results
+  # (--rejudge): compare never replaces a file, so they go first.
+  rm -f "$2.cmp.json" "$2.cmp.txt"
   "$bin" compare "$1" "$2" --fail-on-regression 10 --json "$2.cmp.json" \
     >"$2.cmp.txt" 2>&1 || rc=$?
   echo "$(jq .regressions "$2.cmp.json") $rc"
