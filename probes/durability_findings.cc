@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "probes/json_fields.h"
+#include "src/core/json_fields.h"
 
 namespace disktune {
 
@@ -10,13 +10,13 @@ using namespace json_fields;  // NOLINT(google-build-using-namespace)
 
 void to_json(nlohmann::json& j, const DurabilityEvidence& e) {
   j = nlohmann::json::object();
-  Put(j, "rotational", e.rotational);
+  PutOpt(j, "rotational", e.rotational);
   if (!e.kernel_write_cache.empty())
     j["kernel_write_cache"] = e.kernel_write_cache;
-  Put(j, "drive_cache_enabled", e.drive_cache_enabled);
+  PutOpt(j, "drive_cache_enabled", e.drive_cache_enabled);
   j["syncs"] = e.syncs;
-  Put(j, "flushes", e.flushes);
-  Put(j, "flushes_per_sync", e.flushes_per_sync());
+  PutOpt(j, "flushes", e.flushes);
+  PutOpt(j, "flushes_per_sync", e.flushes_per_sync());
   if (e.fastest_sync_p50_ns) {
     j["fastest_sync_p50_ns"] = *e.fastest_sync_p50_ns;
     j["fastest_point"] = e.fastest_point;

@@ -6,9 +6,9 @@
 #include "probes/durability_findings.h"
 #include "probes/fsync_names.h"
 #include "probes/fsync_point.h"
-#include "probes/json_fields.h"
 #include "probes/sync_tables.h"
 #include "src/core/histogram.h"
+#include "src/core/json_fields.h"
 
 namespace disktune {
 namespace {
@@ -209,13 +209,6 @@ std::optional<NamedCheck> JudgeEtcd(const std::vector<ProbeResult>& results) {
     c.pass = verdict == "pass";
     return c;
   }
-  return std::nullopt;
-}
-
-std::optional<nlohmann::json> EtcdCheck(
-    const std::vector<ProbeResult>& results) {
-  if (std::optional<NamedCheck> c = JudgeEtcd(results))
-    return nlohmann::json(*c);
   return std::nullopt;
 }
 

@@ -58,9 +58,6 @@ inline constexpr uint64_t kEtcdThresholdNs = 10000000;
 bool IsEtcdPoint(const ProbeResult& r);
 // etcd's disk gate on that point, or nullopt when it was not measured.
 std::optional<NamedCheck> JudgeEtcd(const std::vector<ProbeResult>& results);
-// The same as stored under analyses.checks.etcd.
-std::optional<nlohmann::json> EtcdCheck(
-    const std::vector<ProbeResult>& results);
 
 // Fills analyses "durability", "write_cache" (read now, from the devices the
 // results name), "write_cache_ab", "fs_matrix" and checks.etcd.

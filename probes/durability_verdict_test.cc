@@ -7,6 +7,14 @@
 namespace disktune {
 namespace {
 
+// The etcd check as stored under analyses.checks.etcd.
+std::optional<nlohmann::json> EtcdCheck(
+    const std::vector<ProbeResult>& results) {
+  if (std::optional<NamedCheck> c = JudgeEtcd(results))
+    return nlohmann::json(*c);
+  return std::nullopt;
+}
+
 DurabilityEvidence Evidence(bool rotational, const char* kernel_view,
                             uint64_t syncs, std::optional<uint64_t> flushes,
                             uint64_t p50_ns) {

@@ -1,6 +1,6 @@
 #include "probes/named_check.h"
 
-#include "probes/json_fields.h"
+#include "src/core/json_fields.h"
 
 namespace disktune {
 
@@ -10,10 +10,10 @@ void to_json(nlohmann::json& j, const NamedCheck& c) {
   j = nlohmann::json::object();
   j["rule"] = c.rule;
   j["measurement"] = c.measurement;
-  Put(j, "value_ns", c.value_ns);
-  Put(j, "threshold_ns", c.threshold_ns);
-  Put(j, "samples", c.samples);
-  Put(j, "samples_needed", c.samples_needed);
+  PutOpt(j, "value_ns", c.value_ns);
+  PutOpt(j, "threshold_ns", c.threshold_ns);
+  PutOpt(j, "samples", c.samples);
+  PutOpt(j, "samples_needed", c.samples_needed);
   if (!c.verdict.empty()) j["verdict"] = c.verdict;
   j["pass"] = c.pass;
 }

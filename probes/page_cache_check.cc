@@ -1,6 +1,6 @@
 #include "probes/page_cache_check.h"
 
-#include "probes/json_fields.h"
+#include "src/core/json_fields.h"
 
 namespace disktune {
 

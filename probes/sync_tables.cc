@@ -4,7 +4,7 @@
 
 #include "probes/fsync_names.h"
 #include "probes/fsync_point.h"
-#include "probes/json_fields.h"
+#include "src/core/json_fields.h"
 
 namespace disktune {
 
@@ -12,11 +12,11 @@ using namespace json_fields;  // NOLINT(google-build-using-namespace)
 
 void to_json(nlohmann::json& j, const SyncFigures& f) {
   j = nlohmann::json::object();
-  Put(j, "ops_per_sec", f.ops_per_sec);
-  Put(j, "p50_ns", f.p50_ns);
-  Put(j, "p99_ns", f.p99_ns);
-  Put(j, "samples", f.samples);
-  Put(j, "flushes_per_sync", f.flushes_per_sync);
+  PutOpt(j, "ops_per_sec", f.ops_per_sec);
+  PutOpt(j, "p50_ns", f.p50_ns);
+  PutOpt(j, "p99_ns", f.p99_ns);
+  PutOpt(j, "samples", f.samples);
+  PutOpt(j, "flushes_per_sync", f.flushes_per_sync);
 }
 
 void from_json(const nlohmann::json& j, SyncFigures& f) {
@@ -30,7 +30,7 @@ void from_json(const nlohmann::json& j, SyncFigures& f) {
 void to_json(nlohmann::json& j, const WriteCacheAbPoint& p) {
   j = {
       {"point", p.point}, {"cache_on", p.cache_on}, {"cache_off", p.cache_off}};
-  Put(j, "off_over_on_p50", p.off_over_on_p50);
+  PutOpt(j, "off_over_on_p50", p.off_over_on_p50);
 }
 
 void from_json(const nlohmann::json& j, WriteCacheAbPoint& p) {

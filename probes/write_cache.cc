@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <filesystem>
 
-#include "probes/json_fields.h"
+#include "src/core/json_fields.h"
 #include "src/core/subprocess.h"
 #include "src/core/sysinfo.h"
 

@@ -1,15 +1,14 @@
 #include "reports/bytes_written.h"
 
-#include "probes/json_fields.h"
+#include "src/core/json_fields.h"
 
 namespace disktune {
 
 using json_fields::Opt;
-using json_fields::Put;
 
 void to_json(nlohmann::json& j, const BytesWritten& b) {
   j = {{"rule", b.rule}};
-  Put(j, "process_bytes", b.process_bytes);
+  PutOpt(j, "process_bytes", b.process_bytes);
   if (b.disk_bytes) {
     j["disk"] = b.disk;
     j["disk_bytes"] = *b.disk_bytes;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "probes/json_fields.h"
+#include "src/core/json_fields.h"
 
 namespace disktune {
 namespace {
@@ -215,11 +215,6 @@ std::optional<Findings2011Check> CheckFindings2011(
   c.summary = std::to_string(held) + " of " + std::to_string(measured) +
               " measured findings still hold";
   return c;
-}
-
-json Findings2011(const std::vector<bench::BenchResult>& benches) {
-  if (auto c = CheckFindings2011(benches)) return *c;
-  return nullptr;
 }
 
 std::optional<Findings2011Check> Findings2011Of(const json& analyses) {

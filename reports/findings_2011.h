@@ -43,8 +43,6 @@ void from_json(const nlohmann::json& j, Findings2011Check& c);
 // Unset when no result of the set ran.
 std::optional<Findings2011Check> CheckFindings2011(
     const std::vector<bench::BenchResult>& benches);
-// The same as JSON; null when no result of the set ran.
-nlohmann::json Findings2011(const std::vector<bench::BenchResult>& benches);
 std::optional<Findings2011Check> Findings2011Of(const nlohmann::json& analyses);
 
 }  // namespace disktune

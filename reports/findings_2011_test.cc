@@ -18,6 +18,13 @@ bench::BenchResult Result(const std::string& engine, const std::string& sc,
   return b;
 }
 
+// The findings as stored under analyses.leveldb_2011; null when no result
+// of the set ran.
+nlohmann::json Findings2011(const std::vector<bench::BenchResult>& benches) {
+  if (auto c = CheckFindings2011(benches)) return *c;
+  return nullptr;
+}
+
 const nlohmann::json* FindingAbout(const nlohmann::json& j,
                                    const std::string& text) {
   for (const auto& f : j["findings"]) {

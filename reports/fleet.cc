@@ -203,6 +203,13 @@ json OptNum(const std::optional<double>& v) {
 
 }  // namespace
 
+std::string RatioRuleText(const FleetRule& r) {
+  return "at least " + Fixed(r.min_ratio, 2) + "x" +
+         (r.noise_floors ? " (or the figure's noise floor, where larger: how "
+                           "far identical runs on one host land apart)"
+                         : "");
+}
+
 std::optional<double> Median(std::vector<double> v) {
   if (v.empty()) return std::nullopt;
   size_t mid = v.size() / 2;
@@ -313,11 +320,8 @@ json FleetToJson(const FleetReport& fleet) {
       {"noise_floors", r.noise_floors},
       {"group_by", r.group_by_model ? "device_model" : "none"},
       {"text", "an outlier is more than " + Fixed(r.max_mads, 1) +
-                   " MADs (of the natural log, x1.4826) and at least " +
-                   Fixed(r.min_ratio, 2) + "x" +
-                   (r.noise_floors ? " (or the figure's min_ratio, its noise "
-                                     "floor, where larger)"
-                                   : "") +
+                   " MADs (of the natural log, x1.4826) and " +
+                   RatioRuleText(r) +
                    " from the median of its device-model group of at least " +
                    std::to_string(r.min_hosts) + " hosts"}};
   j["figures"] = json::array();

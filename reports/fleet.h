@@ -70,6 +70,9 @@ struct FleetRule {
   // one host differs from itself is not shown to be odd.
   bool noise_floors = true;
 };
+// "at least 1.50x (or the figure's noise floor, where larger: ...)": the
+// ratio part of the rule, as the text, HTML and JSON state it.
+std::string RatioRuleText(const FleetRule& r);
 // The scale factor from a MAD to a normal sample's standard deviation.
 inline constexpr double kMadToSigma = 1.4826;
 

@@ -145,12 +145,8 @@ std::string FleetHtml(const FleetReport& fleet) {
         "more than "
      << Fixed(r.max_mads, 1)
      << " MADs (median absolute deviations of the figure's logarithm, scaled "
-        "by 1.4826) and at least "
-     << Fixed(r.min_ratio, 2) << "x"
-     << (r.noise_floors
-             ? " (or the figure's noise floor, where larger: how far "
-               "identical runs on one host land apart)"
-             : "")
+        "by 1.4826) and "
+     << H(RatioRuleText(r))
      << " away from the median of its device-model group; groups of fewer "
         "than "
      << r.min_hosts << " hosts are not judged.</p><ul>";

@@ -94,11 +94,7 @@ std::string FleetText(const FleetReport& fleet) {
   }
   const FleetRule& r = fleet.rule;
   os << "\noutliers (* above): more than " << Fixed(r.max_mads, 1)
-     << " MADs (on a log scale) and at least " << Fixed(r.min_ratio, 2) << "x"
-     << (r.noise_floors
-             ? " (or the figure's noise floor, where larger: how far "
-               "identical runs on one host land apart)"
-             : "")
+     << " MADs (on a log scale) and " << RatioRuleText(r)
      << " from the group median, in groups of " << r.min_hosts
      << " or more hosts of one device model\n";
   if (fleet.outliers.empty()) os << "  none\n";

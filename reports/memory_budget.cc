@@ -2,23 +2,13 @@
 
 #include <algorithm>
 
+#include "src/core/json_fields.h"
 #include "src/core/units.h"
 
 namespace disktune {
 namespace {
 
 std::string Bytes(uint64_t b) { return FormatBytes(static_cast<double>(b)); }
-
-template <typename T>
-void PutIf(nlohmann::json& j, const char* key, const std::optional<T>& v) {
-  if (v) j[key] = *v;
-}
-
-template <typename T>
-void GetIf(const nlohmann::json& j, const char* key, std::optional<T>* v) {
-  if (auto it = j.find(key); it != j.end() && it->is_number_unsigned())
-    *v = it->get<T>();
-}
 
 }  // namespace
 
@@ -58,8 +48,8 @@ void to_json(nlohmann::json& j, const MemoryBudgetCheck& c) {
   j["budget_bytes"] = c.budget_bytes;
   j["profile"] = c.profile;
   j["max_peak_rss_bytes"] = c.max_peak_rss_bytes;
-  PutIf(j, "harness_anon_rss_bytes", c.harness_anon_rss_bytes);
-  PutIf(j, "max_engine_anon_bytes", c.max_engine_anon_bytes);
+  PutOpt(j, "harness_anon_rss_bytes", c.harness_anon_rss_bytes);
+  PutOpt(j, "max_engine_anon_bytes", c.max_engine_anon_bytes);
   j["within"] = c.within;
   j["rows"] = nlohmann::json::array();
   for (const MemoryBudgetRow& r : c.rows) {
@@ -67,8 +57,8 @@ void to_json(nlohmann::json& j, const MemoryBudgetCheck& c) {
                           {"scenario", r.scenario},
                           {"peak_rss_bytes", r.peak_rss_bytes},
                           {"scope", r.scope}};
-    PutIf(row, "peak_anon_rss_bytes", r.peak_anon_rss_bytes);
-    PutIf(row, "engine_anon_bytes", r.engine_anon_bytes);
+    PutOpt(row, "peak_anon_rss_bytes", r.peak_anon_rss_bytes);
+    PutOpt(row, "engine_anon_bytes", r.engine_anon_bytes);
     j["rows"].push_back(std::move(row));
   }
 }
@@ -77,8 +67,10 @@ void from_json(const nlohmann::json& j, MemoryBudgetCheck& c) {
   j.at("budget_bytes").get_to(c.budget_bytes);
   c.profile = j.value("profile", "");
   j.at("max_peak_rss_bytes").get_to(c.max_peak_rss_bytes);
-  GetIf(j, "harness_anon_rss_bytes", &c.harness_anon_rss_bytes);
-  GetIf(j, "max_engine_anon_bytes", &c.max_engine_anon_bytes);
+  c.harness_anon_rss_bytes =
+      json_fields::Opt<uint64_t>(j, "harness_anon_rss_bytes");
+  c.max_engine_anon_bytes =
+      json_fields::Opt<uint64_t>(j, "max_engine_anon_bytes");
   j.at("within").get_to(c.within);
   c.rows.clear();
   for (const nlohmann::json& r : j.at("rows")) {
@@ -86,10 +78,8 @@ void from_json(const nlohmann::json& j, MemoryBudgetCheck& c) {
                         r.at("scenario").get<std::string>(),
                         r.at("peak_rss_bytes").get<uint64_t>(),
                         r.value("scope", ""),
-                        std::nullopt,
-                        std::nullopt};
-    GetIf(r, "peak_anon_rss_bytes", &row.peak_anon_rss_bytes);
-    GetIf(r, "engine_anon_bytes", &row.engine_anon_bytes);
+                        json_fields::Opt<uint64_t>(r, "peak_anon_rss_bytes"),
+                        json_fields::Opt<uint64_t>(r, "engine_anon_bytes")};
     c.rows.push_back(std::move(row));
   }
 }
@@ -121,10 +111,9 @@ std::string MemoryBudgetText(const MemoryBudgetCheck& c) {
 
 std::optional<MemoryBudgetCheck> MemoryBudgetOf(
     const nlohmann::json& analyses) {
-  auto it = analyses.find(kMemoryBudgetKey);
-  if (it == analyses.end()) return std::nullopt;
-  MemoryBudgetCheck c = it->get<MemoryBudgetCheck>();
-  if (c.rows.empty()) return std::nullopt;
+  std::optional<MemoryBudgetCheck> c =
+      json_fields::Find<MemoryBudgetCheck>(analyses, kMemoryBudgetKey);
+  if (!c || c->rows.empty()) return std::nullopt;
   return c;
 }
 

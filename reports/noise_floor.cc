@@ -15,13 +15,14 @@ namespace disktune {
 //   - 16:21-16:26 UTC, idle, the native loop measuring the block points:
 //     four runs of two pairs, three comparisons.
 // Per comparison, the larger/smaller ratio of each figure, grouped by kind
-// (benchmarks/noise_pairs.py); the largest of either set:
+// (benchmarks/noise_pairs.py); n, median and p95 of the first set, the
+// largest ratio of either (* where the earlier set's was larger):
 //   kind                     n    median  p95    max (point)
 //   block_read_rate          190  1.11    1.61   2.21 (seq_read.1m.qd1)
 //   block_read_latency_p50   190  1.11    1.57   2.31 (seq_read.1m.qd1)
 //   block_read_latency_p99   190  1.19    2.47   3.92 (seq_read.1m.qd1)
 //   block_write_rate         76   1.15    1.48   2.23 (seq_write.1m.qd1)
-//   block_write_latency_p50  12   1.16    1.62   1.62 (seq_write.1m.qd32)
+//   block_write_latency_p50  76   1.16    1.43   1.62* (seq_write.1m.qd32)
 //   block_write_latency_p99  76   1.16    2.47   6.51 (seq_write.1m.qd1)
 //   sync_rate                760  1.13    1.48   1.91
 //   (fsync.fsync.2300.overwrite) sync_latency_p50 760  1.12    1.43   1.97

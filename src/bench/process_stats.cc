@@ -114,7 +114,6 @@ ProcessSnapshot TakeProcessSnapshot() {
   }
   if (auto status = ReadSmallFile("/proc/self/status")) {
     s.peak_rss_bytes = ParseVmHwm(*status);
-    s.anon_rss_bytes = ParseStatusBytes(*status, "RssAnon");
   }
   return s;
 }

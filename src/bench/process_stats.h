@@ -23,10 +23,6 @@ struct ProcessSnapshot {
   std::optional<uint64_t> device_read_bytes;
   // VmHWM from /proc/self/status.
   std::optional<uint64_t> peak_rss_bytes;
-  // RssAnon from /proc/self/status: the anonymous share of the resident set
-  // now (heap, caches, memtables), without file-backed pages such as an
-  // engine's memory-mapped tables or the program's code.
-  std::optional<uint64_t> anon_rss_bytes;
 };
 
 ProcessSnapshot TakeProcessSnapshot();
@@ -54,7 +50,10 @@ std::optional<uint64_t> ParseStatusBytes(const std::string& text,
 // The VmHWM line of a /proc/<pid>/status text, in bytes.
 std::optional<uint64_t> ParseVmHwm(const std::string& text);
 
-// This process's RssAnon now; nullopt when /proc/self/status is unreadable.
+// This process's RssAnon now: the anonymous share of the resident set (heap,
+// caches, memtables), without file-backed pages such as an engine's
+// memory-mapped tables or the program's code. nullopt when
+// /proc/self/status is unreadable.
 std::optional<uint64_t> AnonRss();
 
 // Space the files under `dir` occupy on the device: sum of st_blocks * 512,

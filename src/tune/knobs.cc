@@ -255,22 +255,23 @@ Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
   }
   // The cache's capacity such that capacity plus its entries' overhead fit
   // what is left.
+  const uint64_t left = budget_bytes - fixed;
   double block = static_cast<double>(std::max<uint64_t>(c.block_size_bytes, 1));
   double per_byte =
       1.0 + static_cast<double>(m.cache_entry_overhead_bytes) / block;
-  s.cache_bytes = static_cast<uint64_t>(
-      std::floor(static_cast<double>(budget_bytes - fixed) / per_byte));
+  const uint64_t fills =
+      static_cast<uint64_t>(std::floor(static_cast<double>(left) / per_byte));
+  s.cache_bytes = fills;
   if (cache_cap_bytes) {
-    s.cache_bytes =
-        std::max(kMinCacheBytes, std::min(s.cache_bytes, *cache_cap_bytes));
+    s.cache_bytes = std::max(kMinCacheBytes, std::min(fills, *cache_cap_bytes));
   }
-  s.cache_overhead_bytes = static_cast<uint64_t>(
-      std::ceil(static_cast<double>(s.cache_bytes) * (per_byte - 1.0)));
-  if (s.total_bytes() > budget_bytes && s.cache_bytes > kMinCacheBytes) {
-    // Rounding: give the cache the byte back.
-    uint64_t over = s.total_bytes() - budget_bytes;
-    s.cache_bytes -= std::min(over, s.cache_bytes - kMinCacheBytes);
-  }
+  // A cache that takes all that is left leaves its overhead the rest (the
+  // capacity's rounding, under 1.05 bytes, included); a capped one, its own.
+  s.cache_overhead_bytes =
+      s.cache_bytes == fills
+          ? left - fills
+          : static_cast<uint64_t>(std::ceil(static_cast<double>(s.cache_bytes) *
+                                            (per_byte - 1.0)));
   return s;
 }
 
