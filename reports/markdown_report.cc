@@ -5,6 +5,7 @@
 
 #include "probes/durability_findings.h"
 #include "probes/rand_read_saturation.h"
+#include "reports/char_escape.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
 #include "reports/render_util.h"
@@ -19,23 +20,12 @@ using nlohmann::json;
 // A table cell or inline text: pipes would end the cell, a newline the row,
 // and '<' could open HTML on GitHub.
 std::string Md(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
-    } else if (c == '<') {
-      out += "&lt;";
-    } else if (c == '>') {
-      out += "&gt;";
-    } else if (c == '`') {
-      out += "\\`";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return EscapeChars(s, {{'|', "\\|"},
+                         {'\n', " "},
+                         {'\r', " "},
+                         {'<', "&lt;"},
+                         {'>', "&gt;"},
+                         {'`', "\\`"}});
 }
 
 std::string Row(const std::vector<std::string>& cells) {

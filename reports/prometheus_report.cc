@@ -9,6 +9,7 @@
 #include "probes/durability_findings.h"
 #include "probes/named_check.h"
 #include "probes/rand_read_saturation.h"
+#include "reports/char_escape.h"
 #include "reports/render_util.h"
 
 namespace disktune {
@@ -37,17 +38,7 @@ std::string LabelText(const Labels& labels) {
 
 // HELP text: backslash and newline are escaped.
 std::string HelpText(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return EscapeChars(s, {{'\\', "\\\\"}, {'\n', "\\n"}});
 }
 
 // Families are written whole, in the order first used: the format wants a
@@ -308,19 +299,7 @@ void Benches(const Report& r, Exposition& e) {
 }  // namespace
 
 std::string PrometheusLabelValue(std::string_view v) {
-  std::string out;
-  for (char c : v) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return EscapeChars(v, {{'\\', "\\\\"}, {'"', "\\\""}, {'\n', "\\n"}});
 }
 
 std::string RenderPrometheus(const Report& r) {

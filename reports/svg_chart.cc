@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "reports/char_escape.h"
+
 namespace disktune::svg {
 namespace {
 
@@ -147,33 +149,30 @@ std::string Legend(const std::vector<std::string>& names, double x, double y) {
   return out;
 }
 
+// The <svg> opening and the chart's title in bold, with a legend at (x, y)
+// when there is more than one series to tell apart.
+template <typename Series>
+std::string OpenTitled(int width, int height, const std::string& title,
+                       const std::vector<Series>& series, double legend_x,
+                       double legend_y) {
+  std::string out = Open(width, height, title);
+  out += Text(4, 17, title, "start", " font-weight=\"bold\" font-size=\"14\"");
+  if (series.size() > 1) {
+    std::vector<std::string> names;
+    for (const auto& s : series) names.push_back(s.name);
+    out += Legend(names, legend_x, legend_y);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string Escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return EscapeChars(text, {{'&', "&amp;"},
+                            {'<', "&lt;"},
+                            {'>', "&gt;"},
+                            {'"', "&quot;"},
+                            {'\'', "&#39;"}});
 }
 
 std::string SeriesColor(size_t i) {
@@ -231,14 +230,8 @@ std::string RenderBarChart(const BarChart& c) {
       group_gap;
   const int height = static_cast<int>(std::ceil(plot_top + plot_h + axis_h));
 
-  std::string out = Open(c.width, height, c.title);
-  out +=
-      Text(4, 17, c.title, "start", " font-weight=\"bold\" font-size=\"14\"");
-  if (c.series.size() > 1) {
-    std::vector<std::string> names;
-    for (const auto& s : c.series) names.push_back(s.name);
-    out += Legend(names, label_w, title_h + 12);
-  }
+  std::string out =
+      OpenTitled(c.width, height, c.title, c.series, label_w, title_h + 12);
   const double plot_bottom = plot_top + plot_h;
   // Grid and ticks.
   for (double t : FittingTicks(x, tick_fmt)) {
@@ -349,14 +342,8 @@ std::string RenderLineChart(const LineChart& c) {
   if (!xticks.empty())
     right = std::max(right, TextWidth(fx(xticks.back())) / 2 + 6);
 
-  std::string out = Open(c.width, c.height, c.title);
-  out +=
-      Text(4, 17, c.title, "start", " font-weight=\"bold\" font-size=\"14\"");
-  if (c.series.size() > 1) {
-    std::vector<std::string> names;
-    for (const auto& s : c.series) names.push_back(s.name);
-    out += Legend(names, left, top + 10);
-  }
+  std::string out =
+      OpenTitled(c.width, c.height, c.title, c.series, left, top + 10);
   const double plot_bottom = ys.px_lo;
   for (double t : ys.Ticks()) {
     double py = ys(t);
