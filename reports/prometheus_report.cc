@@ -264,36 +264,32 @@ void Benches(const Report& r, Exposition& e) {
           "seconds).",
           labels(b), b.metrics.micros_per_op / 1e6);
   }
-  for (const auto& b : r.benches) {
-    if (!ok(b) || !b.metrics.bytes_per_sec) continue;
-    e.Add("disktune_bench_bytes_per_second", "gauge",
-          "Bytes per second of a scenario.", labels(b),
-          *b.metrics.bytes_per_sec);
-  }
+  // A gauge family of a figure that some scenarios do not have.
+  auto optional_gauge = [&](const char* name, const char* help, auto figure) {
+    for (const auto& b : r.benches) {
+      const auto& v = b.metrics.*figure;
+      if (!ok(b) || !v) continue;
+      e.Add(name, "gauge", help, labels(b), static_cast<double>(*v));
+    }
+  };
+  optional_gauge("disktune_bench_bytes_per_second",
+                 "Bytes per second of a scenario.",
+                 &bench::BenchMetrics::bytes_per_sec);
   for (const auto& b : r.benches) {
     if (!ok(b) || !b.metrics.latency_ns) continue;
     Summary(e, "disktune_bench_latency_seconds",
             "Latency of one operation of a scenario.", labels(b),
             *b.metrics.latency_ns);
   }
-  for (const auto& b : r.benches) {
-    if (!ok(b) || !b.metrics.write_amplification) continue;
-    e.Add("disktune_bench_write_amplification_ratio", "gauge",
-          "Bytes the device wrote per byte the scenario wrote.", labels(b),
-          *b.metrics.write_amplification);
-  }
-  for (const auto& b : r.benches) {
-    if (!ok(b) || !b.metrics.db_size_bytes) continue;
-    e.Add("disktune_bench_db_size_bytes", "gauge",
-          "Size of the database on disk afterwards.", labels(b),
-          static_cast<double>(*b.metrics.db_size_bytes));
-  }
-  for (const auto& b : r.benches) {
-    if (!ok(b) || !b.metrics.peak_rss_bytes) continue;
-    e.Add("disktune_bench_peak_rss_bytes", "gauge",
-          "Peak resident memory during a scenario.", labels(b),
-          static_cast<double>(*b.metrics.peak_rss_bytes));
-  }
+  optional_gauge("disktune_bench_write_amplification_ratio",
+                 "Bytes the device wrote per byte the scenario wrote.",
+                 &bench::BenchMetrics::write_amplification);
+  optional_gauge("disktune_bench_db_size_bytes",
+                 "Size of the database on disk afterwards.",
+                 &bench::BenchMetrics::db_size_bytes);
+  optional_gauge("disktune_bench_peak_rss_bytes",
+                 "Peak resident memory during a scenario.",
+                 &bench::BenchMetrics::peak_rss_bytes);
 }
 
 }  // namespace
