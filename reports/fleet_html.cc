@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "reports/fleet_render.h"
+#include "reports/page_style.h"
 #include "reports/render_util.h"
 #include "reports/svg_chart.h"
 
@@ -15,12 +16,9 @@ namespace {
 
 std::string H(std::string_view s) { return svg::Escape(s); }
 
-constexpr const char* kStyle = R"css(
-body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #222;
-       margin: 0; background: #fafafa; }
-main { max-width: 1180px; margin: 0 auto; padding: 8px 24px 48px; background: #fff; }
-h1 { font-size: 26px; margin: 18px 0 4px; }
-h2 { font-size: 20px; border-bottom: 2px solid #0072B2; padding-bottom: 4px; margin-top: 32px; }
+// This page's own rules, after kPageFrameCss in its <style>.
+constexpr const char* kStyle =
+    R"css(h2 { font-size: 20px; border-bottom: 2px solid #0072B2; padding-bottom: 4px; margin-top: 32px; }
 .sub { color: #555; margin: 0 0 12px; }
 table { border-collapse: collapse; font-size: 13px; margin: 8px 0 16px; }
 th, td { border-bottom: 1px solid #e4e4e4; padding: 3px 10px 3px 0; text-align: left; }
@@ -133,7 +131,7 @@ std::string FleetHtml(const FleetReport& fleet) {
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<title>disktune fleet: "
-     << fleet.hosts.size() << " hosts</title><style>" << kStyle
+     << fleet.hosts.size() << " hosts</title><style>" << kPageFrameCss << kStyle
      << "</style></head><body><main>";
   os << "<h1>disktune fleet</h1><p class=\"sub\">" << fleet.hosts.size()
      << " results, " << fleet.groups.size() << " device-model group"

@@ -12,6 +12,7 @@
 #include "probes/rand_read_saturation.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
+#include "reports/page_style.h"
 #include "reports/render_util.h"
 #include "reports/svg_chart.h"
 #include "reports/tune_table.h"
@@ -24,12 +25,9 @@ using nlohmann::json;
 
 std::string H(std::string_view s) { return svg::Escape(s); }
 
-constexpr const char* kStyle = R"css(
-body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #222;
-       margin: 0; background: #fafafa; }
-main { max-width: 1180px; margin: 0 auto; padding: 8px 24px 48px; background: #fff; }
-h1 { font-size: 26px; margin: 18px 0 4px; }
-h2 { font-size: 20px; border-bottom: 2px solid #0072B2; padding-bottom: 4px; margin-top: 36px; }
+// This page's own rules, after kPageFrameCss in its <style>.
+constexpr const char* kStyle =
+    R"css(h2 { font-size: 20px; border-bottom: 2px solid #0072B2; padding-bottom: 4px; margin-top: 36px; }
 h3 { font-size: 16px; margin: 24px 0 6px; }
 p, li { line-height: 1.45; }
 .sub { color: #555; margin: 0 0 12px; }
@@ -76,6 +74,18 @@ std::string CompactNumber(double v) {
     std::snprintf(buf, sizeof(buf), "%.4g", v);
   }
   return buf;
+}
+
+// A chart of one ops/sec series against `x_label`, its points not yet added;
+// the caller sets the x axis's scale and format.
+svg::LineChart OpsPerSecChart(const std::string& title, const char* x_label) {
+  svg::LineChart c;
+  c.title = title;
+  c.x_label = x_label;
+  c.y_label = "ops/sec";
+  c.format_y = CompactNumber;
+  c.series.push_back(svg::LineSeries{"ops/sec", {}});
+  return c;
 }
 
 // "10 ms" rather than "10.00 ms", for axis ticks.
@@ -432,31 +442,22 @@ void Benchmarks(const Report& r, std::string& out) {
     const auto& b = r.benches[i];
     std::string k = b.engine + " " + BenchKey(b, occ[i]);
     if (b.thread_series.size() > 1) {
-      svg::LineChart c;
-      c.title = k + ": throughput against threads";
-      c.x_label = "threads";
-      c.y_label = "ops/sec";
+      svg::LineChart c =
+          OpsPerSecChart(k + ": throughput against threads", "threads");
       c.log2_x = true;
       c.format_x = [](double v) { return Thousands(v); };
-      c.format_y = CompactNumber;
-      svg::LineSeries s{"ops/sec", {}};
       for (const auto& t : b.thread_series)
-        s.points.emplace_back(t.threads, t.ops_per_sec);
-      c.series.push_back(std::move(s));
+        c.series[0].points.emplace_back(t.threads, t.ops_per_sec);
       series_charts += svg::RenderLineChart(c);
     }
     if (b.interval_series.size() > 1) {
-      svg::LineChart c;
-      c.title = k + ": throughput as the database grows";
-      c.x_label = "operations done";
-      c.y_label = "ops/sec";
+      svg::LineChart c = OpsPerSecChart(
+          k + ": throughput as the database grows", "operations done");
       c.format_x = CompactNumber;
-      c.format_y = CompactNumber;
-      svg::LineSeries s{"ops/sec", {}};
       for (const auto& t : b.interval_series) {
-        s.points.emplace_back(static_cast<double>(t.ops_done), t.ops_per_sec);
+        c.series[0].points.emplace_back(static_cast<double>(t.ops_done),
+                                        t.ops_per_sec);
       }
-      c.series.push_back(std::move(s));
       series_charts += svg::RenderLineChart(c);
     }
   }
@@ -1018,8 +1019,8 @@ std::string RenderHtml(const Report& r) {
   out += "<title>disktune report: " + H(r.environment.system.hostname) +
          (dev.empty() ? "" : " " + H(dev)) + " " + H(r.created_at) +
          "</title>\n";
-  out +=
-      "<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n<main>\n";
+  out += "<style>" + std::string(kPageFrameCss) + kStyle +
+         "</style>\n</head>\n<body>\n<main>\n";
   Header(r, out);
   Nav(r, out);
   Setup(r, out);
