@@ -67,6 +67,26 @@ void StatusLine(const ProbeResult& p, int w, std::ostringstream& os) {
   os << line;
 }
 
+// The rows of one probe table (the sync points, or the others), in order:
+// a status line for each point that did not measure, `row` for each that did.
+template <typename Row>
+void TableRows(const Report& r, bool fsync, int w, std::ostringstream& os,
+               Row row) {
+  for (const auto& p : r.probes) {
+    if (IsFsync(p) != fsync) continue;
+    if (p.status != ProbeStatus::kOk) {
+      StatusLine(p, w, os);
+      continue;
+    }
+    row(p);
+  }
+}
+
+// The MB/s column: the point's bandwidth, or "-" without one.
+std::string MegabytesPerSec(const ProbeResult& p) {
+  return p.bytes_per_sec ? Fmt("%.1f", *p.bytes_per_sec / 1e6) : "-";
+}
+
 // probe --repeat: the median and min..max of the rounds, under the point's
 // row (which shows its median round).
 void RoundsLine(const ProbeResult& p, std::ostringstream& os) {
@@ -115,15 +135,9 @@ void ProbeTable(const Report& r, std::ostringstream& os) {
                 w, "probe", "IOPS", "MB/s", "p50", "p99", "max", "samples",
                 by ? "  measured by" : "");
   os << line;
-  for (const auto& p : r.probes) {
-    if (IsFsync(p)) continue;
-    if (p.status != ProbeStatus::kOk) {
-      StatusLine(p, w, os);
-      continue;
-    }
+  TableRows(r, /*fsync=*/false, w, os, [&](const ProbeResult& p) {
     double iops = p.iops.value_or(p.ops_per_sec.value_or(0));
-    std::string mbs =
-        p.bytes_per_sec ? Fmt("%.1f", *p.bytes_per_sec / 1e6) : "-";
+    std::string mbs = MegabytesPerSec(p);
     std::string p50 = p.latency_ns ? FormatDuration(p.latency_ns->p50) : "-";
     std::string p99 = p.latency_ns ? FormatDuration(p.latency_ns->p99) : "-";
     std::string mx = p.latency_ns ? FormatDuration(p.latency_ns->max) : "-";
@@ -152,7 +166,7 @@ void ProbeTable(const Report& r, std::ostringstream& os) {
     } else if (p.fio) {
       os << "  fio: " << p.fio->status << ": " << p.fio->reason << "\n";
     }
-  }
+  });
 }
 
 // The durability points: syncs per second and the latency tail, with the
@@ -171,15 +185,9 @@ void FsyncTable(const Report& r, std::ostringstream& os) {
                 "sync point", "syncs/s", "MB/s", "p50 ", "p99 ", "p99.9 ",
                 "max", "flush/op", "samples");
   os << line;
-  for (const auto& p : r.probes) {
-    if (!IsFsync(p)) continue;
-    if (p.status != ProbeStatus::kOk) {
-      StatusLine(p, w, os);
-      continue;
-    }
+  TableRows(r, /*fsync=*/true, w, os, [&](const ProbeResult& p) {
     double rate = p.ops_per_sec.value_or(p.iops.value_or(0));
-    std::string mbs =
-        p.bytes_per_sec ? Fmt("%.1f", *p.bytes_per_sec / 1e6) : "-";
+    std::string mbs = MegabytesPerSec(p);
     auto d = [&](uint64_t LatencySummary::*f) {
       return p.latency_ns
                  ? FormatDuration(static_cast<double>((*p.latency_ns).*f))
@@ -208,7 +216,7 @@ void FsyncTable(const Report& r, std::ostringstream& os) {
                   static_cast<unsigned long long>(p.samples.value_or(0)));
     os << line;
     RoundsLine(p, os);
-  }
+  });
   if (few_samples) {
     os << "* fewer samples than the percentile needs (10 / (1 - q): p99 "
           "1,000, p99.9 10,000); no verdict rests on it\n";
