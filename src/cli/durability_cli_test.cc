@@ -152,9 +152,13 @@ class DurabilityCliTest : public ::testing::Test {
   }
   // A loop-mounted ext4 for the run's --dir: the A/B then switches the loop
   // device's kernel view, which is safe.
-  void MountLoop() {
+  void SkipWithoutLoopDevices() {
     std::string why = testing_util::LoopSkipReason();
     if (!why.empty()) GTEST_SKIP() << why;
+  }
+  void MountLoop() {
+    SkipWithoutLoopDevices();
+    if (IsSkipped()) return;
     setup_journal_ =
         std::make_unique<DeviceJournal>(dir_ + "/setup-journal.json");
     auto l = LoopFs::Create(dir_, "ext4", 512ull << 20, setup_journal_.get());
@@ -187,53 +191,59 @@ class DurabilityCliTest : public ::testing::Test {
     loop_.reset();
     EXPECT_FALSE(LoopsMention(image));
   }
-  // Starts an 8 s `--write-cache-ab` probe on `scratch` and returns once it
-  // has switched the loop device to write through; the test fails where that
-  // did not happen before the run ended.
-  Child StartAbUntilWriteThrough(const std::string& scratch) {
-    auto args = FsyncArgs(scratch, "8s");
+  // Mounts the loop filesystem, starts an 8 s `--write-cache-ab` probe on
+  // scratch_ inside it and returns once the run has switched the loop device
+  // to write through. False where the test was skipped or has failed (the
+  // switch did not happen before the run ended).
+  bool StartAbUntilWriteThrough(Child* r) {
+    MountLoop();
+    if (IsSkipped() || HasFailure()) return false;
+    scratch_ = loop_->mount_point() + "/scratch";
+    auto args = FsyncArgs(scratch_, "8s");
     args.push_back("--write-cache-ab");
-    Child r = Start(dir_, args, journal_);
+    *r = Start(dir_, args, journal_);
     std::string loop = loop_->loop_name();
-    EXPECT_TRUE(WaitFor(r.pid, [&] {
+    EXPECT_TRUE(WaitFor(r->pid, [&] {
       return LoopWriteCache(loop) == "write through";
-    })) << Slurp(r.err);
-    return r;
+    })) << Slurp(r->err);
+    return !HasFailure();
   }
-  // Starts an 8 s `--fs-matrix ext4` probe on `scratch` and returns once its
-  // ext4 loop filesystem is mounted (the run is then mid-matrix); the test
-  // fails where that did not happen before the run ended.
-  Child StartFsMatrixUntilMounted(const std::string& scratch) {
-    auto args = FsyncArgs(scratch, "8s");
+  // Starts an 8 s `--fs-matrix ext4` probe on scratch_ and returns once its
+  // ext4 loop filesystem is mounted (the run is then mid-matrix). False where
+  // the test was skipped (no loop devices) or has failed (no mount before the
+  // run ended).
+  bool StartFsMatrixUntilMounted(Child* r) {
+    SkipWithoutLoopDevices();
+    if (IsSkipped()) return false;
+    scratch_ = dir_ + "/scratch";
+    auto args = FsyncArgs(scratch_, "8s");
     args.insert(args.end(), {"--fs-matrix", "ext4"});
-    Child r = Start(dir_, args, journal_);
+    *r = Start(dir_, args, journal_);
     EXPECT_TRUE(WaitFor(
         // The matrix mounts inside the run's fresh directory under --dir.
-        r.pid, [&] { return MountsMention(scratch + "/disktune-"); }))
-        << Slurp(r.err);
-    return r;
+        r->pid, [&] { return MountsMention(scratch_ + "/disktune-"); }))
+        << Slurp(r->err);
+    return !HasFailure();
   }
 
   std::string dir_, journal_, original_;
-  std::string found_;  // the loop device's setting before the test
+  std::string scratch_;  // the --dir of the run a Start...Until helper began
+  std::string found_;    // the loop device's setting before the test
   std::unique_ptr<DeviceJournal> setup_journal_;
   std::unique_ptr<LoopFs> loop_;
 };
 
 TEST_F(DurabilityCliTest, SigintDuringWriteCacheAbRestoresEverything) {
-  MountLoop();
-  if (IsSkipped()) return;
-  std::string scratch = loop_->mount_point() + "/scratch";
+  Child r;
+  if (!StartAbUntilWriteThrough(&r)) return;
   std::string loop = loop_->loop_name();
-  Child r = StartAbUntilWriteThrough(scratch);
-  if (HasFailure()) return;
   EXPECT_TRUE(fs::exists(journal_))
       << "the original state is journaled before the switch";
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   kill(r.pid, SIGINT);
   EXPECT_EQ(Wait(r), 130) << Slurp(r.err);
   EXPECT_EQ(LoopWriteCache(loop), original_);
-  EXPECT_FALSE(fs::exists(scratch));
+  EXPECT_FALSE(fs::exists(scratch_));
   EXPECT_FALSE(fs::exists(journal_));
   EXPECT_NE(Slurp(r.err).find("interrupted"), std::string::npos)
       << Slurp(r.err);
@@ -241,27 +251,21 @@ TEST_F(DurabilityCliTest, SigintDuringWriteCacheAbRestoresEverything) {
 }
 
 TEST_F(DurabilityCliTest, SigintDuringFsMatrixLeavesNoLoopOrMount) {
-  std::string why = testing_util::LoopSkipReason();
-  if (!why.empty()) GTEST_SKIP() << why;
-  std::string scratch = dir_ + "/scratch";
-  Child r = StartFsMatrixUntilMounted(scratch);
-  if (HasFailure()) return;
+  Child r;
+  if (!StartFsMatrixUntilMounted(&r)) return;
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   kill(r.pid, SIGINT);
   EXPECT_EQ(Wait(r), 130) << Slurp(r.err);
-  EXPECT_FALSE(MountsMention(scratch));
-  EXPECT_FALSE(LoopsMention(scratch));
-  EXPECT_FALSE(fs::exists(scratch));
+  EXPECT_FALSE(MountsMention(scratch_));
+  EXPECT_FALSE(LoopsMention(scratch_));
+  EXPECT_FALSE(fs::exists(scratch_));
   EXPECT_FALSE(fs::exists(journal_));
 }
 
 TEST_F(DurabilityCliTest, KilledAbRunIsRepairedByRestore) {
-  MountLoop();
-  if (IsSkipped()) return;
-  std::string scratch = loop_->mount_point() + "/scratch";
+  Child r;
+  if (!StartAbUntilWriteThrough(&r)) return;
   std::string loop = loop_->loop_name();
-  Child r = StartAbUntilWriteThrough(scratch);
-  if (HasFailure()) return;
   kill(r.pid, SIGKILL);
   EXPECT_EQ(Wait(r), 128 + SIGKILL);
   ASSERT_EQ(LoopWriteCache(loop), "write through")
@@ -276,19 +280,16 @@ TEST_F(DurabilityCliTest, KilledAbRunIsRepairedByRestore) {
   Child again = Start(dir_, {"restore"}, journal_);
   EXPECT_EQ(Wait(again), 0);
   EXPECT_NE(Slurp(again.out).find("nothing to restore"), std::string::npos);
-  fs::remove_all(scratch);
+  fs::remove_all(scratch_);
   UnmountLoop();
 }
 
 TEST_F(DurabilityCliTest, KilledFsMatrixRunIsCleanedByTheNextRun) {
-  std::string why = testing_util::LoopSkipReason();
-  if (!why.empty()) GTEST_SKIP() << why;
-  std::string scratch = dir_ + "/scratch";
-  Child r = StartFsMatrixUntilMounted(scratch);
-  if (HasFailure()) return;
+  Child r;
+  if (!StartFsMatrixUntilMounted(&r)) return;
   kill(r.pid, SIGKILL);
   Wait(r);
-  ASSERT_TRUE(MountsMention(scratch) && LoopsMention(scratch));
+  ASSERT_TRUE(MountsMention(scratch_) && LoopsMention(scratch_));
 
   // The next run repairs first and says so.
   auto next = FsyncArgs(dir_ + "/scratch2", "400ms");
@@ -298,8 +299,8 @@ TEST_F(DurabilityCliTest, KilledFsMatrixRunIsCleanedByTheNextRun) {
   EXPECT_NE(Slurp(n.err).find("a previous run was killed; restored"),
             std::string::npos)
       << Slurp(n.err);
-  EXPECT_FALSE(MountsMention(scratch));
-  EXPECT_FALSE(LoopsMention(scratch));
+  EXPECT_FALSE(MountsMention(scratch_));
+  EXPECT_FALSE(LoopsMention(scratch_));
   EXPECT_FALSE(fs::exists(journal_));
 }
 
