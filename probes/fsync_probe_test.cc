@@ -10,6 +10,7 @@
 
 #include "probes/durability_verdict.h"
 #include "probes/flush_counters.h"
+#include "probes/fsync_names.h"
 #include "probes/probe_runner.h"
 #include "probes/run_probes_for_test.h"
 #include "src/core/scratch_dir.h"
@@ -34,20 +35,30 @@ class FsyncProbeTest : public testing::ScratchDirTest {
     c.warmup_ns = 50000000;
     return c;
   }
+  // The scratch directory on its device, as the probe targets it.
+  FsyncTarget ScratchTarget() const {
+    return MakeFsyncTarget(scratch_->path(), *env_.device, "scratch directory");
+  }
   Environment env_;
 };
+
+// An append point of the family, named as the probe names it.
+FsyncPoint AppendPoint(SyncMethod method, uint64_t write_bytes) {
+  FsyncPoint p;
+  p.name = FsyncFamilyPrefix("") + "." +
+           FsyncFamilyKey(method, write_bytes, FileMode::kAppend);
+  p.method = method;
+  p.write_bytes = write_bytes;
+  p.mode = FileMode::kAppend;
+  return p;
+}
 
 TEST_F(FsyncProbeTest, FdatasyncAppendOnRealDisk) {
   if (!env_.device)
     GTEST_SKIP() << "no block device behind the build dir: "
                  << env_.device_note;
-  FsyncTarget t =
-      MakeFsyncTarget(scratch_->path(), *env_.device, "scratch directory");
-  FsyncPoint p;
-  p.name = "fsync.fdatasync.4096.append";
-  p.method = SyncMethod::kFdatasync;
-  p.write_bytes = 4096;
-  p.mode = FileMode::kAppend;
+  FsyncTarget t = ScratchTarget();
+  FsyncPoint p = AppendPoint(SyncMethod::kFdatasync, 4096);
   FsyncLimits l;
   l.warmup_ns = 10000000;
   l.duration_ns = 200000000;
@@ -104,12 +115,8 @@ TEST_F(FsyncProbeTest, NarrowedRunGivesTheEtcdCheckAndAVerdict) {
 
 TEST_F(FsyncProbeTest, ODirectRefusesAnUnalignedSize) {
   if (!env_.device) GTEST_SKIP() << "no block device behind the build dir";
-  FsyncTarget t =
-      MakeFsyncTarget(scratch_->path(), *env_.device, "scratch directory");
-  FsyncPoint p;
-  p.name = "fsync.o_direct_dsync.2300.append";
-  p.method = SyncMethod::kODirectDsync;
-  p.write_bytes = 2300;
+  FsyncTarget t = ScratchTarget();
+  FsyncPoint p = AppendPoint(SyncMethod::kODirectDsync, 2300);
   ProbeResult r;
   ASSERT_TRUE(RunFsyncPoint(t, p, FsyncLimits{}, 1, &r).ok());
   EXPECT_EQ(r.status, ProbeStatus::kSkipped);
