@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "probes/durability_evidence_for_test.h"
+
 namespace disktune {
 namespace {
+
+using testing::Evidence;
 
 // The etcd check as stored under analyses.checks.etcd.
 std::optional<nlohmann::json> EtcdCheck(
@@ -13,21 +17,6 @@ std::optional<nlohmann::json> EtcdCheck(
   if (std::optional<NamedCheck> c = JudgeEtcd(results))
     return nlohmann::json(*c);
   return std::nullopt;
-}
-
-DurabilityEvidence Evidence(bool rotational, const char* kernel_view,
-                            uint64_t syncs, std::optional<uint64_t> flushes,
-                            uint64_t p50_ns) {
-  DurabilityEvidence e;
-  e.scope = "scratch directory";
-  e.disk = "sda";
-  e.rotational = rotational;
-  e.kernel_write_cache = kernel_view;
-  e.syncs = syncs;
-  e.flushes = flushes;
-  e.fastest_sync_p50_ns = p50_ns;
-  e.fastest_point = "fsync.fdatasync.4096.overwrite";
-  return e;
 }
 
 TEST(DurabilityVerdictTest, EveryRuleFires) {

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "probes/durability_evidence_for_test.h"
 #include "reports/bytes_written.h"
 #include "reports/durability_text.h"
 #include "reports/findings_2011.h"
@@ -51,13 +52,7 @@ TEST(AnalysesRenderTest, DurabilityTextFromTypedAnalyses) {
   RenderDurabilityText(a, none);
   EXPECT_EQ(none.str(), "");
 
-  DurabilityEvidence e;
-  e.scope = "scratch directory";
-  e.disk = "sda";
-  e.syncs = 100;
-  e.flushes = 100;
-  e.fastest_sync_p50_ns = 2000000;
-  e.fastest_point = "fsync.fdatasync.4096.append";
+  DurabilityEvidence e = testing::Evidence(std::nullopt, "", 100, 100, 2000000);
   a.findings = DurabilityFindings{
       {}, {{e.scope, e.disk, {"flushes_reach_device", "rule text"}, e}}};
   NamedCheck etcd;
