@@ -8,6 +8,7 @@ namespace disktune {
 namespace {
 
 using testing::CraftedReport;
+using testing::ExpectHasAll;
 
 Requirement Parse(const std::string& text) {
   Result<Requirement> r = ParseRequirement(text);
@@ -210,16 +211,10 @@ TEST(CheckOutputTest, TextAndJsonVerdict) {
   reqs.push_back(Parse("fsync.fdatasync.65536.p99 < 10ms"));
   auto res = *EvaluateRequirements(r, reqs);
   std::string text = RenderCheckText(res);
-  EXPECT_NE(text.find("FAIL         "
-                      "fsync.fdatasync.2300.append.sync_latency_ns.p99 < 10ms"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("35.00 ms  fsync.fdatasync.2300.append [preset etcd]"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("PASS"), std::string::npos);
-  EXPECT_NE(text.find("NOT MEASURED"), std::string::npos);
-  EXPECT_NE(text.find("1 of 3 requirements met: FAIL"), std::string::npos);
+  ExpectHasAll(text, {"FAIL         "
+                      "fsync.fdatasync.2300.append.sync_latency_ns.p99 < 10ms",
+                      "35.00 ms  fsync.fdatasync.2300.append [preset etcd]",
+                      "PASS", "NOT MEASURED", "1 of 3 requirements met: FAIL"});
   nlohmann::json j = CheckToJson("r.json", res);
   EXPECT_EQ(j["schema"], "disktune.check");
   EXPECT_EQ(j["pass"], false);

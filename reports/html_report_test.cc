@@ -13,6 +13,8 @@ namespace disktune {
 namespace {
 
 using testing::CraftedReport;
+using testing::ExpectHasAll;
+using testing::ExpectHasNone;
 
 int Count(const std::string& s, const std::string& needle) {
   int n = 0;
@@ -94,16 +96,11 @@ TEST(SvgChartTest, LogBarsFallBackToLinearOverANarrowRange) {
 TEST(HtmlReportTest, IsSelfContained) {
   std::string html = RenderHtml(CraftedReport());
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_EQ(html.find("<script"), std::string::npos);
-  EXPECT_EQ(html.find("<link"), std::string::npos);
-  EXPECT_EQ(html.find(" src="), std::string::npos);
-  EXPECT_EQ(html.find("url("), std::string::npos);
-  EXPECT_EQ(html.find("@import"), std::string::npos);
+  ExpectHasNone(html, {"<script", "<link", " src=", "url(", "@import"});
   // The only URL is the SVG namespace, which is a name, not a fetch.
   std::string stripped = std::regex_replace(
       html, std::regex("xmlns=\"http://www.w3.org/2000/svg\""), "");
-  EXPECT_EQ(stripped.find("http:"), std::string::npos);
-  EXPECT_EQ(stripped.find("https:"), std::string::npos);
+  ExpectHasNone(stripped, {"http:", "https:"});
 }
 
 TEST(HtmlReportTest, HasEveryPicture) {
@@ -111,16 +108,13 @@ TEST(HtmlReportTest, HasEveryPicture) {
   // 4 scenario charts, 2 series charts, seq reads, 2 rand read, 2 writes,
   // fsync, 2 cache A/B, 2 filesystem.
   EXPECT_EQ(Count(html, "<svg "), 16);
-  for (const char* id :
-       {"id=\"setup\"", "id=\"recommendation\"", "id=\"benchmarks\"",
-        "id=\"seq-read\"", "id=\"rand-read\"", "id=\"fsync\"",
-        "id=\"write-cache\"", "id=\"fs-matrix\"", "id=\"durability\"",
-        "id=\"environment\"", "id=\"figures\"", "id=\"warnings\""}) {
-    EXPECT_NE(html.find(id), std::string::npos) << id;
-  }
-  EXPECT_NE(html.find("write_buffer_bytes"), std::string::npos);
-  EXPECT_NE(html.find("64 MiB (67108864)"), std::string::npos);
-  EXPECT_NE(html.find(">FAIL</span> <b>etcd</b>"), std::string::npos);
+  ExpectHasAll(
+      html,
+      {"id=\"setup\"", "id=\"recommendation\"", "id=\"benchmarks\"",
+       "id=\"seq-read\"", "id=\"rand-read\"", "id=\"fsync\"",
+       "id=\"write-cache\"", "id=\"fs-matrix\"", "id=\"durability\"",
+       "id=\"environment\"", "id=\"figures\"", "id=\"warnings\"",
+       "write_buffer_bytes", "64 MiB (67108864)", ">FAIL</span> <b>etcd</b>"});
 }
 
 TEST(HtmlReportTest, EscapesEverythingFromTheReport) {
@@ -129,12 +123,9 @@ TEST(HtmlReportTest, EscapesEverythingFromTheReport) {
   r.benches[0].engine = "lev<el>db";
   r.tune["recommendation"]["<b>"] = "\"x\" & 'y'";
   std::string html = RenderHtml(r);
-  EXPECT_EQ(html.find("<img"), std::string::npos);
-  EXPECT_EQ(html.find("lev<el>db"), std::string::npos);
-  EXPECT_EQ(html.find("<b>\""), std::string::npos);
-  EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
-  EXPECT_NE(html.find("&lt;b&gt;"), std::string::npos);
-  EXPECT_NE(html.find("&quot;x&quot; &amp; &#39;y&#39;"), std::string::npos);
+  ExpectHasNone(html, {"<img", "lev<el>db", "<b>\""});
+  ExpectHasAll(html, {"&lt;img src=x onerror=alert(1)&gt;", "&lt;b&gt;",
+                      "&quot;x&quot; &amp; &#39;y&#39;"});
 }
 
 TEST(HtmlReportTest, AProbeOnlyReportSaysWhatWasNotMeasured) {
@@ -144,10 +135,8 @@ TEST(HtmlReportTest, AProbeOnlyReportSaysWhatWasNotMeasured) {
   r.analyses.erase("write_cache_ab");
   r.analyses.erase("fs_matrix");
   std::string html = RenderHtml(r);
-  EXPECT_EQ(html.find("id=\"benchmarks\""), std::string::npos);
-  EXPECT_EQ(html.find("id=\"recommendation\""), std::string::npos);
-  EXPECT_NE(html.find("--write-cache-ab"), std::string::npos);
-  EXPECT_NE(html.find("--fs-matrix"), std::string::npos);
+  ExpectHasNone(html, {"id=\"benchmarks\"", "id=\"recommendation\""});
+  ExpectHasAll(html, {"--write-cache-ab", "--fs-matrix"});
 }
 
 TEST(HtmlReportTest, AnEmptyReportStillRenders) {

@@ -8,10 +8,13 @@
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "reports/schema_validator.h"
+#include "reports/test_util.h"
 #include "reports/text_report.h"
 
 namespace disktune {
 namespace {
+
+using testing::ExpectHasAll;
 
 nlohmann::json LoadSchema() {
   std::ifstream in(std::string(DISKTUNE_TEST_SOURCE_DIR) +
@@ -125,22 +128,22 @@ TEST(ReportTest, EveryPointSaysWhoMeasuredIt) {
   EXPECT_EQ(back->probes[2].measured_by_reason,
             "fio failed: fio exited 1: bad option");
 
-  std::string text = RenderText(r);
-  EXPECT_NE(text.find("measured by"), std::string::npos) << text;
-  EXPECT_NE(text.find("  fio\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("  native\n  measured by the native loop: fio failed"),
-            std::string::npos)
-      << text;
-  std::string md = RenderMarkdown(r);
-  EXPECT_NE(md.find("| measured by |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| fio |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| native (fio failed: fio exited 1: bad option) |"),
-            std::string::npos)
-      << md;
-  std::string html = RenderHtml(r);
-  EXPECT_NE(html.find("<th>measured by</th>"), std::string::npos);
-  EXPECT_NE(html.find("<td>native: fio failed: fio exited 1: bad option</td>"),
-            std::string::npos);
+  // Each format: the column, the fio point, the native point with the reason.
+  const struct {
+    std::string (*render)(const Report&);
+    std::vector<std::string> wanted;
+  } formats[] = {
+      {RenderText,
+       {"measured by", "  fio\n",
+        "  native\n  measured by the native loop: fio failed"}},
+      {RenderMarkdown,
+       {"| measured by |", "| fio |",
+        "| native (fio failed: fio exited 1: bad option) |"}},
+      {RenderHtml,
+       {"<th>measured by</th>",
+        "<td>native: fio failed: fio exited 1: bad option</td>"}},
+  };
+  for (const auto& f : formats) ExpectHasAll(f.render(r), f.wanted);
 
   // A report from before the field has no such column.
   EXPECT_EQ(RenderText(SampleReport()).find("measured by"), std::string::npos);

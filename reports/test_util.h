@@ -1,5 +1,5 @@
-// Shared by the reports tests: the crafted report under reports/testdata and
-// golden-file comparison.
+// Shared by the reports tests: the crafted report under reports/testdata,
+// golden-file comparison, and what a rendered text must or must not hold.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "reports/report.h"
 
@@ -62,6 +63,22 @@ inline void ExpectGolden(const std::string& name, const std::string& actual) {
       line++;
     }
     ADD_FAILURE() << name << " differs (line endings?)";
+  }
+}
+
+// Fails the test for each of `wanted` that `text` does not hold, naming it.
+inline void ExpectHasAll(const std::string& text,
+                         const std::vector<std::string>& wanted) {
+  for (const std::string& w : wanted) {
+    EXPECT_NE(text.find(w), std::string::npos) << "missing: " << w;
+  }
+}
+
+// Fails the test for each of `unwanted` that `text` holds, naming it.
+inline void ExpectHasNone(const std::string& text,
+                          const std::vector<std::string>& unwanted) {
+  for (const std::string& u : unwanted) {
+    EXPECT_EQ(text.find(u), std::string::npos) << "present: " << u;
   }
 }
 
