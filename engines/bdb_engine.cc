@@ -650,11 +650,8 @@ class BdbEngine final : public AdapterEngine {
 }  // namespace
 
 LibraryBuild BdbLibrary() {
-  LibraryBuild b;
-  b.engine = std::string(kId);
-  b.version = db_version(nullptr, nullptr, nullptr);
-  b.version_source = "library";
-  b.shared_object = SharedObjectOf("db_sequence_create");
+  LibraryBuild b = LibraryOf(kId, db_version(nullptr, nullptr, nullptr),
+                             "library", "db_sequence_create");
   // --enable-diagnostic builds define __db_assert, the function assertions
   // call; release builds leave it out.
   if (!b.shared_object.empty()) {

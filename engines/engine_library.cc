@@ -4,6 +4,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include <utility>
+
 #include "engines/engine_factories.h"
 
 namespace disktune {
@@ -33,6 +35,16 @@ bool SharedObjectDefines(const std::string& path, const char* symbol) {
   const bool found = dlsym(handle, symbol) != nullptr;
   dlclose(handle);
   return found;
+}
+
+LibraryBuild LibraryOf(std::string_view engine, std::string version,
+                       const char* version_source, const char* symbol) {
+  LibraryBuild b;
+  b.engine = std::string(engine);
+  b.version = std::move(version);
+  b.version_source = version_source;
+  b.shared_object = SharedObjectOf(symbol);
+  return b;
 }
 
 }  // namespace engine_internal
