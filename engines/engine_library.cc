@@ -6,8 +6,6 @@
 
 #include <utility>
 
-#include "engines/engine_factories.h"
-
 namespace disktune {
 namespace engine_internal {
 
@@ -48,30 +46,5 @@ LibraryBuild LibraryOf(std::string_view engine, std::string version,
 }
 
 }  // namespace engine_internal
-
-LibraryBuild DescribeEngineLibrary(std::string_view engine) {
-  using namespace engine_internal;
-#if DISKTUNE_HAVE_LEVELDB
-  if (engine == "leveldb") return LevelDbLibrary();
-#endif
-#if DISKTUNE_HAVE_ROCKSDB
-  if (engine == "rocksdb") return RocksDbLibrary();
-#endif
-#if DISKTUNE_HAVE_SQLITE3
-  if (engine == "sqlite3") return Sqlite3Library();
-#endif
-#if DISKTUNE_HAVE_KYOTOCABINET
-  if (engine == "kyotocabinet") return KyotoCabinetLibrary();
-#endif
-#if DISKTUNE_HAVE_LMDB
-  if (engine == "lmdb") return LmdbLibrary();
-#endif
-#if DISKTUNE_HAVE_BDB
-  if (engine == "bdb") return BdbLibrary();
-#endif
-  LibraryBuild b;
-  b.engine = std::string(engine);
-  return b;
-}
 
 }  // namespace disktune
