@@ -16,8 +16,6 @@ namespace {
 
 using direct_loop::Die;
 
-constexpr u_int32_t kValueSize = 100;
-
 void Check(int rc, const char* what) {
   if (rc != 0) Die(what, db_strerror(rc));
 }
@@ -30,7 +28,7 @@ class Bench {
   void OpenFresh() {
     Close();
     const std::string home = dir_ + "/dbbench_bdb-" + std::to_string(++num_);
-    std::system(("rm -rf '" + home + "' && mkdir -p '" + home + "'").c_str());
+    direct_loop::EmptyDir(home);
     Check(db_env_create(&env_, 0), "env create");
     Check(env_->set_cachesize(env_, 0, 4194304, 1), "set cachesize");
     Check(env_->set_lk_max_locks(env_, 100000), "set lk_max_locks");
@@ -60,13 +58,13 @@ class Bench {
     DBT k{};
     DBT v{};
     k.data = key;
-    v.size = kValueSize;
+    v.size = static_cast<u_int32_t>(direct_loop::kValueSize);
     for (long i = 0; i < num; i++) {
       DB_TXN* txn = nullptr;
       Check(env_->txn_begin(env_, nullptr, &txn, 0), "txn begin");
       k.size =
           direct_loop::Key(key, sizeof(key), random ? long((*rng)() % num) : i);
-      v.data = const_cast<char*>(values.Next(kValueSize).data());
+      v.data = const_cast<char*>(values.Next(direct_loop::kValueSize).data());
       Check(db_->put(db_, txn, &k, &v, 0), "put");
       Check(txn->commit(txn, 0), "commit");
       env_->txn_checkpoint(env_, 81920, 1, 0);
@@ -140,7 +138,7 @@ class Bench {
 
 int main(int argc, char** argv) {
   const direct_loop::Args a = direct_loop::ParseArgs(argc, argv);
-  std::system(("rm -rf '" + a.dir + "' && mkdir -p '" + a.dir + "'").c_str());
+  direct_loop::EmptyDir(a.dir);
   Bench b(a.dir);
   return direct_loop::RunScenarios(a, b);
 }

@@ -16,6 +16,9 @@
 
 namespace direct_loop {
 
+// db_bench's default --value_size.
+constexpr size_t kValueSize = 100;
+
 // db_bench's RandomGenerator: 1 MiB of 100-byte pieces, each a 50-byte random
 // printable string repeated (compressible to ~50%), handed out in order.
 class Values {
@@ -56,6 +59,11 @@ inline void Report(const char* name, long ops, double seconds,
 // db_bench's key: "%016d". Returns the length (16 for keys below 10^16).
 inline int Key(char* buf, size_t size, long k) {
   return std::snprintf(buf, size, "%016ld", k);
+}
+
+// Removes `dir` and makes it again, empty: every run starts from no database.
+inline void EmptyDir(const std::string& dir) {
+  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
 }
 
 [[noreturn]] inline void Die(const char* what, const std::string& detail) {

@@ -18,12 +18,10 @@ namespace {
 namespace kc = kyotocabinet;
 using direct_loop::Die;
 
-constexpr size_t kValueSize = 100;
-
 class Bench {
  public:
   explicit Bench(std::string dir) : dir_(std::move(dir)) {
-    std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
+    direct_loop::EmptyDir(dir_);
   }
   ~Bench() { Close(); }
 
@@ -49,7 +47,8 @@ class Bench {
     for (long i = 0; i < num; i++) {
       direct_loop::Key(key, sizeof(key), random ? long((*rng)() % num) : i);
       std::string cpp_key = key;
-      if (!db_->set(cpp_key, std::string(values.Next(kValueSize)))) {
+      if (!db_->set(cpp_key,
+                    std::string(values.Next(direct_loop::kValueSize)))) {
         Die("set", db_->error().name());
       }
     }

@@ -19,8 +19,6 @@ namespace {
 
 using direct_loop::Die;
 
-constexpr size_t kValueSize = 100;
-
 class Bench {
  public:
   explicit Bench(std::string dir) : path_(std::move(dir)) {}
@@ -43,7 +41,7 @@ class Bench {
     for (long i = 0; i < num; i++) {
       const int n =
           direct_loop::Key(key, sizeof(key), random ? long((*rng)() % num) : i);
-      const std::string_view v = values.Next(kValueSize);
+      const std::string_view v = values.Next(direct_loop::kValueSize);
       leveldb::Status s = db_->Put(wo, leveldb::Slice(key, n),
                                    leveldb::Slice(v.data(), v.size()));
       if (!s.ok()) Die("put", s.ToString());

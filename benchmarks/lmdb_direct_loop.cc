@@ -15,8 +15,6 @@ namespace {
 
 using direct_loop::Die;
 
-constexpr size_t kValueSize = 100;
-
 void Check(int rc, const char* what) {
   if (rc != MDB_SUCCESS) Die(what, mdb_strerror(rc));
 }
@@ -30,9 +28,10 @@ class Bench {
   // from the entry count, as LMDB's benchmark does.
   void OpenFresh() {
     Close();
-    std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
+    direct_loop::EmptyDir(dir_);
     Check(mdb_env_create(&env_), "env create");
-    Check(mdb_env_set_mapsize(env_, size_t(num_) * 32 * kValueSize / 10),
+    Check(mdb_env_set_mapsize(env_,
+                              size_t(num_) * 32 * direct_loop::kValueSize / 10),
           "set mapsize");
     Check(mdb_env_open(env_, dir_.c_str(), MDB_NOSYNC | MDB_WRITEMAP, 0664),
           "env open");
@@ -54,7 +53,7 @@ class Bench {
       Check(mdb_cursor_open(txn, dbi_, &c), "cursor open");
       k.mv_size =
           direct_loop::Key(key, sizeof(key), random ? long((*rng)() % num) : i);
-      std::string_view v = values.Next(kValueSize);
+      std::string_view v = values.Next(direct_loop::kValueSize);
       MDB_val val{v.size(), const_cast<char*>(v.data())};
       Check(mdb_cursor_put(c, &k, &val, flags), "put");
       mdb_cursor_close(c);

@@ -16,12 +16,10 @@ namespace {
 
 using direct_loop::Die;
 
-constexpr int kValueSize = 100;
-
 class Bench {
  public:
   explicit Bench(std::string dir) : dir_(std::move(dir)) {
-    std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
+    direct_loop::EmptyDir(dir_);
   }
   ~Bench() {
     if (db_ != nullptr) sqlite3_close(db_);
@@ -49,10 +47,12 @@ class Bench {
     direct_loop::Values values;
     char key[32];
     for (long i = 0; i < num; i++) {
-      std::string_view v = values.Next(kValueSize);
+      std::string_view v = values.Next(direct_loop::kValueSize);
       direct_loop::Key(key, sizeof(key), random ? long((*rng)() % num) : i);
       sqlite3_bind_blob(put, 1, key, 16, SQLITE_STATIC);
-      sqlite3_bind_blob(put, 2, v.data(), kValueSize, SQLITE_STATIC);
+      sqlite3_bind_blob(put, 2, v.data(),
+                        static_cast<int>(direct_loop::kValueSize),
+                        SQLITE_STATIC);
       if (sqlite3_step(put) != SQLITE_DONE) Die("replace", sqlite3_errmsg(db_));
       sqlite3_clear_bindings(put);
       sqlite3_reset(put);

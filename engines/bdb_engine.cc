@@ -207,6 +207,20 @@ class BdbIterator final : public EngineIterator {
     return entries_.size() >= chunk_entries_ || bytes >= kChunkBytes;
   }
 
+  // From the cursor's record (when `rc` is 0), appends records stepping with
+  // `step` (DB_NEXT or DB_PREV) until the chunk is full or the cursor ends;
+  // returns the last get's code.
+  int AppendRun(DBC* c, int rc, u_int32_t step, OutDbt* k, OutDbt* v) {
+    size_t bytes = 0;
+    while (rc == 0) {
+      Append(*k, *v);
+      bytes += k->dbt.size + v->dbt.size;
+      if (ChunkFull(bytes)) break;
+      rc = c->get(c, &k->dbt, &v->dbt, step);
+    }
+    return rc;
+  }
+
   // Loads records in ascending order starting at `how` (DB_FIRST, or
   // DB_SET_RANGE on `from`); with `skip_from`, a record equal to `from` is
   // skipped (continuing after the previous chunk's last key).
@@ -216,13 +230,7 @@ class BdbIterator final : public EngineIterator {
       if (rc == 0 && skip_from && k->view() == from) {
         rc = c->get(c, &k->dbt, &v->dbt, DB_NEXT);
       }
-      size_t bytes = 0;
-      while (rc == 0) {
-        Append(*k, *v);
-        bytes += k->dbt.size + v->dbt.size;
-        if (ChunkFull(bytes)) break;
-        rc = c->get(c, &k->dbt, &v->dbt, DB_NEXT);
-      }
+      rc = AppendRun(c, rc, DB_NEXT, k, v);
       pos_ = 0;
       return rc;
     });
@@ -240,13 +248,7 @@ class BdbIterator final : public EngineIterator {
              : rc == DB_NOTFOUND ? c->get(c, &k->dbt, &v->dbt, DB_LAST)
                                  : rc;
       }
-      size_t bytes = 0;
-      while (rc == 0) {
-        Append(*k, *v);
-        bytes += k->dbt.size + v->dbt.size;
-        if (ChunkFull(bytes)) break;
-        rc = c->get(c, &k->dbt, &v->dbt, DB_PREV);
-      }
+      rc = AppendRun(c, rc, DB_PREV, k, v);
       std::reverse(entries_.begin(), entries_.end());
       pos_ = entries_.empty() ? 0 : entries_.size() - 1;
       return rc;
@@ -648,11 +650,8 @@ class BdbEngine final : public AdapterEngine {
 }  // namespace
 
 LibraryBuild BdbLibrary() {
-  LibraryBuild b;
-  b.engine = std::string(kId);
-  b.version = db_version(nullptr, nullptr, nullptr);
-  b.version_source = "library";
-  b.shared_object = SharedObjectOf("db_sequence_create");
+  LibraryBuild b = LibraryOf(kId, db_version(nullptr, nullptr, nullptr),
+                             "library", "db_sequence_create");
   // --enable-diagnostic builds define __db_assert, the function assertions
   // call; release builds leave it out.
   if (!b.shared_object.empty()) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engines/engine_factories.h"
+#include "engines/engine_library.h"
 #include "src/core/enum_names.h"
 
 namespace disktune {
@@ -19,6 +20,7 @@ namespace {
 struct RegistryEntry {
   EngineInfo info;
   std::unique_ptr<Engine> (*make)();
+  LibraryBuild (*library)();  // the library build the adapter runs on
 };
 
 // The order is the order of `disktune list` and of `--engine all`.
@@ -27,27 +29,34 @@ const std::vector<RegistryEntry>& Registry() {
   static const std::vector<RegistryEntry> kRegistry = {
 #if DISKTUNE_HAVE_LEVELDB
     {{"leveldb", "LevelDB: log-structured merge tree", false},
-     NewLevelDbEngine},
+     NewLevelDbEngine,
+     LevelDbLibrary},
 #endif
 #if DISKTUNE_HAVE_ROCKSDB
     {{"rocksdb", "RocksDB: log-structured merge tree", false},
-     NewRocksDbEngine},
+     NewRocksDbEngine,
+     RocksDbLibrary},
 #endif
 #if DISKTUNE_HAVE_SQLITE3
     {{"sqlite3", "SQLite3: B-tree table, WAL, exclusive locking", true},
-     NewSqlite3Engine},
+     NewSqlite3Engine,
+     Sqlite3Library},
 #endif
 #if DISKTUNE_HAVE_KYOTOCABINET
     {{"kyotocabinet", "Kyoto Cabinet TreeDB: B+ tree (GrassDB in memory)",
       true},
-     NewKyotoCabinetEngine},
+     NewKyotoCabinetEngine,
+     KyotoCabinetLibrary},
 #endif
 #if DISKTUNE_HAVE_LMDB
     {{"lmdb", "LMDB: copy-on-write memory-mapped B+ tree", false},
-     NewLmdbEngine},
+     NewLmdbEngine,
+     LmdbLibrary},
 #endif
 #if DISKTUNE_HAVE_BDB
-    {{"bdb", "Berkeley DB: transactional B-tree", true}, NewBdbEngine},
+    {{"bdb", "Berkeley DB: transactional B-tree", true},
+     NewBdbEngine,
+     BdbLibrary},
 #endif
   };
   return kRegistry;
@@ -96,6 +105,15 @@ const std::vector<EngineInfo>& AvailableEngines() {
     return infos;
   }();
   return kInfos;
+}
+
+LibraryBuild DescribeEngineLibrary(std::string_view engine) {
+  for (const RegistryEntry& entry : Registry()) {
+    if (entry.info.id == engine) return entry.library();
+  }
+  LibraryBuild b;
+  b.engine = std::string(engine);
+  return b;
 }
 
 Result<std::unique_ptr<Engine>> NewEngine(std::string_view id) {

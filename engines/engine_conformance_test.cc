@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "engines/engine.h"
@@ -130,20 +131,15 @@ class EngineConformanceTest : public ::testing::TestWithParam<std::string> {
     return engine_->Get(key, &value).code() == Status::Code::kNotFound;
   }
 
-  Entries ScanForward() {
-    Entries out;
-    std::unique_ptr<EngineIterator> it = engine_->NewIterator();
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      out.emplace_back(it->key(), it->value());
-    }
-    EXPECT_OK(it->status());
-    return out;
-  }
+  Entries ScanForward() { return Scan(true); }
+  Entries ScanBackward() { return Scan(false); }
 
-  Entries ScanBackward() {
+  // Every entry, in the order a scan from the first (or the last) meets them.
+  Entries Scan(bool forward) {
     Entries out;
     std::unique_ptr<EngineIterator> it = engine_->NewIterator();
-    for (it->SeekToLast(); it->Valid(); it->Prev()) {
+    for (forward ? it->SeekToFirst() : it->SeekToLast(); it->Valid();
+         forward ? it->Next() : it->Prev()) {
       out.emplace_back(it->key(), it->value());
     }
     EXPECT_OK(it->status());
@@ -378,22 +374,18 @@ TEST_P(EngineConformanceTest, SeekFindsTheFirstKeyAtOrAfterTheTarget) {
   it->Seek(KeyOf(95));  // past the end
   EXPECT_FALSE(it->Valid());
 
-  // Changing direction after a Seek.
+  // Changing direction after a Seek: each move (Next or Prev) and the key it
+  // lands on.
   it->Seek(KeyOf(45));
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ(it->key(), KeyOf(50));
-  it->Next();
-  ASSERT_TRUE(it->Valid());
-  EXPECT_EQ(it->key(), KeyOf(60));
-  it->Prev();
-  ASSERT_TRUE(it->Valid());
-  EXPECT_EQ(it->key(), KeyOf(50));
-  it->Prev();
-  ASSERT_TRUE(it->Valid());
-  EXPECT_EQ(it->key(), KeyOf(40));
-  it->Next();
-  ASSERT_TRUE(it->Valid());
-  EXPECT_EQ(it->key(), KeyOf(50));
+  const std::pair<bool, int> moves[] = {
+      {true, 60}, {false, 50}, {false, 40}, {true, 50}};
+  for (const auto& [next, at] : moves) {
+    next ? it->Next() : it->Prev();
+    ASSERT_TRUE(it->Valid()) << "to " << at;
+    EXPECT_EQ(it->key(), KeyOf(at));
+  }
 
   it->Seek(KeyOf(0));
   it->Prev();  // off the front

@@ -4,7 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "engines/engine_factories.h"
+#include <utility>
 
 namespace disktune {
 namespace engine_internal {
@@ -35,31 +35,16 @@ bool SharedObjectDefines(const std::string& path, const char* symbol) {
   return found;
 }
 
-}  // namespace engine_internal
-
-LibraryBuild DescribeEngineLibrary(std::string_view engine) {
-  using namespace engine_internal;
-#if DISKTUNE_HAVE_LEVELDB
-  if (engine == "leveldb") return LevelDbLibrary();
-#endif
-#if DISKTUNE_HAVE_ROCKSDB
-  if (engine == "rocksdb") return RocksDbLibrary();
-#endif
-#if DISKTUNE_HAVE_SQLITE3
-  if (engine == "sqlite3") return Sqlite3Library();
-#endif
-#if DISKTUNE_HAVE_KYOTOCABINET
-  if (engine == "kyotocabinet") return KyotoCabinetLibrary();
-#endif
-#if DISKTUNE_HAVE_LMDB
-  if (engine == "lmdb") return LmdbLibrary();
-#endif
-#if DISKTUNE_HAVE_BDB
-  if (engine == "bdb") return BdbLibrary();
-#endif
+LibraryBuild LibraryOf(std::string_view engine, std::string version,
+                       const char* version_source, const char* symbol) {
   LibraryBuild b;
   b.engine = std::string(engine);
+  b.version = std::move(version);
+  b.version_source = version_source;
+  b.shared_object = SharedObjectOf(symbol);
   return b;
 }
+
+}  // namespace engine_internal
 
 }  // namespace disktune

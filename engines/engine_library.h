@@ -22,5 +22,11 @@ std::string SharedObjectOf(const char* symbol);
 // Whether the shared object `path` (already loaded) defines `symbol`.
 bool SharedObjectDefines(const std::string& path, const char* symbol);
 
+// What every adapter's description starts from: the engine, its version and
+// where that came from ("library" or "headers"), and the shared object that
+// defines `symbol`. Assertions stay "unknown" for the adapter to detect.
+LibraryBuild LibraryOf(std::string_view engine, std::string version,
+                       const char* version_source, const char* symbol);
+
 }  // namespace engine_internal
 }  // namespace disktune

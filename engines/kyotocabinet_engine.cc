@@ -391,11 +391,7 @@ class KyotoCabinetEngine final : public AdapterEngine {
 }  // namespace
 
 LibraryBuild KyotoCabinetLibrary() {
-  LibraryBuild b;
-  b.engine = std::string(kId);
-  b.version = kc::VERSION;
-  b.version_source = "library";
-  b.shared_object = SharedObjectOf("kcdbnew");
+  LibraryBuild b = LibraryOf(kId, kc::VERSION, "library", "kcdbnew");
   b.assertions_evidence = "Kyoto Cabinet exports nothing that tells";
   return b;
 }

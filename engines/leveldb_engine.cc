@@ -257,13 +257,11 @@ class LevelDbEngine final : public AdapterEngine {
 }  // namespace
 
 LibraryBuild LevelDbLibrary() {
-  LibraryBuild b;
-  b.engine = std::string(kId);
   // LevelDB has no run-time version call: the headers disktune was built with.
-  b.version = std::to_string(leveldb::kMajorVersion) + "." +
-              std::to_string(leveldb::kMinorVersion);
-  b.version_source = "headers";
-  b.shared_object = SharedObjectOf("leveldb_open");
+  LibraryBuild b = LibraryOf(kId,
+                             std::to_string(leveldb::kMajorVersion) + "." +
+                                 std::to_string(leveldb::kMinorVersion),
+                             "headers", "leveldb_open");
   b.assertions_evidence = "LevelDB exports nothing that tells";
   return b;
 }

@@ -491,11 +491,8 @@ class LmdbEngine final : public AdapterEngine {
 }  // namespace
 
 LibraryBuild LmdbLibrary() {
-  LibraryBuild b;
-  b.engine = std::string(kId);
-  b.version = mdb_version(nullptr, nullptr, nullptr);
-  b.version_source = "library";
-  b.shared_object = SharedObjectOf("mdb_reader_check");
+  LibraryBuild b = LibraryOf(kId, mdb_version(nullptr, nullptr, nullptr),
+                             "library", "mdb_reader_check");
   b.assertions_evidence = "LMDB exports nothing that tells";
   return b;
 }

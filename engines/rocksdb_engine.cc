@@ -419,11 +419,8 @@ class RocksDbEngine final : public AdapterEngine {
 }  // namespace
 
 LibraryBuild RocksDbLibrary() {
-  LibraryBuild b;
-  b.engine = std::string(kId);
-  b.version = rocksdb::GetRocksVersionAsString(true);
-  b.version_source = "library";
-  b.shared_object = SharedObjectOf("rocksdb_open");
+  LibraryBuild b = LibraryOf(kId, rocksdb::GetRocksVersionAsString(true),
+                             "library", "rocksdb_open");
   // RocksDB compiles its sync points (test hooks) only where NDEBUG is not
   // defined, i.e. in builds with assertions on, and its own code calls them
   // there: a weak reference to SyncPoint::GetInstance() resolves exactly when

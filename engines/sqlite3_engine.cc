@@ -610,11 +610,8 @@ class Sqlite3Engine final : public AdapterEngine {
 }  // namespace
 
 LibraryBuild Sqlite3Library() {
-  LibraryBuild b;
-  b.engine = std::string(kId);
-  b.version = sqlite3_libversion();
-  b.version_source = "library";
-  b.shared_object = SharedObjectOf("sqlite3_sourceid");
+  LibraryBuild b =
+      LibraryOf(kId, sqlite3_libversion(), "library", "sqlite3_sourceid");
   // SQLITE_DEBUG builds (which turn assert() on) list it among their
   // compile options.
   b.assertions = sqlite3_compileoption_used("SQLITE_DEBUG") ? "on" : "off";

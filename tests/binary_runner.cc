@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <thread>
 
+#include "src/core/subprocess.h"
+
 namespace disktune::testing {
 
 std::string DisktuneBin() {
@@ -47,19 +49,11 @@ pid_t Spawn(const std::vector<std::string>& args, const std::string& cwd,
       };
       if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(125);
     }
-    dup2(o[1], 1);
-    dup2(e[1], 2);
     close(o[0]);
     close(e[0]);
-    int devnull = open("/dev/null", O_RDONLY);
-    dup2(devnull, 0);
-    std::string bin = DisktuneBin();
-    std::vector<char*> argv{bin.data()};
-    std::vector<std::string> copy = args;
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
-    _exit(127);
+    std::vector<std::string> argv = {DisktuneBin()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    ExecInChild(argv[0], argv, o[1], e[1]);
   }
   close(o[1]);
   close(e[1]);

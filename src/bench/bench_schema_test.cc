@@ -8,6 +8,7 @@
 
 #include "reports/schema_validator.h"
 #include "src/bench/mem_engine_for_test.h"
+#include "src/bench/pulses_for_test.h"
 #include "src/bench/runner.h"
 
 namespace disktune::bench {
@@ -36,12 +37,7 @@ TEST(BenchSchemaTest, EveryKindOfResultValidates) {
       "load,"
       "ycsb-a,utxo-load,utxo-pulse,readmissing"};
   req.user.num = 2000;
-  req.user.pulse_reads = 100;
-  req.user.pulse_inserts = 100;
-  req.user.pulse_deletes = 10;
-  req.user.pulses = 1;
-  // Never drop_caches (the whole machine's cache) from a unit test.
-  req.user.page_cache = PageCachePolicy::kFadvise;
+  testing::SetPulses(&req.user, 100, 100, 10, 1);
   req.user.max_threads = 2;
   req.quick = true;
   req.repeat = 2;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <mutex>
 #include <set>
+#include <type_traits>
 
 #include "engines/knob_spec.h"
 #include "src/bench/anon_rss_sampler.h"
@@ -150,45 +151,43 @@ class SerializedIterator : public EngineIterator {
     inner_.reset();
   }
   void SeekToFirst() override {
-    std::lock_guard<std::mutex> l(*mu_);
-    inner_->SeekToFirst();
+    Locked([](EngineIterator& it) { it.SeekToFirst(); });
   }
   void SeekToLast() override {
-    std::lock_guard<std::mutex> l(*mu_);
-    inner_->SeekToLast();
+    Locked([](EngineIterator& it) { it.SeekToLast(); });
   }
   void Seek(std::string_view t) override {
-    std::lock_guard<std::mutex> l(*mu_);
-    inner_->Seek(t);
+    Locked([t](EngineIterator& it) { it.Seek(t); });
   }
   bool Valid() const override {
-    std::lock_guard<std::mutex> l(*mu_);
-    return inner_->Valid();
+    return Locked([](EngineIterator& it) { return it.Valid(); });
   }
   void Next() override {
-    std::lock_guard<std::mutex> l(*mu_);
-    inner_->Next();
+    Locked([](EngineIterator& it) { it.Next(); });
   }
   void Prev() override {
-    std::lock_guard<std::mutex> l(*mu_);
-    inner_->Prev();
+    Locked([](EngineIterator& it) { it.Prev(); });
   }
   // The views stay valid until the next positioning call by this thread,
   // which is the iterator contract anyway.
   std::string_view key() const override {
-    std::lock_guard<std::mutex> l(*mu_);
-    return inner_->key();
+    return Locked([](EngineIterator& it) { return it.key(); });
   }
   std::string_view value() const override {
-    std::lock_guard<std::mutex> l(*mu_);
-    return inner_->value();
+    return Locked([](EngineIterator& it) { return it.value(); });
   }
   Status status() const override {
-    std::lock_guard<std::mutex> l(*mu_);
-    return inner_->status();
+    return Locked([](EngineIterator& it) { return it.status(); });
   }
 
  private:
+  // Calls `f` on the inner iterator under the engine's lock.
+  template <typename F>
+  std::invoke_result_t<F, EngineIterator&> Locked(F f) const {
+    std::lock_guard<std::mutex> l(*mu_);
+    return f(*inner_);
+  }
+
   std::unique_ptr<EngineIterator> inner_;
   std::mutex* mu_;
 };

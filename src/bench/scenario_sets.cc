@@ -11,6 +11,13 @@ Overrides Cache(uint64_t bytes) {
   return o;
 }
 
+// The 2011 page's 128 MB experiments: `write_buffer` + `cache` bytes.
+Overrides MemorySplit(uint64_t write_buffer, uint64_t cache) {
+  Overrides o = Cache(cache);
+  o.knobs.write_buffer_bytes = write_buffer;
+  return o;
+}
+
 SetStep Step(std::string_view name) { return SetStep{name, Overrides{}}; }
 
 SetStep Step(std::string_view name, Overrides o) { return SetStep{name, o}; }
@@ -29,6 +36,12 @@ std::vector<ScenarioSet> MakeSets() {
                   "db_bench's default benchmark list with the engine's "
                   "default options",
                   Overrides{}, db_bench_list});
+  // The 2011 page's write experiments run fillseq then fillrandom; its read
+  // experiments fill, overwrite and read.
+  const std::vector<SetStep> writes = {Step("fillseq"), Step("fillrandom")};
+  const std::vector<SetStep> reads = {Step("fillrandom"), Step("overwrite"),
+                                      Step("readrandom"), Step("readrandom"),
+                                      Step("readseq")};
   // The 2011 page gives each engine 4 MB of cache memory. (Its text splits
   // LevelDB's 4 MB into 2 MB write buffer + 2 MB cache; db_bench was run with
   // --cache_size=4 MB and the default write buffer, which is what we do.)
@@ -45,8 +58,7 @@ std::vector<ScenarioSet> MakeSets() {
                     "the 2011 LevelDB benchmark page, large values: "
                     "100,000-byte values, num/1000 writes, "
                     "sequential and random",
-                    o,
-                    {Step("fillseq"), Step("fillrandom")}});
+                    o, writes});
   }
   sets.push_back({"batch-writes",
                   "the 2011 LevelDB benchmark page, batch writes: 1000 batches "
@@ -62,51 +74,28 @@ std::vector<ScenarioSet> MakeSets() {
                     "the 2011 LevelDB benchmark page, synchronous writes: "
                     "num/100 writes, each synced "
                     "(the 2011 run turned the drive's write cache off)",
-                    o,
-                    {Step("fillseq"), Step("fillrandom")}});
+                    o, writes});
   }
-  {
-    Overrides o = Cache(4 * kMiB);
-    o.knobs.compression = Compression::kNone;
-    sets.push_back({"compression-off",
-                    "the 2011 LevelDB benchmark page, writes without "
-                    "compression, sequential and random",
-                    o,
-                    {Step("fillseq"), Step("fillrandom")}});
-  }
-  {
-    Overrides o;
-    o.knobs.write_buffer_bytes = 120 * kMiB;
-    o.knobs.cache_bytes = 8 * kMiB;
-    sets.push_back({"more-memory",
-                    "the 2011 LevelDB benchmark page, 128 MB split "
-                    "write-buffer-heavy: 120 MB write buffer "
-                    "+ 8 MB cache, writes",
-                    o,
-                    {Step("fillseq"), Step("fillrandom")}});
-  }
-  {
-    Overrides o;
-    o.knobs.write_buffer_bytes = 8 * kMiB;
-    o.knobs.cache_bytes = 120 * kMiB;
-    sets.push_back({"larger-cache",
-                    "the 2011 LevelDB benchmark page, 128 MB split "
-                    "cache-heavy: 8 MB write buffer + 120 MB "
-                    "cache, reads",
-                    o,
-                    {Step("fillrandom"), Step("overwrite"), Step("readrandom"),
-                     Step("readrandom"), Step("readseq")}});
-  }
-  {
-    Overrides o = Cache(4 * kMiB);
-    o.knobs.compression = Compression::kNone;
-    sets.push_back({"reads-uncompressed",
-                    "the 2011 LevelDB benchmark page, reads from a DB written "
-                    "without compression",
-                    o,
-                    {Step("fillrandom"), Step("overwrite"), Step("readrandom"),
-                     Step("readrandom"), Step("readseq")}});
-  }
+  Overrides uncompressed = Cache(4 * kMiB);
+  uncompressed.knobs.compression = Compression::kNone;
+  sets.push_back({"compression-off",
+                  "the 2011 LevelDB benchmark page, writes without "
+                  "compression, sequential and random",
+                  uncompressed, writes});
+  sets.push_back({"more-memory",
+                  "the 2011 LevelDB benchmark page, 128 MB split "
+                  "write-buffer-heavy: 120 MB write buffer "
+                  "+ 8 MB cache, writes",
+                  MemorySplit(120 * kMiB, 8 * kMiB), writes});
+  sets.push_back({"larger-cache",
+                  "the 2011 LevelDB benchmark page, 128 MB split "
+                  "cache-heavy: 8 MB write buffer + 120 MB "
+                  "cache, reads",
+                  MemorySplit(8 * kMiB, 120 * kMiB), reads});
+  sets.push_back({"reads-uncompressed",
+                  "the 2011 LevelDB benchmark page, reads from a DB written "
+                  "without compression",
+                  uncompressed, reads});
   {
     // The 2011 page's whole engine comparison in one run, each experiment's
     // steps carrying that experiment's overrides (reports/findings_2011.cc
@@ -137,23 +126,22 @@ std::vector<ScenarioSet> MakeSets() {
     t1.threads = 1;
     t8.threads = 8;
     t16.threads = 16;
+    const std::vector<SetStep> pulses = {
+        Step("utxo-load"), Step("utxo-pulse", t1), Step("utxo-pulse", t8),
+        Step("utxo-pulse", t16)};
     sets.push_back({"utxo",
                     "the UTXO pulse write-up (RocksDB vs LevelDB), UTXO pulse: "
                     "load, then pulses of sorted reads on 1, 8 "
                     "and 16 threads from a cold page cache, with inserts and "
                     "deletes",
-                    Overrides{},
-                    {Step("utxo-load"), Step("utxo-pulse", t1),
-                     Step("utxo-pulse", t8), Step("utxo-pulse", t16)}});
+                    Overrides{}, pulses});
     Overrides reads_only;
     reads_only.pulse_inserts = 0;
     reads_only.pulse_deletes = 0;
     sets.push_back({"utxo-reads",
                     "the UTXO pulse write-up (RocksDB vs LevelDB), case 2 (the "
                     "one the seed measured): reads only",
-                    reads_only,
-                    {Step("utxo-load"), Step("utxo-pulse", t1),
-                     Step("utxo-pulse", t8), Step("utxo-pulse", t16)}});
+                    reads_only, pulses});
   }
   {
     Overrides o;

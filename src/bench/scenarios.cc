@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <mutex>
 #include <numeric>
+#include <optional>
 
 #include "src/bench/crc32c.h"
 #include "src/bench/distributions.h"
@@ -1004,24 +1005,31 @@ constexpr std::array kTable = {
         KeyOrder::kZipfian, ThreadCount::kThreads, false, false, false},
 };
 
-}  // namespace
-
-const char* KeyOrderName(KeyOrder k) {
+// The distribution a key order draws its keys from; none for kNone.
+std::optional<Distribution> DistributionOf(KeyOrder k) {
   switch (k) {
     case KeyOrder::kSequential:
-      return "sequential";
+      return Distribution::kSequential;
     case KeyOrder::kUniform:
-      return "uniform";
+      return Distribution::kUniform;
     case KeyOrder::kHot:
-      return "hot";
+      return Distribution::kHot;
     case KeyOrder::kZipfian:
-      return "zipfian";
+      return Distribution::kZipfian;
     case KeyOrder::kLatest:
-      return "latest";
+      return Distribution::kLatest;
     case KeyOrder::kNone:
-      return "";
+      break;
   }
-  return "";
+  return std::nullopt;
+}
+
+}  // namespace
+
+// The distribution's own name, which ParseDistribution reads back.
+const char* KeyOrderName(KeyOrder k) {
+  const std::optional<Distribution> d = DistributionOf(k);
+  return d ? DistributionName(*d) : "";
 }
 
 std::span<const ScenarioSpec> Scenarios() { return kTable; }

@@ -8,6 +8,7 @@
 
 #include "src/bench/crc32c.h"
 #include "src/bench/mem_engine_for_test.h"
+#include "src/bench/pulses_for_test.h"
 #include "src/bench/runner.h"
 #include "src/bench/scenario.h"
 #include "src/bench/scenario_sets.h"
@@ -296,12 +297,7 @@ TEST_F(ScenarioRunTest, HyperLevelDbChartsProduceSeries) {
 
 TEST_F(ScenarioRunTest, UtxoPulseReadsSortedKeysAndWrites) {
   auto req = Request({"utxo-load,utxo-pulse"}, 20000);
-  req.user.pulse_reads = 900;
-  req.user.pulse_inserts = 2100;
-  req.user.pulse_deletes = 300;
-  req.user.pulses = 2;
-  // Never drop_caches (the whole machine's cache) from a unit test.
-  req.user.page_cache = PageCachePolicy::kFadvise;
+  testing::SetPulses(&req.user, 900, 2100, 300, 2);
   req.user.threads = 2;
   auto results = Run(req);
   ASSERT_EQ(results.size(), 2u);

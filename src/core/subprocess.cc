@@ -36,6 +36,19 @@ std::string FindProgram(const std::string& name) {
   return "";
 }
 
+void ExecInChild(const std::string& prog, const std::vector<std::string>& argv,
+                 int out_fd, int err_fd) {
+  dup2(out_fd, 1);
+  dup2(err_fd, 2);
+  int devnull = open("/dev/null", O_RDONLY);
+  if (devnull >= 0) dup2(devnull, 0);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  execv(prog.c_str(), args.data());
+  _exit(127);
+}
+
 Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
                                        uint64_t timeout_ns,
                                        OnInterrupt on_interrupt) {
@@ -57,15 +70,7 @@ Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
     // process group) so an umount or a restore is not cut short by it.
     signal(SIGINT, on_interrupt == OnInterrupt::kFinish ? SIG_IGN : SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, 0);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(prog.c_str(), args.data());
-    _exit(127);
+    ExecInChild(prog, argv, out_pipe[1], err_pipe[1]);
   }
   close(out_pipe[1]);
   close(err_pipe[1]);

@@ -31,6 +31,13 @@ Result<SubprocessResult> RunSubprocess(
     const std::vector<std::string>& argv, uint64_t timeout_ns = 0,
     OnInterrupt on_interrupt = OnInterrupt::kAbort);
 
+// For a forked child: stdout to `out_fd`, stderr to `err_fd`, stdin from
+// /dev/null, then execv(prog, argv) (argv[0] included). Exits with 127 when
+// the program cannot be executed.
+[[noreturn]] void ExecInChild(const std::string& prog,
+                              const std::vector<std::string>& argv, int out_fd,
+                              int err_fd);
+
 // Full path of a program, or "" when it is not installed.
 std::string FindProgram(const std::string& name);
 

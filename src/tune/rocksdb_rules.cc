@@ -13,12 +13,6 @@ namespace disktune::tune {
 namespace {
 
 using json = nlohmann::json;
-using rule_util::Bytes;
-using rule_util::MBps;
-using rule_util::Micros;
-using rule_util::Percent;
-using rule_util::ReadsHitDevice;
-using rule_util::RoundUpPow2;
 
 // The rule's knob gets `values` (preferred first), recorded as candidates.
 void Decide(CandidateSpace* s, RuleRecord* r, std::vector<KnobValue> values) {

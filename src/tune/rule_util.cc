@@ -4,7 +4,7 @@
 
 #include "src/core/units.h"
 
-namespace disktune::tune::rule_util {
+namespace disktune::tune {
 
 std::string Bytes(double b) { return FormatBytes(b); }
 
@@ -39,4 +39,4 @@ bool ReadsHitDevice(const RuleInput& in) {
   return ram > 0 && db + in.budget_bytes > ram;
 }
 
-}  // namespace disktune::tune::rule_util
+}  // namespace disktune::tune

@@ -1,5 +1,6 @@
 // What the rules (rules.cc, rocksdb_rules.cc) share: the figures' text and
-// the facts derived from the input that more than one rule reads.
+// the facts derived from the input that more than one rule reads. Only the
+// rule files include it, so both call these by their plain names.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +8,7 @@
 
 #include "src/tune/rules.h"
 
-namespace disktune::tune::rule_util {
+namespace disktune::tune {
 
 std::string Bytes(double b);      // "48 MiB"
 std::string Micros(uint64_t ns);  // "250 us"
@@ -22,4 +23,4 @@ uint64_t RoundUpPow2(uint64_t v);
 // evicts it (UTXO pulses).
 bool ReadsHitDevice(const RuleInput& in);
 
-}  // namespace disktune::tune::rule_util
+}  // namespace disktune::tune

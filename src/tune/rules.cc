@@ -12,13 +12,6 @@ namespace {
 
 using json = nlohmann::json;
 
-using rule_util::Bytes;
-using rule_util::MBps;
-using rule_util::Micros;
-using rule_util::Percent;
-using rule_util::ReadsHitDevice;
-using rule_util::RoundUpPow2;
-
 // Open files the process may use for tables: the fd limit less what the
 // engine and the service keep for themselves, and the engine's own cap.
 uint64_t OpenFilesCap(const RuleInput& in) {

@@ -177,6 +177,19 @@ struct TuneState {
   Verification v;
 };
 
+// One trial of `c` at `scale` for the interleaved rounds: its cost feeds the
+// cost model and its throughput goes to `*scores`. `phase` names the phase in
+// an error.
+Status ScoreTrial(TuneState& st, const TuneConfig& c, double scale,
+                  const std::string& label, const char* phase,
+                  std::vector<double>* scores) {
+  auto s = st.trials->Run(c, scale, label);
+  if (!s.ok()) return s.status().WithContext(phase);
+  st.cost->Observe(scale, s->Cost());
+  scores->push_back(s->ops_per_sec);
+  return Status::OK();
+}
+
 // The workload at full size, the device facts and the rules' candidates.
 Status Setup(TuneState& st) {
   const TuneRequest& req = st.req;
@@ -451,10 +464,8 @@ Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns) {
           std::to_string(max_rounds) + ": " +
           (i == 0 ? std::string("defaults")
                   : std::string("only ") + KnobName(st.changed[solo[i - 1]]));
-      auto s = st.trials->Run(configs[i], scale, label);
-      if (!s.ok()) return s.status().WithContext("knob A/B");
-      st.cost->Observe(scale, s->Cost());
-      scores[i].push_back(s->ops_per_sec);
+      DT_RETURN_IF_ERROR(
+          ScoreTrial(st, configs[i], scale, label, "knob A/B", &scores[i]));
     }
   }
   // BlockedGains gives the defaults' gain over each; a knob's is its inverse.
@@ -512,10 +523,8 @@ Status CheckKnobs(TuneState& st) {
                             (i == 0 ? std::string("winner")
                                     : std::string("without ") +
                                           KnobName(changed[judged[i - 1]]));
-        auto s = st.trials->Run(configs[i], s_k, label);
-        if (!s.ok()) return s.status().WithContext("knob check");
-        st.cost->Observe(s_k, s->Cost());
-        scores[i].push_back(s->ops_per_sec);
+        DT_RETURN_IF_ERROR(
+            ScoreTrial(st, configs[i], s_k, label, "knob check", &scores[i]));
       }
     }
     std::vector<Gain> gains = BlockedGains(scores);
@@ -594,11 +603,9 @@ Status Verify(TuneState& st) {
       std::string label = "A/B " + std::to_string(round + 1) + "/" +
                           std::to_string(plan.repeats) + ": " +
                           (i == 0 ? "baseline" : "recommendation");
-      auto s = st.trials->Run(*pair[i], s_v, label);
-      if (!s.ok()) return s.status().WithContext("verification");
-      st.cost->Observe(s_v, s->Cost());
-      (i == 0 ? v.baseline_ops_per_sec : v.candidate_ops_per_sec)
-          .push_back(s->ops_per_sec);
+      DT_RETURN_IF_ERROR(ScoreTrial(
+          st, *pair[i], s_v, label, "verification",
+          i == 0 ? &v.baseline_ops_per_sec : &v.candidate_ops_per_sec));
     }
   }
   v.gain = PairedGain(v.candidate_ops_per_sec, v.baseline_ops_per_sec);

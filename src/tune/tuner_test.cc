@@ -56,21 +56,10 @@ class FakeMachine {
   int trials_ = 0;
 };
 
-class TunerTest : public testing::WorkDirTest {
+class TunerTest : public testing::ScratchDirTest {
  protected:
   TunerTest()
-      : WorkDirTest("tuner_test_", fs::temp_directory_path().string()) {}
-  void SetUp() override {
-    WorkDirTest::SetUp();
-    if (HasFatalFailure()) return;
-    auto s = ScratchDir::Create(work_ + "/scratch", "--dir");
-    ASSERT_TRUE(s.ok()) << s.status().ToString();
-    scratch_ = std::move(*s);
-  }
-  void TearDown() override {
-    scratch_.reset();
-    WorkDirTest::TearDown();
-  }
+      : ScratchDirTest("tuner_test_", fs::temp_directory_path().string()) {}
 
   TuneRequest Request(const std::string& workload, FakeMachine& m) {
     TuneRequest req;
@@ -91,8 +80,6 @@ class TunerTest : public testing::WorkDirTest {
     req.env = m.Env();
     return req;
   }
-
-  std::unique_ptr<ScratchDir> scratch_;
 };
 
 const KnobEvidence* Evidence(const TuneResult& r, std::string_view knob) {
