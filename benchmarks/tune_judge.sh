@@ -3,12 +3,15 @@
 # measures it?
 #
 # 1. tune: `disktune tune --engine E --workload W --memory-budget B
-#    --time-budget T --out DIR/tune-K.json` (K = 1..--tunes), which also
+#    --time-budget T --data-size <--num x 116 B> --out DIR/tune-K.json`
+#    (K = 1..--tunes; 16-byte keys, 100-byte values), which also
 #    writes the engine's own form (tune-K.rocksdb.ini, tune-K.leveldb.json).
 # 2. judge, at full size, --pairs interleaved pairs (the order alternates:
 #    defaults first in odd pairs, the recommendation first in even ones):
 #    rocksdb: RocksDB's own db_bench (Debian rocksdb-tools) with
-#             --options_file tune-K.rocksdb.ini against db_bench's defaults
+#             --options_file tune-K.rocksdb.ini (and --cache_size, which
+#             db_bench's cache needs: it replaces the file's block_cache)
+#             against db_bench's defaults
 #             at the same budget: --cache_size = the budget less the
 #             default 2 x 64 MiB write buffers (when they do not fit, the
 #             buffers shrink to an eighth of the budget each, as the
@@ -123,8 +126,8 @@ db_bench_score() {
     END { if (secs > 0) printf "%.0f\n", ops / secs; else print "NA" }'
 }
 
-run_db_bench() {  # which(defaults|tuned) ini
-  local which=$1 ini=$2 db="$dir/db"
+run_db_bench() {  # which(defaults|tuned) ini profile
+  local which=$1 ini=$2 profile=$3 db="$dir/db"
   rm -rf "$db"
   local common=(--benchmarks="$steps" --num="$num" --reads="$num"
     --key_size=16 --value_size=100 --compression_ratio=0.5 --db="$db"
@@ -134,7 +137,13 @@ run_db_bench() {  # which(defaults|tuned) ini
     out=$(db_bench "${common[@]}" --cache_size="$default_cache" \
       --write_buffer_size="$wb" --max_write_buffer_number=2 2>&1)
   else
-    out=$(db_bench "${common[@]}" --options_file="$ini" 2>&1)
+    # db_bench loads the OPTIONS file with its own block cache (the one
+    # --cache_size makes, 8 MiB unless given), replacing the file's
+    # block_cache; the profile's cache size goes in by the flag.
+    local cache
+    cache=$(jq -r '.engine_options.cache_bytes // empty' "$profile")
+    out=$(db_bench "${common[@]}" --options_file="$ini" \
+      ${cache:+--cache_size="$cache"} 2>&1)
   fi
   rm -rf "$db"
   echo "$out" > "$dir/last-$which.log"
@@ -198,6 +207,7 @@ for k in $(seq 1 "$tunes"); do
     start=$(date +%s)
     "$disktune" tune --engine "$engine" --workload "$workload" \
       --memory-budget "$budget" --time-budget "$time_budget" \
+      --data-size "$((num * 116))B" \
       --dir "$dir/scratch" --out "$profile" > "$dir/tune-$k.log" 2>&1
     echo "tune $k: $(( $(date +%s) - start )) s; $(grep -m1 'Verdict' \
       "$dir/tune-$k.log" || true)"
@@ -209,7 +219,7 @@ for k in $(seq 1 "$tunes"); do
     declare -A score=()
     for which in $order; do
       if [ "$engine" = rocksdb ]; then
-        score[$which]=$(run_db_bench "$which" "$ini")
+        score[$which]=$(run_db_bench "$which" "$ini" "$profile")
       else
         score[$which]=$(run_bench "$which" "$profile")
       fi

@@ -155,6 +155,11 @@ std::string RocksDbOptionsIni(const TuneConfig& c, const std::string& header) {
   o << Commented(header, "# ");
   o << "# Load with rocksdb::LoadOptionsFromFile(); values not listed keep "
        "RocksDB's defaults.\n";
+  // A caller that hands LoadOptionsFromFile a cache of its own (db_bench
+  // does, from --cache_size) replaces block_cache, size and all.
+  o << "# db_bench --options_file replaces block_cache with its own cache: "
+       "give it --cache_size="
+    << c.cache_bytes << ".\n";
   if (c.sync) {
     o << "# Durable writes: set WriteOptions::sync = true on every write";
     if (c.entries_per_batch > 1) {

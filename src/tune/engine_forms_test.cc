@@ -51,6 +51,8 @@ TEST(EngineFormsTest, RocksDbIniParsesAsSections) {
   EXPECT_EQ(t.at("filter_policy"), "bloomfilter:10:false");
   EXPECT_EQ(t.at("block_cache"), std::to_string(24 * kMiB));
   EXPECT_NE(ini.find("# line two"), std::string::npos);
+  EXPECT_NE(ini.find("--cache_size=" + std::to_string(24 * kMiB)),
+            std::string::npos);
   EXPECT_NE(ini.find("13 entries per WriteBatch"), std::string::npos);
 
   EXPECT_FALSE(ParseIni("key=value before a section").ok());

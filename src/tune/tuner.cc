@@ -713,6 +713,30 @@ void Judge(TuneState& st) {
   }
 }
 
+// The block cache's line: what the budget leaves after the write buffers
+// and index/filter blocks, or, when the cache rule capped it below that
+// (a workload that does not read, or a working set that fits), the cap and
+// the part of the budget left unused.
+std::string CacheLine(const TuneState& st, const TuneResult& res) {
+  const MemorySplit& m = res.memory;
+  std::string held =
+      std::to_string(WriteBuffersHeld(st.model, res.recommendation)) + " x " +
+      FormatBytes(static_cast<double>(res.recommendation.write_buffer_bytes)) +
+      " = " + FormatBytes(static_cast<double>(m.write_buffers_bytes)) +
+      " of write buffers and " +
+      FormatBytes(static_cast<double>(m.table_memory_bytes)) +
+      " of index/filter blocks";
+  std::string line = FormatBytes(static_cast<double>(m.cache_bytes));
+  const uint64_t budget = st.req.memory_budget_bytes;
+  // The uncapped split leaves under a byte per cached block of rounding.
+  if (m.total_bytes() + kMiB <= budget) {
+    return line + " (capped by the cache rule; with " + held + ", " +
+           FormatBytes(static_cast<double>(budget - m.total_bytes())) +
+           " of the budget stays unused)";
+  }
+  return line + " (what the budget leaves after " + held + ")";
+}
+
 // A tune that ends well inside its budget says so, and what it did not
 // try: candidates the search left out or dropped on copies smaller than the
 // full size, and an A/B on a copy.
@@ -811,16 +835,7 @@ void Explain(TuneState& st) {
     ex.push_back(line);
     if (!e.reason.empty()) ex.push_back("      " + e.reason);
   }
-  ex.push_back(
-      "  block cache          " +
-      FormatBytes(static_cast<double>(res.recommendation.cache_bytes)) +
-      " (what the budget leaves after " +
-      std::to_string(WriteBuffersHeld(st.model, res.recommendation)) + " x " +
-      FormatBytes(static_cast<double>(res.recommendation.write_buffer_bytes)) +
-      " = " + FormatBytes(static_cast<double>(res.memory.write_buffers_bytes)) +
-      " of write buffers and " +
-      FormatBytes(static_cast<double>(res.memory.table_memory_bytes)) +
-      " of index/filter blocks)");
+  ex.push_back("  block cache          " + CacheLine(st, res));
   ex.push_back("Baseline: " + res.baseline_definition);
   ex.push_back("Verdict: " + res.verdict);
   if (st.bytes_readable) res.bytes_written = st.budget.BytesWritten();

@@ -195,6 +195,29 @@ TEST_F(TunerTest, WhenNothingPaysTheDefaultsStay) {
       << r->verdict;
 }
 
+// The block cache's line says where its size came from: a workload that
+// never reads keeps the default cache and leaves the rest of the budget
+// unused, which the line states instead of calling the cache the budget's
+// rest.
+TEST_F(TunerTest, TheCacheLineSaysWhenTheCacheIsCapped) {
+  // Larger write buffers pay, so a changed config is recommended.
+  FakeMachine m([](const TuneConfig& c) {
+    return c.write_buffer_bytes >= 16 * kMiB ? 130000.0 : 100000.0;
+  });
+  TuneRequest req = Request("write-heavy", m);
+  auto r = RunTuner(req, *scratch_, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->significant) << r->verdict;
+  std::string line;
+  for (const std::string& l : r->explanation) {
+    if (l.starts_with("  block cache")) line = l;
+  }
+  EXPECT_NE(line.find("capped by the cache rule"), std::string::npos) << line;
+  EXPECT_NE(line.find("of the budget stays unused"), std::string::npos) << line;
+  EXPECT_EQ(line.find("what the budget leaves"), std::string::npos) << line;
+  EXPECT_LT(r->memory.total_bytes() + kMiB, req.memory_budget_bytes);
+}
+
 bool HasNote(const TuneResult& r, std::string_view text) {
   for (const std::string& n : r.notes) {
     if (n.find(text) != std::string::npos) return true;
