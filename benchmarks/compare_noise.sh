@@ -16,7 +16,7 @@
 #                               [--work DIR] [--keep DIR]
 #   benchmarks/compare_noise.sh --rejudge DIR [--bin PATH]
 # --repeat R passes `--repeat R` to every probe (judged by the spreads of its
-# rounds instead of the noise floors); --keep DIR keeps the results there;
+# rounds and the noise floors); --keep DIR keeps the results there;
 # --rejudge DIR compares kept results again (after a change to compare)
 # without measuring.
 set -euo pipefail

@@ -11,9 +11,10 @@
 //   each side is an interval, its 95% confidence interval or else its
 //   min..max. When the intervals overlap (or a side without repeats lies
 //   inside the other's interval), the change is noise, never a regression.
-// - "noise_floor": a figure without repeats on both sides is noise when A and
-//   B lie within the floor measured for its kind between identical runs
-//   (reports/noise_floor.h).
+// - "noise_floor": a figure is noise when A and B lie within the floor
+//   measured for its kind between identical runs (reports/noise_floor.h),
+//   with or without repeats: two runs drift apart more than one run's rounds
+//   spread.
 // Elsewhere the change is a plain percent: below `threshold_pct` it is
 // "same" (rule "threshold").
 #pragma once
@@ -29,10 +30,11 @@
 namespace disktune {
 
 struct CompareOptions {
-  double threshold_pct = 5;  // smaller changes (without repeats) are "same"
+  double threshold_pct = 5;  // smaller changes are "same"
   // A worse change beyond this (and outside the spread) is a regression.
   std::optional<double> fail_on_regression_pct;
-  // Without repeats, judge changes against the measured noise floors.
+  // Judge changes against the measured noise floors too (else the spreads
+  // of repeats and the threshold alone).
   bool noise_floors = true;
 };
 
@@ -58,8 +60,9 @@ struct CompareRow {
   std::optional<double> change_pct;  // absent when A is 0
   CompareVerdict verdict = CompareVerdict::kSame;
   // The rule that classified the change: "threshold" (under --threshold),
-  // "spread" or "noise_floor" (noise), "beyond_spread" or "beyond_noise_floor"
-  // (a change beyond the noise), "from_zero" (A is 0).
+  // "spread" or "noise_floor" (noise), "beyond_spread",
+  // "beyond_spread_and_floor" or "beyond_noise_floor" (a change beyond the
+  // noise), "from_zero" (A is 0).
   std::string rule;
   std::optional<double> noise_floor_ratio;  // the floor consulted, if any
   std::string noise_kind;                   // its kind: "block_rate", ...

@@ -166,7 +166,7 @@ TEST(CompareTest, WithoutRepeatsAChangeInsideTheNoiseFloorIsNoise) {
 // Rounds of probe --repeat as a RoundStat with the given values.
 RoundStat Rounds(std::vector<double> values) { return SummarizeRounds(values); }
 
-TEST(CompareTest, ProbeRepeatsJudgeByTheirSpreadNotTheFloor) {
+TEST(CompareTest, ProbeRepeatsJudgeByTheirSpreadAndTheFloor) {
   Report a = CraftedReport();
   Report b = a;
   // rand_read.4k.qd32: the rounds overlap; the medians are 2x apart, far
@@ -177,8 +177,8 @@ TEST(CompareTest, ProbeRepeatsJudgeByTheirSpreadNotTheFloor) {
   rb.iops = Rounds({190, 198, 400});
   Probe(a, "rand_read.4k.qd32")->repeats = ra;
   Probe(b, "rand_read.4k.qd32")->repeats = rb;
-  // seq_read.4k.qd1: tight rounds 30% apart: inside the block floor, but
-  // outside both spreads, so a regression.
+  // seq_read.4k.qd1: tight rounds 30% apart, outside both spreads but
+  // inside the block read floor: two runs drift more than one run's rounds.
   ProbeRepeats sa, sb;
   sa.count = sb.count = 3;
   sa.iops = Rounds({29000, 29300, 29500});
@@ -187,6 +187,14 @@ TEST(CompareTest, ProbeRepeatsJudgeByTheirSpreadNotTheFloor) {
   sb.latency_p99_ns = Rounds({100500, 101500, 150000});
   Probe(a, "seq_read.4k.qd1")->repeats = sa;
   Probe(b, "seq_read.4k.qd1")->repeats = sb;
+  // seq_read.1m.qd1: tight rounds 5x apart, beyond both spreads and the
+  // floor: a regression.
+  ProbeRepeats wa, wb;
+  wa.count = wb.count = 3;
+  wa.iops = Rounds({1000, 1010, 1020});
+  wb.iops = Rounds({198, 200, 202});
+  Probe(a, "seq_read.1m.qd1")->repeats = wa;
+  Probe(b, "seq_read.1m.qd1")->repeats = wb;
   CompareOptions o;
   o.fail_on_regression_pct = 10;
   Comparison c = CompareReports(a, b, "a", "b", o);
@@ -199,19 +207,35 @@ TEST(CompareTest, ProbeRepeatsJudgeByTheirSpreadNotTheFloor) {
   EXPECT_EQ(noisy->b_spread->high, 400);
   EXPECT_EQ(noisy->verdict, CompareVerdict::kNoise);
   EXPECT_EQ(noisy->rule, "spread");
-  EXPECT_FALSE(noisy->noise_floor_ratio) << "both sides have repeats";
-  const CompareRow* tight = Find(c, "seq_read.4k.qd1", "iops");
-  EXPECT_EQ(tight->b, 20500);
-  EXPECT_EQ(tight->verdict, CompareVerdict::kRegression);
-  EXPECT_EQ(tight->rule, "beyond_spread");
+  const CompareRow* drift = Find(c, "seq_read.4k.qd1", "iops");
+  EXPECT_EQ(drift->b, 20500);
+  ASSERT_TRUE(drift->a_spread && drift->b_spread);
+  EXPECT_GT(drift->b_spread->high, 0);
+  EXPECT_LT(drift->b_spread->high, drift->a_spread->low) << "apart";
+  EXPECT_EQ(drift->verdict, CompareVerdict::kNoise);
+  EXPECT_EQ(drift->rule, "noise_floor");
+  ASSERT_TRUE(drift->noise_floor_ratio.has_value());
+  const CompareRow* slow = Find(c, "seq_read.1m.qd1", "iops");
+  EXPECT_EQ(slow->verdict, CompareVerdict::kRegression);
+  EXPECT_EQ(slow->rule, "beyond_spread_and_floor");
   const CompareRow* p99 = Find(c, "seq_read.4k.qd1", "p99");
   EXPECT_EQ(p99->verdict, CompareVerdict::kSame) << "medians 0.5% apart";
   EXPECT_EQ(c.regressions, 1);
   std::string text = RenderCompareText(c);
   EXPECT_NE(text.find("within noise (spreads overlap)"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("REGRESSION (beyond the spread)"), std::string::npos)
+  EXPECT_NE(text.find("REGRESSION (beyond the spread and floor"),
+            std::string::npos)
       << text;
+
+  // Without floors, the spreads alone judge: the drift is a regression.
+  o.noise_floors = false;
+  c = CompareReports(a, b, "a", "b", o);
+  EXPECT_EQ(Find(c, "seq_read.4k.qd1", "iops")->verdict,
+            CompareVerdict::kRegression);
+  EXPECT_EQ(Find(c, "seq_read.4k.qd1", "iops")->rule, "beyond_spread");
+  EXPECT_EQ(Find(c, "rand_read.4k.qd32", "iops")->verdict,
+            CompareVerdict::kNoise);
 }
 
 TEST(CompareTest, MinMaxSpreadWhenThereIsNoInterval) {

@@ -3,6 +3,8 @@
 // (inside the rounds' spreads), not as regressions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -74,17 +76,30 @@ TEST_F(CompareRepeatCliTest, TwoIdenticalProbesWithRepeatsCompareAsNoise) {
   for (const auto& row : jc["rows"]) {
     ASSERT_TRUE(row.contains("a_spread") && row.contains("b_spread"))
         << row.dump();
-    EXPECT_FALSE(row.contains("noise_floor"))
-        << "repeats on both sides replace the floor";
     const auto& sa = row["a_spread"];
     const auto& sb = row["b_spread"];
     bool overlap = sa["low"] <= sb["high"] && sb["low"] <= sa["high"];
+    // The floor of the figure's kind, where it has one, applies beside the
+    // spreads.
+    bool floored = row.contains("noise_floor");
+    double lo = std::min(std::fabs(row["a"].get<double>()),
+                         std::fabs(row["b"].get<double>()));
+    double hi = std::max(std::fabs(row["a"].get<double>()),
+                         std::fabs(row["b"].get<double>()));
+    bool in_floor =
+        floored &&
+        (lo > 0 ? hi / lo <= row["noise_floor"]["ratio"].get<double>()
+                : hi == 0);
     if (row["verdict"] == "same") {
       EXPECT_EQ(row["rule"], "threshold") << row.dump();
+    } else if (overlap || in_floor) {
+      EXPECT_EQ(row["verdict"], "noise") << row.dump();
+      EXPECT_EQ(row["rule"], overlap ? "spread" : "noise_floor") << row.dump();
     } else {
-      EXPECT_EQ(row["rule"], overlap ? "spread" : "beyond_spread")
+      EXPECT_NE(row["verdict"], "noise") << row.dump();
+      EXPECT_EQ(row["rule"],
+                floored ? "beyond_spread_and_floor" : "beyond_spread")
           << row.dump();
-      EXPECT_EQ(row["verdict"] == "noise", overlap) << row.dump();
     }
     quiet += row["verdict"] == "noise" || row["verdict"] == "same";
   }

@@ -60,9 +60,9 @@ void SetupCompareCommand(CLI::App& app, CommandContext& ctx) {
       "compare",
       "two results side by side (hosts, or one host over time) with the change "
       "in percent; "
-      "changes inside the spread of repeats (probe --repeat, bench --repeat), "
-      "or without repeats inside the noise measured between identical runs, "
-      "are noise, not regressions");
+      "changes inside the spread of repeats (probe --repeat, bench --repeat) "
+      "or inside the noise measured between identical runs are noise, not "
+      "regressions");
   cmd->add_option("A", opts->a, "the baseline result JSON")
       ->required()
       ->type_name("A.json");
@@ -72,12 +72,12 @@ void SetupCompareCommand(CLI::App& app, CommandContext& ctx) {
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/false);
   cmd->add_option("--threshold", opts->threshold_pct,
                   "changes smaller than PCT percent count as the same (default "
-                  "5); figures with "
-                  "repeats use their spread instead")
+                  "5)")
       ->type_name("PCT");
   cmd->add_flag("--no-noise-floors", opts->no_noise_floors,
-                "judge figures without repeats by --threshold alone, not by "
-                "the noise measured between identical probe runs");
+                "judge figures by the spreads of their repeats and "
+                "--threshold alone, not by the noise measured between "
+                "identical probe runs");
   cmd->add_option("--fail-on-regression", opts->fail_on_regression_pct,
                   "exit 1 when a figure is worse by more than PCT percent and "
                   "outside the spread "

@@ -532,7 +532,7 @@ TuneConfig BaselineConfig(const RuleInput& in, std::string* definition) {
               " (the default " + std::to_string(held) + " x " +
               Bytes(static_cast<double>(m.defaults.write_buffer_bytes)) +
               " would not fit the " +
-              Bytes(static_cast<double>(in.budget_bytes)) + " budget),";
+              Bytes(static_cast<double>(in.budget_bytes)) + " budget)";
     }
   }
   if (split.ok()) {
