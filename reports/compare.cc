@@ -50,7 +50,7 @@ void Judge(CompareRow& row, const CompareOptions& o) {
   bool spread = InsideSpreads(row);
   // The floor applies with repeats too: the rounds of one run agree more
   // closely than two runs minutes apart do (back-to-back identical probe
-  // --quick --repeat 3 runs on the development VM had medians 13-24% apart,
+  // --quick --repeat 3 runs on the development VM had medians 1.1-2.5x apart,
   // outside both runs' rounds), so the spreads alone call drift a change.
   bool floor = o.noise_floors && InsideNoiseFloor(row);
   bool noise = spread || floor;
