@@ -166,35 +166,33 @@ TEST(CompareTest, WithoutRepeatsAChangeInsideTheNoiseFloorIsNoise) {
 // Rounds of probe --repeat as a RoundStat with the given values.
 RoundStat Rounds(std::vector<double> values) { return SummarizeRounds(values); }
 
+// Three rounds of a point with the given IOPS.
+ProbeRepeats ThreeRounds(std::vector<double> iops) {
+  ProbeRepeats r;
+  r.count = 3;
+  r.iops = Rounds(std::move(iops));
+  return r;
+}
+
 TEST(CompareTest, ProbeRepeatsJudgeByTheirSpreadAndTheFloor) {
   Report a = CraftedReport();
   Report b = a;
   // rand_read.4k.qd32: the rounds overlap; the medians are 2x apart, far
   // beyond a 10% gate, but inside what the rounds themselves spread over.
-  ProbeRepeats ra, rb;
-  ra.count = rb.count = 3;
-  ra.iops = Rounds({380, 395, 900});
-  rb.iops = Rounds({190, 198, 400});
-  Probe(a, "rand_read.4k.qd32")->repeats = ra;
-  Probe(b, "rand_read.4k.qd32")->repeats = rb;
+  Probe(a, "rand_read.4k.qd32")->repeats = ThreeRounds({380, 395, 900});
+  Probe(b, "rand_read.4k.qd32")->repeats = ThreeRounds({190, 198, 400});
   // seq_read.4k.qd1: tight rounds 30% apart, outside both spreads but
   // inside the block read floor: two runs drift more than one run's rounds.
-  ProbeRepeats sa, sb;
-  sa.count = sb.count = 3;
-  sa.iops = Rounds({29000, 29300, 29500});
-  sb.iops = Rounds({20300, 20500, 20600});
+  ProbeRepeats sa = ThreeRounds({29000, 29300, 29500});
+  ProbeRepeats sb = ThreeRounds({20300, 20500, 20600});
   sa.latency_p99_ns = Rounds({100000, 101000, 102000});
   sb.latency_p99_ns = Rounds({100500, 101500, 150000});
   Probe(a, "seq_read.4k.qd1")->repeats = sa;
   Probe(b, "seq_read.4k.qd1")->repeats = sb;
   // seq_read.1m.qd1: tight rounds 5x apart, beyond both spreads and the
   // floor: a regression.
-  ProbeRepeats wa, wb;
-  wa.count = wb.count = 3;
-  wa.iops = Rounds({1000, 1010, 1020});
-  wb.iops = Rounds({198, 200, 202});
-  Probe(a, "seq_read.1m.qd1")->repeats = wa;
-  Probe(b, "seq_read.1m.qd1")->repeats = wb;
+  Probe(a, "seq_read.1m.qd1")->repeats = ThreeRounds({1000, 1010, 1020});
+  Probe(b, "seq_read.1m.qd1")->repeats = ThreeRounds({198, 200, 202});
   CompareOptions o;
   o.fail_on_regression_pct = 10;
   Comparison c = CompareReports(a, b, "a", "b", o);

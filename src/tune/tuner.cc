@@ -716,7 +716,8 @@ void Judge(TuneState& st) {
 // The block cache's line: what the budget leaves after the write buffers
 // and index/filter blocks, or, when the cache rule capped it below that
 // (a workload that does not read, or a working set that fits), the cap and
-// the part of the budget left unused.
+// the part of the budget left unused. Capped means smaller than the split
+// without a cap would have made it.
 std::string CacheLine(const TuneState& st, const TuneResult& res) {
   const MemorySplit& m = res.memory;
   std::string held =
@@ -728,8 +729,10 @@ std::string CacheLine(const TuneState& st, const TuneResult& res) {
       " of index/filter blocks";
   std::string line = FormatBytes(static_cast<double>(m.cache_bytes));
   const uint64_t budget = st.req.memory_budget_bytes;
-  // The uncapped split leaves under a byte per cached block of rounding.
-  if (m.total_bytes() + kMiB <= budget) {
+  Result<MemorySplit> uncapped = SplitBudget(st.model, budget, res.shape,
+                                             res.recommendation, std::nullopt);
+  if (uncapped.ok() && m.cache_bytes < uncapped->cache_bytes &&
+      m.total_bytes() < budget) {
     return line + " (capped by the cache rule; with " + held + ", " +
            FormatBytes(static_cast<double>(budget - m.total_bytes())) +
            " of the budget stays unused)";

@@ -198,8 +198,8 @@ TEST_F(TunerTest, WhenNothingPaysTheDefaultsStay) {
 // The block cache's line says where its size came from: a workload that
 // never reads keeps the default cache and leaves the rest of the budget
 // unused, which the line states instead of calling the cache the budget's
-// rest.
-TEST_F(TunerTest, TheCacheLineSaysWhenTheCacheIsCapped) {
+// rest; one whose reads outgrow the budget gets the rest.
+TEST_F(TunerTest, TheCacheLineSaysWhereTheCacheSizeCameFrom) {
   // Larger write buffers pay, so a changed config is recommended.
   FakeMachine m([](const TuneConfig& c) {
     return c.write_buffer_bytes >= 16 * kMiB ? 130000.0 : 100000.0;
@@ -216,6 +216,22 @@ TEST_F(TunerTest, TheCacheLineSaysWhenTheCacheIsCapped) {
   EXPECT_NE(line.find("of the budget stays unused"), std::string::npos) << line;
   EXPECT_EQ(line.find("what the budget leaves"), std::string::npos) << line;
   EXPECT_LT(r->memory.total_bytes() + kMiB, req.memory_budget_bytes);
+
+  // A read-heavy working set larger than the budget: the cache takes the
+  // rest, and the line says so.
+  FakeMachine reads([](const TuneConfig& c) {
+    return c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+  });
+  req = Request("read-heavy", reads);
+  r = RunTuner(req, *scratch_, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->significant) << r->verdict;
+  for (const std::string& l : r->explanation) {
+    if (l.starts_with("  block cache")) line = l;
+  }
+  EXPECT_NE(line.find("what the budget leaves after"), std::string::npos)
+      << line;
+  EXPECT_EQ(line.find("capped"), std::string::npos) << line;
 }
 
 bool HasNote(const TuneResult& r, std::string_view text) {
