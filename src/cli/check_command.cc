@@ -81,10 +81,10 @@ void SetupCheckCommand(CLI::App& app, CommandContext& ctx) {
   auto opts = std::make_shared<CheckCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "check",
-      "gate on a result: exit 0 when every requirement is met, 1 when one "
-      "fails or was not measured, 3 when one rests on too few samples (a p99 "
-      "needs 1,000), 2 for bad input (e.g. --preset etcd, or --require "
-      "'fsync.fdatasync.2300.p99 < 10ms')");
+      "gate on a result (e.g. --preset etcd, or --require "
+      "'fsync.fdatasync.2300.p99 < 10ms'): exit 0 when every requirement is "
+      "met, 1 when one fails or was not measured, 3 when one rests on too few "
+      "samples (a p99 needs 1,000), 2 for bad input");
   cmd->add_option("RESULT", opts->result,
                   "a result JSON written by probe, bench or run")
       ->type_name("RESULT.json");
