@@ -122,10 +122,9 @@ struct OutDbt {
 // between chunks, like a read-committed cursor would.
 class BdbIterator final : public EngineIterator {
  public:
-  explicit BdbIterator(DB* db) : db_(db) {
-    u_int32_t page = 0;
-    if (db_->get_pagesize(db_, &page) == 0) page_bytes_ = page;
-  }
+  // `page_bytes`: the database's page size, the least a bulk buffer holds.
+  BdbIterator(DB* db, u_int32_t page_bytes)
+      : db_(db), page_bytes_(page_bytes) {}
 
   void SeekToFirst() override {
     Restart();
@@ -164,7 +163,7 @@ class BdbIterator final : public EngineIterator {
   std::string_view key() const override { return EntryKey(pos_); }
   std::string_view value() const override {
     const Entry& e = entries_[pos_];
-    return {base_ + e.value_offset, e.value_size};
+    return {Base() + e.value_offset, e.value_size};
   }
   Status status() const override { return status_; }
 
@@ -189,7 +188,7 @@ class BdbIterator final : public EngineIterator {
   }
 
  private:
-  // One record of the chunk: where its key and value are from base_.
+  // One record of the chunk: where its key and value are from Base().
   struct Entry {
     size_t key_offset;
     size_t value_offset;
@@ -202,14 +201,13 @@ class BdbIterator final : public EngineIterator {
     entries_.push_back({at, at + k.dbt.size, k.dbt.size, v.dbt.size});
     arena_.append(k.view());
     arena_.append(v.view());
-    base_ = arena_.data();
   }
 
   static constexpr size_t kMaxChunkEntries = 512;
   static constexpr size_t kChunkBytes = size_t{1} << 20;
   // Bulk buffers: the first refill after a seek reads 16 KiB (a short range
-  // scan copies little more than it uses), a long scan 256 KiB per call,
-  // which stays in the CPU's cache between Berkeley DB's copy and the reader.
+  // scan copies little more than it uses), a long scan 256 KiB per call, so
+  // a call serves a few thousand small records (the one size measured).
   static constexpr u_int32_t kFirstBulkBytes = 16 << 10;
   static constexpr u_int32_t kMaxBulkBytes = 256 << 10;
   // A buffer grows past kMaxBulkBytes only for one record that needs it.
@@ -329,7 +327,7 @@ class BdbIterator final : public EngineIterator {
       }
     }
     if (rc != 0) return rc;
-    base_ = bulk_.get();
+    bulk_chunk_ = true;
     void* p = nullptr;
     DB_MULTIPLE_INIT(p, &data);
     for (;;) {
@@ -344,8 +342,10 @@ class BdbIterator final : public EngineIterator {
     return 0;
   }
   std::string_view EntryKey(size_t i) const {
-    return {base_ + entries_[i].key_offset, entries_[i].key_size};
+    return {Base() + entries_[i].key_offset, entries_[i].key_size};
   }
+  // Where the chunk's entries point: the bulk buffer or the arena.
+  const char* Base() const { return bulk_chunk_ ? bulk_.get() : arena_.data(); }
   size_t Offset(const void* p) const {
     return static_cast<size_t>(static_cast<const char*>(p) - bulk_.get());
   }
@@ -370,6 +370,7 @@ class BdbIterator final : public EngineIterator {
     for (int attempt = 0;; ++attempt) {
       entries_.clear();
       arena_.clear();
+      bulk_chunk_ = false;
       pos_ = 0;
       // As the LMDB project's db_bench_bdb reads: a cursor inside a read
       // transaction, which keeps the page locks it takes until the chunk
@@ -405,7 +406,7 @@ class BdbIterator final : public EngineIterator {
   std::string arena_;             // the chunk's keys and values, copied out
   std::unique_ptr<char[]> bulk_;  // or there, by a bulk get
   u_int32_t bulk_capacity_ = 0;
-  const char* base_ = nullptr;  // arena_ or bulk_: where entries_ point
+  bool bulk_chunk_ = false;  // the chunk is in bulk_, not arena_
   size_t pos_ = 0;
   size_t chunk_entries_ = 1;
   u_int32_t bulk_bytes_ = 0;  // 0: one record per get
@@ -563,7 +564,8 @@ class BdbEngine final : public AdapterEngine {
 
   std::unique_ptr<EngineIterator> NewIterator() override {
     if (db_ == nullptr) return NewErrorIterator(NotOpen(kId, "iterator"));
-    return std::make_unique<BdbIterator>(db_);
+    return std::make_unique<BdbIterator>(
+        db_, static_cast<u_int32_t>(page_size_bytes_));
   }
 
   Status Flush() override {

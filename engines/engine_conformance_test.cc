@@ -291,7 +291,7 @@ TEST_P(EngineConformanceTest, IterationOverManyEntriesBothWays) {
 TEST_P(EngineConformanceTest, TurningBackAfterRefillsMeetsTheSameEntries) {
   ASSERT_OK(Open());
   Entries expected = Fill(2000);
-  // Every 97th value larger than a whole read-ahead chunk of any adapter.
+  // Every 97th value larger than a bulk read's buffer (Berkeley DB: 256 KiB).
   for (int i = 0; i < 2000; i += 97) {
     expected[static_cast<size_t>(i)].second = ValueOf(i, 300000);
     ASSERT_OK(engine_->Put(expected[static_cast<size_t>(i)].first,

@@ -261,6 +261,7 @@ Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
       1.0 + static_cast<double>(m.cache_entry_overhead_bytes) / block;
   const uint64_t fills =
       static_cast<uint64_t>(std::floor(static_cast<double>(left) / per_byte));
+  s.cache_room_bytes = fills;
   s.cache_bytes = fills;
   if (cache_cap_bytes) {
     s.cache_bytes = std::max(kMinCacheBytes, std::min(fills, *cache_cap_bytes));

@@ -158,6 +158,9 @@ struct MemorySplit {
   uint64_t write_buffers_bytes = 0;
   uint64_t table_memory_bytes = 0;
   uint64_t cache_bytes = 0;  // the cache's capacity, as configured
+  // The capacity the budget leaves after the rest (cache_bytes without a
+  // cap): a cache_bytes below it was capped.
+  uint64_t cache_room_bytes = 0;
   // What a full cache of cache_bytes holds beyond its charge
   // (cache_entry_overhead_bytes per block).
   uint64_t cache_overhead_bytes = 0;

@@ -691,7 +691,7 @@ void Judge(TuneState& st) {
   }
   auto split = SplitBudget(st.model, st.req.memory_budget_bytes, res.shape,
                            res.recommendation, std::nullopt);
-  if (!split.ok() || res.recommendation.cache_bytes > split->cache_bytes) {
+  if (!split.ok() || res.recommendation.cache_bytes > split->cache_room_bytes) {
     // A subset of the winner's knobs can need more index memory than the
     // winner did (a smaller block again): never emit what overruns.
     res.notes.push_back("the measured recommendation (" +
@@ -703,14 +703,13 @@ void Judge(TuneState& st) {
     for (KnobEvidence& e : res.knobs) {
       if (e.status == "won" || e.status == "rule") e.status = "no_gain";
     }
-    split = SplitBudget(st.model, st.req.memory_budget_bytes, res.shape,
-                        res.recommendation, std::nullopt);
   }
+  // The split of the cache as recommended (a capped cache holds the
+  // overhead of its own capacity, not of the room it left).
+  split = SplitBudget(st.model, st.req.memory_budget_bytes, res.shape,
+                      res.recommendation, res.recommendation.cache_bytes);
   res.workload.entries_per_batch = res.recommendation.entries_per_batch;
-  if (split.ok()) {
-    res.memory = *split;
-    res.memory.cache_bytes = res.recommendation.cache_bytes;
-  }
+  if (split.ok()) res.memory = *split;
 }
 
 // The block cache's line: what the budget leaves after the write buffers
@@ -729,10 +728,7 @@ std::string CacheLine(const TuneState& st, const TuneResult& res) {
       " of index/filter blocks";
   std::string line = FormatBytes(static_cast<double>(m.cache_bytes));
   const uint64_t budget = st.req.memory_budget_bytes;
-  Result<MemorySplit> uncapped = SplitBudget(st.model, budget, res.shape,
-                                             res.recommendation, std::nullopt);
-  if (uncapped.ok() && m.cache_bytes < uncapped->cache_bytes &&
-      m.total_bytes() < budget) {
+  if (m.cache_bytes < m.cache_room_bytes && m.total_bytes() < budget) {
     return line + " (capped by the cache rule; with " + held + ", " +
            FormatBytes(static_cast<double>(budget - m.total_bytes())) +
            " of the budget stays unused)";

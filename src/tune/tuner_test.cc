@@ -216,6 +216,14 @@ TEST_F(TunerTest, TheCacheLineSaysWhereTheCacheSizeCameFrom) {
   EXPECT_NE(line.find("of the budget stays unused"), std::string::npos) << line;
   EXPECT_EQ(line.find("what the budget leaves"), std::string::npos) << line;
   EXPECT_LT(r->memory.total_bytes() + kMiB, req.memory_budget_bytes);
+  // The memory stated is the recommended cache's, with its own entries'
+  // overhead (LevelDB: about 200 bytes per 4 KiB block), not the room's.
+  EXPECT_EQ(r->memory.cache_bytes, r->recommendation.cache_bytes);
+  EXPECT_LT(r->memory.cache_bytes, r->memory.cache_room_bytes);
+  EXPECT_NEAR(static_cast<double>(r->memory.cache_overhead_bytes),
+              static_cast<double>(r->memory.cache_bytes) * 200.0 /
+                  static_cast<double>(r->recommendation.block_size_bytes),
+              2.0);
 
   // A read-heavy working set larger than the budget: the cache takes the
   // rest, and the line says so.
