@@ -131,7 +131,9 @@ void Bloom(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 void WriteBuffer(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const EngineModel& m = *in.engine;
   const uint64_t b = in.budget_bytes;
-  const uint64_t d = m.defaults.write_buffer_bytes;
+  // The default as the budget holds it: RocksDB's 2 x 64 MiB shrink under a
+  // small budget, and a candidate of the unshrunk size would not fit.
+  const uint64_t d = BaselineWriteBufferBytes(in);
   // Shares of the budget per buffer (the engine holds write_buffers of
   // them): 1/16, 1/8, 1/4 (RocksDB's OptimizeLevelStyleCompaction, the engines'
   // tuning guides) and 7/16 (close to the seed's 120 MB of 128 MB).
@@ -503,37 +505,43 @@ CandidateSpace ApplyRules(const RuleInput& in) {
   return space;
 }
 
+uint64_t BaselineWriteBufferBytes(const RuleInput& in) {
+  const EngineModel& m = *in.engine;
+  TuneConfig c = m.defaults;
+  if (SplitBudget(m, in.budget_bytes, in.shape, c, std::nullopt).ok()) {
+    return c.write_buffer_bytes;
+  }
+  // The default write buffers alone overrun the budget (RocksDB's 2 x 64
+  // MiB under 64 MiB): the budget is a hard limit, so the baseline's
+  // buffers shrink to a quarter of it in all, whole MiB where they can.
+  // When not even that fits, the index blocks are what overruns: the
+  // baseline keeps the defaults and the tuner refuses the budget.
+  const int held = WriteBuffersHeld(m, c);
+  uint64_t x = in.budget_bytes / 4 / static_cast<uint64_t>(held);
+  if (x >= 4 * kMiB) x = x / kMiB * kMiB;
+  c.write_buffer_bytes =
+      std::clamp(x, m.min_write_buffer_bytes, m.defaults.write_buffer_bytes);
+  return SplitBudget(m, in.budget_bytes, in.shape, c, std::nullopt).ok()
+             ? c.write_buffer_bytes
+             : m.defaults.write_buffer_bytes;
+}
+
 TuneConfig BaselineConfig(const RuleInput& in, std::string* definition) {
   const EngineModel& m = *in.engine;
   TuneConfig c = m.defaults;
   c.sync = in.workload.durable_writes;
   c.entries_per_batch = in.workload.entries_per_batch;
+  c.write_buffer_bytes = BaselineWriteBufferBytes(in);
   auto split = SplitBudget(m, in.budget_bytes, in.shape, c, std::nullopt);
   std::string what = std::string(m.id) + " " + std::string(m.version) +
                      " defaults for every knob";
-  if (!split.ok()) {
-    // The default write buffers alone overrun the budget (RocksDB's 2 x 64
-    // MiB under 64 MiB): the budget is a hard limit, so the baseline's
-    // buffers shrink to a quarter of it in all, whole MiB where they can.
-    // When not even that fits, the index blocks are what overruns: the
-    // baseline keeps the defaults and the tuner refuses the budget.
-    const int held = WriteBuffersHeld(m, c);
-    uint64_t x = in.budget_bytes / 4 / static_cast<uint64_t>(held);
-    if (x >= 4 * kMiB) x = x / kMiB * kMiB;
-    TuneConfig shrunk = c;
-    shrunk.write_buffer_bytes =
-        std::clamp(x, m.min_write_buffer_bytes, m.defaults.write_buffer_bytes);
-    auto s = SplitBudget(m, in.budget_bytes, in.shape, shrunk, std::nullopt);
-    if (s.ok()) {
-      c = shrunk;
-      split = s;
-      what += ", except the write buffer, shrunk to " +
-              Bytes(static_cast<double>(c.write_buffer_bytes)) +
-              " (the default " + std::to_string(held) + " x " +
-              Bytes(static_cast<double>(m.defaults.write_buffer_bytes)) +
-              " would not fit the " +
-              Bytes(static_cast<double>(in.budget_bytes)) + " budget)";
-    }
+  if (c.write_buffer_bytes != m.defaults.write_buffer_bytes) {
+    what += ", except the write buffer, shrunk to " +
+            Bytes(static_cast<double>(c.write_buffer_bytes)) +
+            " (the default " + std::to_string(WriteBuffersHeld(m, c)) + " x " +
+            Bytes(static_cast<double>(m.defaults.write_buffer_bytes)) +
+            " would not fit the " +
+            Bytes(static_cast<double>(in.budget_bytes)) + " budget)";
   }
   if (split.ok()) {
     c.cache_bytes = split->cache_bytes;

@@ -106,6 +106,9 @@ CandidateSpace ApplyRules(const RuleInput& in);
 // leaves after the default write buffers and index blocks (when that is
 // smaller than kMinCacheBytes, the engine's default cache). `definition`
 // gets the sentence the profile states.
+// The baseline's write buffer: the engine's default, shrunk when the
+// default buffers alone overrun the budget.
+uint64_t BaselineWriteBufferBytes(const RuleInput& in);
 TuneConfig BaselineConfig(const RuleInput& in, std::string* definition);
 
 // Every combination of the space's values that fits the budget, with its

@@ -237,6 +237,32 @@ std::vector<KnobValue> Own(const CandidateSpace& s, std::string_view key) {
   return {};
 }
 
+// Under a budget RocksDB's default 2 x 64 MiB write buffers overrun, the
+// baseline's buffers shrink, and the rule starts from the shrunk size: its
+// candidates never hold the unshrunk default, and on a fast disk (where the
+// rule starts at the default) every one of them fits beside the cache.
+TEST(RocksDbRulesTest, WriteBufferCandidatesFitABudgetTheDefaultsOverrun) {
+  for (double write_bps : {200e6, 2e9}) {
+    for (const char* w : {"write-heavy", "mixed", "read-heavy"}) {
+      RuleInput in = Input(w, 20000000, 64 * kMiB, "rocksdb");
+      in.facts.seq_write_bytes_per_sec = write_bps;
+      EXPECT_EQ(BaselineWriteBufferBytes(in), 8 * kMiB);
+      CandidateSpace s = ApplyRules(in);
+      ASSERT_FALSE(s.write_buffer_bytes.empty()) << w;
+      for (uint64_t x : s.write_buffer_bytes) {
+        EXPECT_NE(x, in.engine->defaults.write_buffer_bytes) << w;
+        if (write_bps < 1e9) continue;  // large buffers are tried first
+        TuneConfig c = in.engine->defaults;
+        c.write_buffer_bytes = x;
+        EXPECT_TRUE(
+            SplitBudget(*in.engine, in.budget_bytes, in.shape, c, std::nullopt)
+                .ok())
+            << w << " " << x;
+      }
+    }
+  }
+}
+
 TEST(RocksDbRulesTest, EveryOwnKnobHasARuleOnlyForRocksDb) {
   CandidateSpace leveldb = ApplyRules(Input("mixed", 100000));
   EXPECT_TRUE(leveldb.rocksdb.empty());
@@ -309,9 +335,14 @@ TEST(RocksDbRulesTest, WritesRaiseMemtablesAndLevel0Triggers) {
   ASSERT_EQ(l1.size(), 1u);
   EXPECT_GE(static_cast<uint64_t>(l1[0]), l0);
   EXPECT_LT(static_cast<uint64_t>(l1[0]), 2 * l0);
-  // A budget too small for a third memtable keeps the default.
-  CandidateSpace small = ApplyRules(RocksDbInput("write-heavy", 32 * kMiB));
+  // A budget too small for a third 64 MiB memtable keeps the default.
+  CandidateSpace small = ApplyRules(RocksDbInput("write-heavy", 160 * kMiB));
   EXPECT_EQ(Own(small, "max_write_buffer_number"), std::vector<KnobValue>{2});
+  // Under one the default two overrun, the buffers shrink to an eighth of
+  // the budget each, and four of them take half of it.
+  CandidateSpace tiny = ApplyRules(RocksDbInput("write-heavy", 32 * kMiB));
+  EXPECT_EQ(Own(tiny, "max_write_buffer_number"),
+            (std::vector<KnobValue>{4, 2}));
   // Reads compact level 0 sooner and leave the writers' triggers.
   CandidateSpace reads = ApplyRules(RocksDbInput("read-heavy"));
   EXPECT_EQ(Own(reads, "level0_file_num_compaction_trigger"),

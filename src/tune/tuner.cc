@@ -303,9 +303,18 @@ void TakeBufferFromRule(TuneState& st, double s_search) {
   TuneResult& res = st.res;
   st.full_depth = st.trials->DepthAt(res.baseline, 1.0);
   const int search_depth = st.trials->DepthAt(res.baseline, s_search);
+  // The rule's first buffer that a candidate holds (one that fits the
+  // budget with the rest of a candidate's memory).
   const auto& buffers = st.space.write_buffer_bytes;
-  const uint64_t rule_buffer =
-      buffers.empty() ? res.baseline.write_buffer_bytes : buffers.front();
+  uint64_t rule_buffer = res.baseline.write_buffer_bytes;
+  for (uint64_t x : buffers) {
+    if (std::any_of(
+            res.candidates.begin(), res.candidates.end(),
+            [&](const TuneConfig& c) { return c.write_buffer_bytes == x; })) {
+      rule_buffer = x;
+      break;
+    }
+  }
   st.buffer_on_rule = res.traits.write_share >= 0.5 && buffers.size() > 1 &&
                       search_depth < st.full_depth;
   if (!st.buffer_on_rule) return;
@@ -787,9 +796,13 @@ void Explain(TuneState& st) {
   const Workload& w = res.workload;
   Verification& v = st.v;
   if (st.changed.empty()) {
+    // The search verifies its best alternative whenever it ran one, so
+    // here no candidate but the defaults was measured.
     res.verdict =
-        "the engine's defaults won the search: nothing measured "
-        "beat them, so nothing changes";
+        "nothing changes: the search had no alternative to the defaults to "
+        "measure (" +
+        std::to_string(res.candidates.size()) + " candidate(s), " +
+        std::to_string(res.search.trials) + " search trial(s))";
   } else if (st.nothing_kept) {
     res.verdict =
         "no changed knob showed a gain of its own (leave-one-out and each "

@@ -324,6 +324,34 @@ TEST_F(TunerTest, ARocksDbOwnKnobThatPaysIsRecommended) {
   EXPECT_LE(r->memory.total_bytes(), req.memory_budget_bytes);
 }
 
+// RocksDB under a budget its default 2 x 64 MiB write buffers overrun, on
+// data 30 times the budget, with the time for copies only: the buffer the
+// rule takes is one that fits, so the search still ranks the other knobs
+// (it once kept only candidates with the unshrunk 64 MiB buffer, of which
+// none fit, and recommended the defaults without a trial).
+TEST_F(TunerTest, ABudgetTheDefaultBuffersOverrunStillSearchesTheOtherKnobs) {
+  FakeMachine m([](const TuneConfig& c) {
+    return c.rocksdb.compaction_style == CompactionStyle::kUniversal ? 160000.0
+                                                                     : 100000.0;
+  });
+  TuneRequest req = Request("write-heavy", m);
+  req.engine = "rocksdb";
+  req.memory_budget_bytes = 64 * kMiB;
+  req.data_size_bytes = 2 * kGiB;
+  req.facts->seq_write_bytes_per_sec = 2e9;
+  req.time_budget_ns = 150 * kSecondNs;
+  auto r = RunTuner(req, *scratch_, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->baseline.write_buffer_bytes, 8 * kMiB);
+  EXPECT_GT(r->search.candidates, 1);
+  EXPECT_GT(r->search.trials, 1);
+  EXPECT_TRUE(r->significant) << r->verdict;
+  EXPECT_EQ(r->recommendation.rocksdb.compaction_style,
+            CompactionStyle::kUniversal)
+      << ConfigText(r->recommendation);
+  EXPECT_LE(r->memory.total_bytes(), req.memory_budget_bytes);
+}
+
 TEST_F(TunerTest, TheLevelDbSearchNeverSetsRocksDbKnobs) {
   int with_own = 0;
   FakeMachine m([&](const TuneConfig& c) {
