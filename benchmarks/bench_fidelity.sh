@@ -89,7 +89,7 @@ mkdir -p "$work"
 scenarios=fillseq,fillrandom,overwrite,readrandom$(printf ',readseq%.0s' $(seq "$passes"))
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r)"
-echo "disk:    $(df -h "$work" | awk 'NR==2 {print $1 " (" $2 ")"}'), fs $(stat -f -c %T "$work")"
+echo "disk:    $(df -h "$work" | awk 'NR==2 {print $1 " (" $2 ")"}'), fs $(findmnt -no FSTYPE -T "$work" 2>/dev/null || stat -f -c %T "$work")"
 echo "disktune: $disktune; num $num; $repeat runs each, interleaved; readseq $passes passes per run"
 echo "load:    $(uptime)"
 echo
