@@ -35,6 +35,10 @@
 # pass of 1M entries takes ~130 ms, where the machine's noise alone spreads a
 # single pass by 10-20%.
 #
+# --repeat is the number of pairs (default 5): with 3, a median of pairs
+# whose single runs spread 10-30% landed at 0.83 or 1.08 for the same code
+# (Berkeley DB's fillrandom in two runs).
+#
 # Usage: benchmarks/bench_fidelity.sh [--num N] [--repeat R] [--readseq-passes P]
 #                                     [--only ENGINE[,ENGINE...]] [--dir DIR]
 #   DISKTUNE=path/to/disktune (default: build/disktune, then build-bench/disktune;
@@ -44,7 +48,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 num=1000000
-repeat=3
+repeat=5
 passes=5
 only=""
 dir=""
@@ -55,7 +59,7 @@ while [ $# -gt 0 ]; do
     --readseq-passes) passes=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
     *) echo "bench_fidelity.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done

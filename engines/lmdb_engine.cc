@@ -99,13 +99,25 @@ class LmdbIterator final : public EngineIterator {
 
   // A scan as LMDB's own benchmark's readseq: mdb_cursor_get in a tight loop,
   // not this interface per entry.
+  // The record goes into locals and the loop tests only the call's code:
+  // members stored and reloaded around every call (valid_, the cursor
+  // check) cost ~20 instructions per step, a sixth of LMDB's own.
   uint64_t Skip(uint64_t n, bool forward, uint64_t* bytes) override {
-    uint64_t i = 0, b = 0;
+    if (!valid_) return 0;  // valid_ implies an open cursor
     const MDB_cursor_op op = forward ? MDB_NEXT : MDB_PREV;
-    for (; i < n && valid_; i++) {
-      b += key_.mv_size + value_.mv_size;
-      Move(op);
+    MDB_val k = key_;
+    MDB_val v = value_;
+    uint64_t i = 0, b = 0;
+    int rc = MDB_SUCCESS;
+    while (i < n) {
+      b += k.mv_size + v.mv_size;
+      i++;
+      rc = mdb_cursor_get(cursor_, &k, &v, op);
+      if (rc != MDB_SUCCESS) break;
     }
+    key_ = k;
+    value_ = v;
+    Settle(rc);
     *bytes += b;
     return i;
   }
@@ -114,10 +126,12 @@ class LmdbIterator final : public EngineIterator {
   void Move(MDB_cursor_op op) {
     valid_ = false;
     if (cursor_ == nullptr) return;
-    const int rc = mdb_cursor_get(cursor_, &key_, &value_, op);
-    if (rc == MDB_SUCCESS) {
-      valid_ = true;
-    } else if (rc != MDB_NOTFOUND && status_.ok()) {
+    Settle(mdb_cursor_get(cursor_, &key_, &value_, op));
+  }
+  // The iterator's state after a cursor get returned `rc`.
+  void Settle(int rc) {
+    valid_ = rc == MDB_SUCCESS;
+    if (rc != MDB_SUCCESS && rc != MDB_NOTFOUND && status_.ok()) {
       status_ = FromLmdb(rc, "iterator move");
     }
   }

@@ -6,6 +6,7 @@
 // are generated from the same table.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -147,6 +148,12 @@ class Worker {
   // `entries` operations finished in one engine call moving `bytes` bytes.
   void OpDone(uint64_t entries = 1, uint64_t bytes = 0,
               const char* op = nullptr);
+  // Cheap ops sample one in about `mean` (at random, so no stride aliases
+  // with the data) instead of the default one in 32.
+  void SampleEvery(uint32_t mean) {
+    sample_every_ = std::max<uint32_t>(mean, 1);
+    Resample();
+  }
   // For loops that run cheap ops in batches (scans): how many ops to run
   // untimed before the next one the latency sampler times, which the next
   // BeforeOp() then starts. 0 when every op is timed.
@@ -183,9 +190,10 @@ class Worker {
 
  private:
   void Resample() {
-    countdown_ = 1 + static_cast<uint32_t>(rng_.Uniform(2 * kSampleEvery - 1));
+    countdown_ = 1 + static_cast<uint32_t>(rng_.Uniform(2 * sample_every_ - 1));
   }
   static constexpr uint32_t kSampleEvery = 32;
+  uint32_t sample_every_ = kSampleEvery;
 
   ScenarioRun* run_;
   int index_;

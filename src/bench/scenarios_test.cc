@@ -200,10 +200,11 @@ TEST_F(ScenarioRunTest, SequentialScansSeeEveryKeyInOrder) {
   EXPECT_EQ(results[1].metrics.bytes, 5000u * 116);
   EXPECT_EQ(results[2].metrics.ops, 5000u);
   EXPECT_EQ(results[3].metrics.found, results[3].metrics.reads);
-  // Scans sample latency instead of timing every step.
+  // Scans sample latency, one step in ~256 at random, instead of timing
+  // every step (or one in 32, as other cheap ops).
   ASSERT_TRUE(results[1].metrics.latency_ns);
-  EXPECT_LT(results[1].metrics.latency_ns->samples, 5000u);
-  EXPECT_GT(results[1].metrics.latency_ns->samples, 50u);
+  EXPECT_LT(results[1].metrics.latency_ns->samples, 5000u / 64);
+  EXPECT_GT(results[1].metrics.latency_ns->samples, 5u);
 }
 
 TEST_F(ScenarioRunTest, DbBenchRulesForFillsyncFill100KAndBatches) {
