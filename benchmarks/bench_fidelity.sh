@@ -35,9 +35,9 @@
 # pass of 1M entries takes ~130 ms, where the machine's noise alone spreads a
 # single pass by 10-20%.
 #
-# --repeat is the number of pairs (default 5): with 3, a median of pairs
-# whose single runs spread 10-30% landed at 0.83 or 1.08 for the same code
-# (Berkeley DB's fillrandom in two runs).
+# --repeat is the number of pairs (default 5). Single runs spread 10-30%,
+# so a median of 3 pairs moved far for the same code (Berkeley DB's
+# fillrandom: 0.83 with 3 pairs, then 0.885-1.084 in three runs of 5).
 #
 # Usage: benchmarks/bench_fidelity.sh [--num N] [--repeat R] [--readseq-passes P]
 #                                     [--only ENGINE[,ENGINE...]] [--dir DIR]

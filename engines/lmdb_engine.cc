@@ -98,10 +98,10 @@ class LmdbIterator final : public EngineIterator {
   Status status() const override { return status_; }
 
   // A scan as LMDB's own benchmark's readseq: mdb_cursor_get in a tight loop,
-  // not this interface per entry.
-  // The record goes into locals and the loop tests only the call's code:
-  // members stored and reloaded around every call (valid_, the cursor
-  // check) cost ~20 instructions per step, a sixth of LMDB's own.
+  // not this interface per entry. The record goes into locals and the loop
+  // tests only the call's code: with members stored and reloaded around
+  // every call (valid_, the cursor check) the loop took ~20 instructions
+  // per step, a sixth of LMDB's own; on locals about 6 fewer (callgrind).
   uint64_t Skip(uint64_t n, bool forward, uint64_t* bytes) override {
     if (!valid_) return 0;  // valid_ implies an open cursor
     const MDB_cursor_op op = forward ? MDB_NEXT : MDB_PREV;

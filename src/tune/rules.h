@@ -106,10 +106,10 @@ CandidateSpace ApplyRules(const RuleInput& in);
 // leaves after the default write buffers and index blocks (when that is
 // smaller than kMinCacheBytes, the engine's default cache). `definition`
 // gets the sentence the profile states.
-// The baseline's write buffer: the engine's default, shrunk when the
-// default buffers alone overrun the budget.
-uint64_t BaselineWriteBufferBytes(const RuleInput& in);
 TuneConfig BaselineConfig(const RuleInput& in, std::string* definition);
+// The baseline's write buffer: the engine's default, shrunk when the
+// default buffers alone overrun the budget (the rules start from it too).
+uint64_t BaselineWriteBufferBytes(const RuleInput& in);
 
 // Every combination of the space's values that fits the budget, with its
 // cache computed, ordered by preference (sum of ranks), the baseline first.

@@ -239,8 +239,9 @@ std::vector<KnobValue> Own(const CandidateSpace& s, std::string_view key) {
 
 // Under a budget RocksDB's default 2 x 64 MiB write buffers overrun, the
 // baseline's buffers shrink, and the rule starts from the shrunk size: its
-// candidates never hold the unshrunk default, and on a fast disk (where the
-// rule starts at the default) every one of them fits beside the cache.
+// candidates never hold the unshrunk default, and on a fast disk (where no
+// rule tries buffers larger than a quarter of the budget) every one of them
+// fits beside the cache.
 TEST(RocksDbRulesTest, WriteBufferCandidatesFitABudgetTheDefaultsOverrun) {
   for (double write_bps : {200e6, 2e9}) {
     for (const char* w : {"write-heavy", "mixed", "read-heavy"}) {
