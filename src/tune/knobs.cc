@@ -100,6 +100,22 @@ Knob KnobNamed(std::string_view name) {
   return Knob{};
 }
 
+bool ShapesLsm(Knob k) {
+  static constexpr std::string_view kShape[] = {
+      "write_buffer_bytes",
+      "max_write_buffer_number",
+      "min_write_buffer_number_to_merge",
+      "level0_file_num_compaction_trigger",
+      "level0_slowdown_writes_trigger",
+      "level0_stop_writes_trigger",
+      "max_bytes_for_level_base",
+      "max_bytes_for_level_multiplier",
+      "compaction_style",
+  };
+  return std::find(std::begin(kShape), std::end(kShape), k.name()) !=
+         std::end(kShape);
+}
+
 EngineOptions ToEngineOptions(const TuneConfig& c) {
   EngineOptions o;
   o.cache_bytes = c.cache_bytes;

@@ -77,6 +77,12 @@ KnobValue KnobValueOf(const TuneConfig& c, Knob k);
 // The value as JSON: a number, or the codec's name.
 nlohmann::json KnobValueJson(const TuneConfig& c, Knob k);
 
+// True for a knob that sets the LSM's shape: the memtables' size and count,
+// the level-0 triggers, the level sizes and the compaction style. What it
+// changes shows in the compactions of the deepest levels, so the tuner does
+// not rank it on copies that fill fewer levels than the full size.
+bool ShapesLsm(Knob k);
+
 // True when a and b differ in knob k (the cache is derived, never a knob).
 bool KnobDiffers(const TuneConfig& a, const TuneConfig& b, Knob k);
 // Copies knob k from `from` into `to`.

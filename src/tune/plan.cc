@@ -89,13 +89,17 @@ CheckPlan PlanKnobCheck(const PlanContext& c, const PlanShares& shares,
   const double spare =
       kUsableTimeShare * left_ns - kAbRuns * c.cost->Estimate(p.ab_scale);
   const bool check = check_runs > 0;
-  p.knob_scale =
-      Rounded(c, std::min(p.ab_scale,
-                          check ? FitScale(c, check_runs, spare) : p.ab_scale));
+  // Should no knob survive the check, each judged knob gets its own A/B
+  // against the defaults (as many runs as the check): with two or more
+  // judged, the scale fits both, and extra rounds come out of what is left.
+  const double solo_runs = judged >= 2 ? check_runs : 0;
+  p.knob_scale = Rounded(
+      c, std::min(p.ab_scale, check ? FitScale(c, check_runs + solo_runs, spare)
+                                    : p.ab_scale));
   if (check && shares.extra_knob_rounds) {
-    double rounds =
-        kExtraKnobRoundsShare * spare /
-        (c.cost->Estimate(p.knob_scale) * static_cast<double>(1 + judged));
+    const double per_run = c.cost->Estimate(p.knob_scale);
+    double rounds = kExtraKnobRoundsShare * (spare - solo_runs * per_run) /
+                    (per_run * static_cast<double>(1 + judged));
     p.knob_rounds =
         std::clamp(static_cast<int>(rounds), kMinRepeats, kMaxKnobCheckRounds);
   }

@@ -74,7 +74,7 @@ TEST_F(PlanTest, ThePlanSaysWhatItUsesAndWhetherFullSizeFits) {
 
 TEST_F(PlanTest, ABufferOnTheRuleGivesTheAbMoreTime) {
   const double left = 60 * kS;
-  EXPECT_GT(PlanTune(Ctx(), kPlanBufferOnRule, left, 0.02, 0).ab_scale,
+  EXPECT_GT(PlanTune(Ctx(), kPlanShapeOnRule, left, 0.02, 0).ab_scale,
             PlanTune(Ctx(), kPlan, left, 0.02, 0).ab_scale);
 }
 
@@ -90,6 +90,20 @@ TEST_F(PlanTest, TheKnobCheckBuysRoundsWithSpareTime) {
             kMinRepeats);
 }
 
+TEST_F(PlanTest, TheKnobCheckLeavesRoomForEachKnobsOwnAb) {
+  // 100 s left, the A/B planned at 0.5 (6 runs of 6 s = 36 s): 59 s spare.
+  // One judged knob (6 runs): no own A/Bs follow, and the check runs at the
+  // A/B's scale. Two judged knobs (9 runs): should neither survive, their
+  // own A/Bs (9 more runs) must fit at the same scale, so 18 runs share the
+  // spare time (at 0.5 the check alone would take 54 s of it).
+  CheckPlan one = PlanKnobCheck(Ctx(), kPlan, 100 * kS, 0.5, 6, 1);
+  CheckPlan two = PlanKnobCheck(Ctx(), kPlan, 100 * kS, 0.5, 9, 2);
+  const double spare = 0.95 * 100 * kS - 6 * cost_.Estimate(0.5);
+  EXPECT_DOUBLE_EQ(one.knob_scale, 0.5);
+  EXPECT_NEAR(18 * cost_.Estimate(two.knob_scale), spare, 0.01 * spare);
+  EXPECT_LT(two.knob_scale, 0.25);
+}
+
 TEST_F(PlanTest, TheAbGrowsIntoTimeTheSearchLeft) {
   AbPlan small = PlanAb(Ctx(), kPlan, 60 * kS, 0.05);
   AbPlan large = PlanAb(Ctx(), kPlan, 600 * kS, 0.05);
@@ -97,7 +111,7 @@ TEST_F(PlanTest, TheAbGrowsIntoTimeTheSearchLeft) {
   EXPECT_GE(small.repeats, kMinRepeats);
   EXPECT_LE(large.repeats, kMaxAbRepeats);
   // Filling the time: the largest scale 3 pairs afford, pairs added later.
-  AbPlan fill = PlanAb(Ctx(), kPlanBufferOnRule, 600 * kS, 0.05);
+  AbPlan fill = PlanAb(Ctx(), kPlanShapeOnRule, 600 * kS, 0.05);
   EXPECT_EQ(fill.repeats, kMaxAbRepeats);
   EXPECT_LE(6 * cost_.Estimate(fill.scale), kUsableTimeShare * 600 * kS);
 }

@@ -244,11 +244,12 @@ TEST_F(TuneCliTest, WriteBudgetBoundsWhatTheTrialsWrite) {
   EXPECT_LE(written, 96u << 20) << "the write budget did not bind";
   EXPECT_LT(t["elapsed_ns"].get<uint64_t>(), 30ull * 1000000000);
   // 64 MiB of data fills two LSM levels, trials this small one: the write
-  // buffer comes from the rule, and only the A/B may keep it.
+  // buffer (a knob that shapes the LSM) comes from the rules, and only the
+  // A/B may keep it.
   bool noted = false;
   for (const json& n : t["evidence"]["notes"]) {
     noted |=
-        n.get<std::string>().find("taken from the rule") != std::string::npos;
+        n.get<std::string>().find("taken from the rules") != std::string::npos;
   }
   EXPECT_TRUE(noted) << t["evidence"]["notes"].dump();
   for (const json& k : t["evidence"]["knobs"]) {

@@ -66,9 +66,9 @@ uint64_t FdLimit() {
 // The first calibration run's cost split into fixed (open, load) and
 // per-scale parts until a second run at another scale separates them.
 constexpr double kCalibrationFixedShare = 0.2;
-// A second calibration run (at 4x the first scale) only while it costs at
-// most a tenth of the time left: past that it would eat the search.
-constexpr double kSecondCalibrationCosts = 10;
+// Each further calibration run (at 4x the last one's scale) only while it
+// costs at most a tenth of the time left: past that it would eat the search.
+constexpr double kCalibrationRunShare = 10;
 
 // A quick probe of only what the rules read: 4 KiB random reads at queue
 // depth 1, sequential writes, and 4 KiB appending fdatasync.
@@ -163,8 +163,9 @@ struct TuneState {
   std::optional<CostModel> cost;
   // Search: the plan's shares and the A/B's scale as planned so far.
   const PlanShares* shares = &kPlan;
-  bool buffer_on_rule = false;  // a write buffer taken from the rule
-  int full_depth = 0;           // LSM levels at full size
+  bool shape_on_rule = false;  // knobs that shape the LSM taken from rules
+  double deep_scale = 0;       // the first at full depth (0: no such knob)
+  int full_depth = 0;          // LSM levels at full size
   double s_v = 0;
   // CheckKnobs: the knobs the winner changed, which survived, and why.
   std::vector<Knob> changed;
@@ -264,8 +265,8 @@ Status Setup(TuneState& st) {
   return Status::OK();
 }
 
-// The baseline at two small scales gives the cost of a trial as fixed +
-// per-scale time.
+// The baseline at the smallest scale worth ranking on, then at 4x the
+// scale while each run is cheap, gives the cost of a trial by scale.
 Status Calibrate(TuneState& st) {
   const Workload& w = st.res.workload;
   st.progress->Info("tune: " + std::to_string(st.res.candidates.size()) +
@@ -276,12 +277,24 @@ Status Calibrate(TuneState& st) {
   st.cost.emplace(kCalibrationFixedShare * first,
                   (1 - kCalibrationFixedShare) * first / st.s_rank);
   st.cost->Observe(st.s_rank, c1->Cost());
-  double s_cal2 = EffectiveScale(w, std::min(1.0, 4 * st.s_rank));
-  if (s_cal2 > st.s_rank &&
-      st.Remaining() > kSecondCalibrationCosts * st.cost->Estimate(s_cal2)) {
-    auto c2 = st.trials->Run(st.res.baseline, s_cal2, "calibrate");
-    if (!c2.ok()) return c2.status().WithContext("baseline trial");
-    st.cost->Observe(s_cal2, c2->Cost());
+  // Up the scales while a run is cheap: beyond the largest scale it has
+  // seen the cost model grows as scale^1.5 at least, so from copies
+  // hundreds of times smaller than the full size it overestimates a
+  // full-size trial many times over, and a plan that believes full-size
+  // trials do not fit ranks on copies and ends early. Measured: on 20M keys
+  // at 64 MiB, calibrated at scales 0.001 and 0.004 only, it put a
+  // full-size trial at 2,810 s; db_bench's defaults ran the full size in
+  // 343 s.
+  for (double last = st.s_rank;;) {
+    double next = EffectiveScale(w, std::min(1.0, 4 * last));
+    if (next <= last ||
+        st.Remaining() <= kCalibrationRunShare * st.cost->Estimate(next)) {
+      break;
+    }
+    auto c = st.trials->Run(st.res.baseline, next, "calibrate");
+    if (!c.ok()) return c.status().WithContext("baseline trial");
+    st.cost->Observe(next, c->Cost());
+    last = next;
   }
   st.progress->Info("tune: a trial costs ~" +
                     FormatDuration(st.cost->fixed_ns()) + " + " +
@@ -290,55 +303,113 @@ Status Calibrate(TuneState& st) {
   return Status::OK();
 }
 
-// Write buffers the search cannot rank. A larger buffer pays off as level 0
-// absorbing flushes while the deeper levels compact; a trial whose LSM is a
-// level shallower than the full size's lacks those compactions. Measured
+// The values the rules left for knob k, preferred first.
+std::vector<KnobValue> RuleValues(const CandidateSpace& space, Knob k) {
+  std::vector<KnobValue> out;
+  if (k.name() == "write_buffer_bytes") {
+    for (uint64_t x : space.write_buffer_bytes) {
+      out.push_back(static_cast<KnobValue>(x));
+    }
+  }
+  for (const KnobCandidates& c : space.rocksdb) {
+    if (c.spec == k.spec) out = c.values;
+  }
+  return out;
+}
+
+// Knobs that shape the LSM are never ranked or judged on copies that fill
+// fewer LSM levels than the full size. A larger write buffer pays off as
+// level 0 absorbing flushes while the deeper levels compact, and a trial
+// whose LSM is a level shallower lacks those compactions. Measured
 // (benchmarks/README.md, tuner quality): fillrandom + overwrite of 4M keys
 // fills 3 levels, and its full-size grid ran 1.40x faster with 16 MiB
 // buffers than with the default 4 MiB (mean of 8 points each), while every
-// ranking at <= 1.6M keys (2 levels, or barely 3) put 4 MiB first. The
-// search then ranks the other knobs at the rule's first buffer size, and
-// the A/B, given the larger share of kPlanBufferOnRule, judges it.
-void TakeBufferFromRule(TuneState& st, double s_search) {
+// ranking at <= 1.6M keys (2 levels, or barely 3) put 4 MiB first. RocksDB's
+// compaction style likewise: on 20M keys at 64 MiB universal compaction ran
+// 1.64x db_bench's defaults, and at 4M keys no configuration moved the
+// figure, while the tuner had ranked it on copies of at most 1.86M keys.
+//
+// Sets deep_scale, the smallest scale whose copy fills as many levels as
+// the full size (for a write-heavy workload whose candidates change such a
+// knob). When the search's copies are shallower still, each such knob gets
+// the rule's first value some candidate holds, the search ranks the other
+// knobs, and the A/B, given the larger share of kPlanShapeOnRule at the
+// largest scale it affords, judges them; otherwise the search ranks no
+// lower than deep_scale.
+void TakeShapeFromRule(TuneState& st, double s_search) {
   TuneResult& res = st.res;
-  st.full_depth = st.trials->DepthAt(res.baseline, 1.0);
-  const int search_depth = st.trials->DepthAt(res.baseline, s_search);
-  // The rule's first buffer that a candidate holds (one that fits the
-  // budget with the rest of a candidate's memory).
-  const auto& buffers = st.space.write_buffer_bytes;
-  uint64_t rule_buffer = res.baseline.write_buffer_bytes;
-  for (uint64_t x : buffers) {
-    if (std::any_of(
-            res.candidates.begin(), res.candidates.end(),
-            [&](const TuneConfig& c) { return c.write_buffer_bytes == x; })) {
-      rule_buffer = x;
-      break;
+  const Trials& trials = *st.trials;
+  st.full_depth = trials.DepthAt(res.baseline, 1.0);
+  const int search_depth = trials.DepthAt(res.baseline, s_search);
+  auto changes_shape = [&](const TuneConfig& c) {
+    return std::any_of(AllKnobs().begin(), AllKnobs().end(), [&](Knob k) {
+      return ShapesLsm(k) && KnobDiffers(c, res.baseline, k);
+    });
+  };
+  if (res.traits.write_share < 0.5 ||
+      std::none_of(res.candidates.begin() + 1, res.candidates.end(),
+                   changes_shape)) {
+    return;
+  }
+  // Depth grows with the scale: bisect for the first scale at full depth,
+  // a little above it so rounding to whole keys stays there.
+  double lo = st.s_min, hi = 1.0;
+  if (trials.DepthAt(res.baseline, lo) >= st.full_depth) hi = lo;
+  for (int i = 0; i < 40 && hi > lo; i++) {
+    double mid = (lo + hi) / 2;
+    (trials.DepthAt(res.baseline, mid) >= st.full_depth ? hi : lo) = mid;
+  }
+  st.deep_scale = std::min(1.0, hi * 1.01);
+  st.shape_on_rule = search_depth < st.full_depth;
+  if (!st.shape_on_rule) return;
+  st.shares = &kPlanShapeOnRule;
+  const size_t before = res.candidates.size();
+  std::vector<TuneConfig> kept(res.candidates.begin() + 1,
+                               res.candidates.end());
+  std::vector<std::string> taken, untried;
+  for (Knob k : AllKnobs()) {
+    if (!ShapesLsm(k) || k.spec == nullptr) continue;
+    auto holds = [k](KnobValue v) {
+      return [k, v](const TuneConfig& c) { return KnobValueOf(c, k) == v; };
+    };
+    std::vector<KnobValue> values = RuleValues(st.space, k);
+    if (values.size() < 2) continue;
+    auto pick = std::find_if(values.begin(), values.end(), [&](KnobValue v) {
+      return std::any_of(kept.begin(), kept.end(), holds(v));
+    });
+    if (pick == values.end()) continue;
+    const KnobValue v = *pick;
+    std::erase_if(kept, [&](const TuneConfig& c) { return !holds(v)(c); });
+    taken.push_back(std::string(k.spec->name) + " " +
+                    disktune::KnobValueText(*k.spec, v));
+    // The defaults' value is measured anyway, in the baseline.
+    for (KnobValue u : values) {
+      if (u != v && u != KnobValueOf(res.baseline, k)) {
+        untried.push_back(std::string(k.spec->name) + " " +
+                          disktune::KnobValueText(*k.spec, u));
+      }
     }
   }
-  st.buffer_on_rule = res.traits.write_share >= 0.5 && buffers.size() > 1 &&
-                      search_depth < st.full_depth;
-  if (!st.buffer_on_rule) return;
-  st.shares = &kPlanBufferOnRule;
-  std::vector<TuneConfig> kept = {res.candidates.front()};
-  for (size_t i = 1; i < res.candidates.size(); i++) {
-    if (res.candidates[i].write_buffer_bytes == rule_buffer) {
-      kept.push_back(res.candidates[i]);
-    }
-  }
-  res.notes.push_back(
-      "write buffer " + FormatBytes(static_cast<double>(rule_buffer)) +
-      " taken from the rule, not ranked: trials up to scale " +
-      Fixed(s_search, 3) + " fill " + std::to_string(search_depth) +
-      " LSM level(s), the full size " + std::to_string(st.full_depth) +
-      ", and a buffer's effect on writes shows in the deepest "
-      "compactions; the search ranked " +
-      std::to_string(kept.size()) + " of " +
-      std::to_string(res.candidates.size()) + " candidates");
+  kept.insert(kept.begin(), res.candidates.front());
   res.candidates = std::move(kept);
+  res.notes.push_back(
+      "knobs that shape the LSM taken from the rules, not ranked: " +
+      (taken.empty() ? std::string("each has one value") : Join(taken, ", ")) +
+      (untried.empty() ? "" : "; not tried: " + Join(untried, ", ")) +
+      ". Trials up to scale " + Fixed(s_search, 3) + " fill " +
+      std::to_string(search_depth) + " LSM level(s), the full size " +
+      std::to_string(st.full_depth) + " (from scale " +
+      Fixed(st.deep_scale, 3) +
+      "), and these knobs act in the deepest compactions, so the A/B "
+      "judges them; the search ranked " +
+      std::to_string(res.candidates.size()) + " of " + std::to_string(before) +
+      " candidates");
 }
 
-bool IsJudged(const TuneState& st, Knob k) {
-  return !(st.buffer_on_rule && k.name() == "write_buffer_bytes");
+// Whether a check at `scale` judges knob k: not a knob that shapes the LSM
+// on copies shallower than the full size (the A/B judges it then).
+bool IsJudged(const TuneState& st, Knob k, double scale) {
+  return !(ShapesLsm(k) && st.deep_scale > 0 && scale < st.deep_scale);
 }
 
 bool SameKnobs(const TuneConfig& a, const TuneConfig& b) {
@@ -354,7 +425,7 @@ Status Search(TuneState& st) {
   const double left = st.Remaining();
   // The search stays at the scale whose LSM depth was checked.
   const double s_search = PlanTune(ctx, kPlan, left, st.s_rank, 0).ab_scale;
-  TakeBufferFromRule(st, s_search);
+  TakeShapeFromRule(st, s_search);
   // Knobs that may change, and of them those the knob check would judge.
   size_t varying = 0, varying_judged = 0;
   for (Knob k : AllKnobs()) {
@@ -362,7 +433,7 @@ Status Search(TuneState& st) {
         res.candidates.begin(), res.candidates.end(),
         [&](const TuneConfig& c) { return KnobDiffers(c, res.baseline, k); });
     varying += any ? 1 : 0;
-    varying_judged += any && IsJudged(st, k) ? 1 : 0;
+    varying_judged += any && IsJudged(st, k, s_search) ? 1 : 0;
   }
   const TunePlan plan = PlanTune(ctx, *st.shares, left, st.s_rank,
                                  KnobCheckRuns(varying, varying_judged));
@@ -376,6 +447,11 @@ Status Search(TuneState& st) {
   sb.budget_ns = plan.search_budget_ns;
   sb.max_scale = s_search;
   sb.min_scale = plan.search_min_scale;
+  if (st.deep_scale > 0 && !st.shape_on_rule) {
+    // Knobs that shape the LSM are ranked: no rung shallower than the full
+    // size.
+    sb.min_scale = std::max(sb.min_scale, std::min(st.deep_scale, s_search));
+  }
   int trial_no = 0;
   const Workload& w = res.workload;
   TrialFn trial_fn = [&](const TuneConfig& c, double scale) {
@@ -494,18 +570,30 @@ Status CheckKnobs(TuneState& st) {
     if (KnobDiffers(res.winner, res.baseline, k)) st.changed.push_back(k);
   }
   const std::vector<Knob>& changed = st.changed;
-  // What the knob check judges: every changed knob but a write buffer
-  // taken from the rule (its trials are no deeper than the search's).
+  // What the knob check judges: every changed knob but those that shape
+  // the LSM when its copies are shallower than the full size. Re-fit the
+  // scales to what is actually left, then spend the rest on repeats (each
+  // knob must win on its own; none when the A/B judges every one); the A/B
+  // gets what remains. The check's scale depends on what it judges, and
+  // what it judges on its scale: at most a second fit, without the shape
+  // knobs.
   std::vector<size_t> judged;
-  for (size_t i = 0; i < changed.size(); i++) {
-    if (IsJudged(st, changed[i])) judged.push_back(i);
+  double check_runs = 0;
+  CheckPlan plan;
+  for (double at : {st.s_v, 0.0}) {
+    judged.clear();
+    for (size_t i = 0; i < changed.size(); i++) {
+      if (IsJudged(st, changed[i], at)) judged.push_back(i);
+    }
+    check_runs = KnobCheckRuns(changed.size(), judged.size());
+    plan = PlanKnobCheck(st.Plan(), *st.shares, st.Remaining(), st.s_v,
+                         check_runs, judged.size());
+    if (std::all_of(judged.begin(), judged.end(), [&](size_t i) {
+          return IsJudged(st, changed[i], plan.knob_scale);
+        })) {
+      break;
+    }
   }
-  const double check_runs = KnobCheckRuns(changed.size(), judged.size());
-  // Re-fit the scales to what is actually left, then spend the rest on
-  // repeats (each knob must win on its own; none when the A/B judges a
-  // buffer on the rule); the A/B gets what remains.
-  const CheckPlan plan = PlanKnobCheck(st.Plan(), *st.shares, st.Remaining(),
-                                       st.s_v, check_runs, judged.size());
   st.s_v = plan.ab_scale;
   const double s_k = plan.knob_scale;
   const double ab_min_ns = 2.0 * kMinRepeats * st.cost->Estimate(st.s_v);
@@ -548,10 +636,10 @@ Status CheckKnobs(TuneState& st) {
   }
   // Capacity rules whose condition the scaled trial cannot reproduce (its
   // few tables all fit in the default open files) are kept on the rule, and
-  // so is a write buffer the trials were too shallow to judge.
+  // so is a knob that shapes the LSM on copies too shallow to judge it.
   for (size_t i = 0; i < changed.size(); i++) {
     Knob k = changed[i];
-    if (!IsJudged(st, k)) {
+    if (std::find(judged.begin(), judged.end(), i) == judged.end()) {
       trials[i].by_rule = true;
       continue;
     }
@@ -677,11 +765,15 @@ void Judge(TuneState& st) {
       } else if (proof == KnobProof::kRule) {
         e.status = "rule";
         e.reason =
-            k.name() == "write_buffer_bytes"
-                ? "taken from the rule and judged by the A/B: the search's "
-                  "trials fill fewer LSM levels than the full size (" +
+            ShapesLsm(k) && st.deep_scale > 0
+                ? std::string(st.shape_on_rule
+                                  ? "taken from the rule and judged by the "
+                                    "A/B: the search's trials"
+                                  : "judged by the A/B: the knob check's "
+                                    "trials") +
+                      " fill fewer LSM levels than the full size (" +
                       std::to_string(st.full_depth) +
-                      "), where a buffer's effect shows; " + rule
+                      "), where how it shapes the LSM shows; " + rule
                 : "kept on the rule: the scaled trial has too few tables to "
                   "show the effect; " +
                       rule;
