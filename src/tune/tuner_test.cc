@@ -415,6 +415,47 @@ TEST_F(TunerTest, KnobsThatShapeTheLsmAreNeverRankedOnShallowerCopies) {
   }
 }
 
+// Read-heavy RocksDB: the rules set a level-0 trigger of 2 for reads, and
+// the fake rewards it on copies only, as the tuner once measured it (a
+// copy's fill leaves level-0 files a read checks; db_bench at full size
+// measured no gain). With time for copies only, no candidate changes it;
+// with time for full-size trials, it is ranked at full size only, and,
+// paying nothing there, not recommended; bloom filters, which pay at every
+// size, are.
+TEST_F(TunerTest, ForReadsKnobsThatShapeTheLsmAreJudgedAtFullSizeOnly) {
+  std::vector<double> trigger2_at;  // the scales a trigger of 2 ran at
+  auto speed = [&](const TuneConfig& c, double scale) {
+    double v = c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+    if (c.rocksdb.level0_file_num_compaction_trigger == 2) {
+      trigger2_at.push_back(scale);
+      if (scale < 1.0) v *= 1.5;
+    }
+    return v;
+  };
+  for (uint64_t seconds : {120, 7200}) {
+    SCOPED_TRACE(std::to_string(seconds) + " s");
+    trigger2_at.clear();
+    FakeMachine m{FakeMachine::SpeedAt(speed)};
+    TuneRequest req = Request("read-heavy", m);
+    req.engine = "rocksdb";
+    req.time_budget_ns = seconds * kSecondNs;
+    auto r = RunTuner(req, *scratch_, nullptr);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    for (double s : trigger2_at) EXPECT_EQ(s, 1.0);
+    EXPECT_NE(r->recommendation.rocksdb.level0_file_num_compaction_trigger, 2);
+    if (seconds == 120) {
+      EXPECT_TRUE(trigger2_at.empty());
+      EXPECT_TRUE(HasNote(*r, "kept at their defaults, not ranked"));
+    } else {
+      EXPECT_FALSE(trigger2_at.empty());
+    }
+    EXPECT_TRUE(r->significant) << r->verdict;
+    EXPECT_GT(r->recommendation.bloom_bits_per_key, 0)
+        << ConfigText(r->recommendation);
+    ExpectNoPassengers(*r);
+  }
+}
+
 TEST_F(TunerTest, TheLevelDbSearchNeverSetsRocksDbKnobs) {
   int with_own = 0;
   FakeMachine m([&](const TuneConfig& c) {
