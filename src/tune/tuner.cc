@@ -324,8 +324,8 @@ std::vector<KnobValue> RuleValues(const CandidateSpace& space, Knob k) {
 // memtable's overhead) differs between a copy and the full size. Measured:
 // RocksDB read-heavy at 128 MiB on 2.3M keys, a level-0 trigger of 2 won
 // the tuner's A/B on a copy of 0.38 of the size at 1.51x [1.31x, 1.77x],
-// and db_bench at full size measured it 0.91x, 1.02x and 1.00x in its
-// first three pairs. So for reads a knob that shapes the LSM is judged at
+// and db_bench at full size measured it 0.91x, 1.02x, 1.00x and 1.05x in
+// four pairs. So for reads a knob that shapes the LSM is judged at
 // full size only: the search ranks no lower, and when full-size trials do
 // not fit, such knobs keep their defaults.
 void KeepShapeForReads(TuneState& st, double s_search,
@@ -377,12 +377,14 @@ void KeepShapeForReads(TuneState& st, double s_search,
 //
 // Sets deep_scale, the smallest scale whose copy fills as many levels as
 // the full size (for a write-heavy workload whose candidates change such a
-// knob). When the search's copies are shallower still, each such knob gets
-// the rule's first value some candidate holds, the search ranks the other
-// knobs, and the A/B, given the larger share of kPlanShapeOnRule at the
-// largest scale it affords, judges them; otherwise the search ranks no
-// lower than deep_scale.
-void TakeShapeFromRule(TuneState& st, double s_search) {
+// knob). When the search's copies are shallower still, or a first rung of
+// every candidate at deep_scale does not fit `search_ns` (the search would
+// rank a handful of the rules' candidates: 3 of 24 in `run --quick`), each
+// such knob gets the rule's first value some candidate holds, the search
+// ranks the other knobs, and the A/B, given the larger share of
+// kPlanShapeOnRule at the largest scale it affords, judges them; otherwise
+// the search ranks no lower than deep_scale.
+void TakeShapeFromRule(TuneState& st, double s_search, double search_ns) {
   TuneResult& res = st.res;
   const Trials& trials = *st.trials;
   st.full_depth = trials.DepthAt(res.baseline, 1.0);
@@ -409,7 +411,10 @@ void TakeShapeFromRule(TuneState& st, double s_search) {
     (trials.DepthAt(res.baseline, mid) >= st.full_depth ? hi : lo) = mid;
   }
   st.deep_scale = std::min(1.0, hi * 1.01);
-  st.shape_on_rule = search_depth < st.full_depth;
+  const double deep_rung_ns = static_cast<double>(res.candidates.size()) *
+                              st.cost->Estimate(st.deep_scale);
+  const bool shallow = search_depth < st.full_depth;
+  st.shape_on_rule = shallow || deep_rung_ns > search_ns;
   if (!st.shape_on_rule) return;
   st.shares = &kPlanShapeOnRule;
   const size_t before = res.candidates.size();
@@ -444,12 +449,19 @@ void TakeShapeFromRule(TuneState& st, double s_search) {
   res.notes.push_back(
       "knobs that shape the LSM taken from the rules, not ranked: " +
       (taken.empty() ? std::string("each has one value") : Join(taken, ", ")) +
-      (untried.empty() ? "" : "; not tried: " + Join(untried, ", ")) +
-      ". Trials up to scale " + Fixed(s_search, 3) + " fill " +
-      std::to_string(search_depth) + " LSM level(s), the full size " +
-      std::to_string(st.full_depth) + " (from scale " +
-      Fixed(st.deep_scale, 3) +
-      "), and these knobs act in the deepest compactions, so the A/B "
+      (untried.empty() ? "" : "; not tried: " + Join(untried, ", ")) + ". " +
+      (shallow ? "Trials up to scale " + Fixed(s_search, 3) + " fill " +
+                     std::to_string(search_depth) +
+                     " LSM level(s), the full size " +
+                     std::to_string(st.full_depth) + " (from scale " +
+                     Fixed(st.deep_scale, 3) + ")"
+               : "Copies as deep as the full size (" +
+                     std::to_string(st.full_depth) +
+                     " LSM levels, from scale " + Fixed(st.deep_scale, 3) +
+                     ") cost ~" + FormatDuration(deep_rung_ns) + " for one " +
+                     "trial of each candidate, more than the search's " +
+                     FormatDuration(search_ns)) +
+      ", and these knobs act in the deepest compactions, so the A/B "
       "judges them; the search ranked " +
       std::to_string(res.candidates.size()) + " of " + std::to_string(before) +
       " candidates");
@@ -473,8 +485,9 @@ Status Search(TuneState& st) {
   const PlanContext ctx = st.Plan();
   const double left = st.Remaining();
   // The search stays at the scale whose LSM depth was checked.
-  const double s_search = PlanTune(ctx, kPlan, left, st.s_rank, 0).ab_scale;
-  TakeShapeFromRule(st, s_search);
+  const TunePlan first = PlanTune(ctx, kPlan, left, st.s_rank, 0);
+  const double s_search = first.ab_scale;
+  TakeShapeFromRule(st, s_search, static_cast<double>(first.search_budget_ns));
   // Knobs that may change, and of them those the knob check would judge.
   size_t varying = 0, varying_judged = 0;
   for (Knob k : AllKnobs()) {
