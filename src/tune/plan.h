@@ -45,11 +45,11 @@ struct PlanShares {
 };
 inline constexpr PlanShares kPlan = {0.4, 0.25, 0.6, true, false};
 // When the A/B alone judges the knobs that shape the LSM, taken from the
-// rules (the tuner's TakeShapeFromRule): a buffer
-// shows more of its effect the deeper the copy (16 MiB vs 4 MiB on the
-// 4M-key write-heavy workload: 1.04x, 1.06x and 1.12x in A/Bs at half its
-// size, not significant twice; 1.40x in the full-size grid's means), so the
-// A/B gets most of the time, at the largest scale it affords.
+// rules (the tuner's TakeShapeFromRule): a write buffer shows more of its
+// effect the deeper the copy (16 MiB vs 4 MiB on the 4M-key write-heavy
+// workload: 1.04x, 1.06x and 1.12x in A/Bs at half its size, not
+// significant twice; 1.40x in the full-size grid's means), so the A/B gets
+// most of the time, at the largest scale it affords.
 inline constexpr PlanShares kPlanShapeOnRule = {0.7, 0.1, 0.85, false, true};
 
 // What the arithmetic needs: the workload (its scales are rounded to whole

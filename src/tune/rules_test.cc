@@ -59,6 +59,22 @@ TEST(RulesTest, EveryRuleNamesItsFactAndDecides) {
   }
 }
 
+// The knobs the tuner judges only on copies as deep as the full size are
+// knobs of the table (a misspelt name would match none): the write buffer,
+// and RocksDB's memtable count and merge, level-0 triggers, level sizes and
+// compaction style.
+TEST(RulesTest, TheKnobsThatShapeTheLsmAreKnobs) {
+  std::vector<std::string_view> shaping;
+  for (Knob k : AllKnobs()) {
+    if (ShapesLsm(k)) shaping.push_back(k.name());
+  }
+  EXPECT_EQ(shaping.size(), 9u);
+  EXPECT_NE(std::find(shaping.begin(), shaping.end(), "compaction_style"),
+            shaping.end());
+  EXPECT_EQ(std::find(shaping.begin(), shaping.end(), "bloom_bits_per_key"),
+            shaping.end());
+}
+
 TEST(RulesTest, SlowRandomReadsOnDataBeyondMemoryTurnBloomOn) {
   // 1G keys x 116 B of random fill = ~53 GB of tables on a 24 GiB
   // machine: reads reach the device, whose 4 KiB reads take 8 ms (a

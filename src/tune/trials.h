@@ -66,6 +66,19 @@ class Trials {
   int DepthAt(const TuneConfig& full, double scale) const {
     return LsmDepth(model_, EstimateDbBytes(ShapeAt(scale), full));
   }
+  // The smallest scale at least `min_scale` whose trial fills as many levels
+  // as the full size, a little above the boundary so that rounding the
+  // copy to whole keys stays there (depth grows with the scale).
+  double FirstScaleAtFullDepth(const TuneConfig& full, double min_scale) const {
+    const int depth = DepthAt(full, 1.0);
+    double lo = min_scale, hi = 1.0;
+    if (DepthAt(full, lo) >= depth) return lo;
+    for (int i = 0; i < 40; i++) {
+      double mid = (lo + hi) / 2;
+      (DepthAt(full, mid) >= depth ? hi : lo) = mid;
+    }
+    return std::min(1.0, hi * 1.01);
+  }
 
   // Runs `full` at `scale`: through the request's TuneEnv::trial when set,
   // else as a bench run in the scratch directory (removed afterwards).

@@ -163,10 +163,11 @@ struct TuneState {
   std::optional<CostModel> cost;
   // Search: the plan's shares and the A/B's scale as planned so far.
   const PlanShares* shares = &kPlan;
-  bool shape_on_rule = false;    // knobs that shape the LSM taken from rules
-  bool shape_full_only = false;  // ... judged at full size only (reads)
-  double deep_scale = 0;         // the first at full depth (0: no such knob)
-  int full_depth = 0;            // LSM levels at full size
+  bool shape_on_rule = false;  // knobs that shape the LSM taken from rules
+  // The smallest scale at which such knobs are judged: the first at full
+  // depth for writes, 1 for reads (0: no candidate changes one).
+  double deep_scale = 0;
+  int full_depth = 0;  // LSM levels at full size
   double s_v = 0;
   // CheckKnobs: the knobs the winner changed, which survived, and why.
   std::vector<Knob> changed;
@@ -304,6 +305,13 @@ Status Calibrate(TuneState& st) {
   return Status::OK();
 }
 
+// Writes are at least half of the scored ops: knobs that shape the LSM act
+// through compaction, which copies as deep as the full size show; else
+// through the level-0 files reads check, which only the full size shows.
+bool WritesScored(const TuneState& st) {
+  return st.res.traits.write_share >= 0.5;
+}
+
 // The values the rules left for knob k, preferred first.
 std::vector<KnobValue> RuleValues(const CandidateSpace& space, Knob k) {
   std::vector<KnobValue> out;
@@ -318,6 +326,19 @@ std::vector<KnobValue> RuleValues(const CandidateSpace& space, Knob k) {
   return out;
 }
 
+// `c` with every knob that shapes the LSM at the baseline's value, and the
+// cache the budget then leaves.
+TuneConfig WithDefaultShape(const TuneState& st, TuneConfig c) {
+  bool changed = false;
+  for (Knob k : AllKnobs()) {
+    if (ShapesLsm(k) && KnobDiffers(c, st.res.baseline, k)) {
+      CopyKnob(st.res.baseline, k, &c);
+      changed = true;
+    }
+  }
+  return changed ? WithBudgetCache(st.in, st.space, c) : c;
+}
+
 // Scored reads after the writes (read-heavy: a fill, then point reads): a
 // read checks every level-0 file the fill's last flushes left, and how many
 // that is (the flushes modulo the level-0 trigger, give or take one for the
@@ -328,10 +349,8 @@ std::vector<KnobValue> RuleValues(const CandidateSpace& space, Knob k) {
 // four pairs. So for reads a knob that shapes the LSM is judged at
 // full size only: the search ranks no lower, and when full-size trials do
 // not fit, such knobs keep their defaults.
-void KeepShapeForReads(TuneState& st, double s_search,
-                       const std::function<bool(const TuneConfig&)>& shaped) {
+void KeepShapeForReads(TuneState& st, double s_search) {
   TuneResult& res = st.res;
-  st.shape_full_only = true;
   if (s_search >= 1.0) {
     st.deep_scale = 1.0;
     return;
@@ -339,25 +358,30 @@ void KeepShapeForReads(TuneState& st, double s_search,
   const size_t before = res.candidates.size();
   // Each candidate with those knobs put back (the rules fix some of them
   // in every candidate), once.
-  std::vector<TuneConfig> kept = {res.candidates.front()};
-  for (size_t i = 1; i < res.candidates.size(); i++) {
-    TuneConfig c = res.candidates[i];
-    if (shaped(c)) {
-      for (Knob k : AllKnobs()) {
-        if (ShapesLsm(k)) CopyKnob(res.baseline, k, &c);
-      }
-      c = WithBudgetCache(st.in, st.space, c);
+  std::vector<std::string> names;
+  for (Knob k : AllKnobs()) {
+    if (ShapesLsm(k) &&
+        std::any_of(res.candidates.begin(), res.candidates.end(),
+                    [&](const TuneConfig& c) {
+                      return KnobDiffers(c, res.baseline, k);
+                    })) {
+      names.push_back(KnobName(k));
     }
+  }
+  std::vector<TuneConfig> kept;
+  for (const TuneConfig& candidate : res.candidates) {
+    TuneConfig c = WithDefaultShape(st, candidate);
     if (std::find(kept.begin(), kept.end(), c) == kept.end()) {
       kept.push_back(c);
     }
   }
   res.candidates = std::move(kept);
   res.notes.push_back(
-      "knobs that shape the LSM (level-0 triggers, level sizes, write "
-      "buffers) kept at their defaults, not ranked: a read checks the "
-      "level-0 files the fill's last flushes left, which a copy smaller "
-      "than the full size does not reproduce, and trials go up to scale " +
+      "knobs that shape the LSM kept at their defaults, not ranked (" +
+      Join(names, ", ") +
+      "): a read checks the level-0 files the fill's last flushes left, "
+      "which a copy smaller than the full size does not reproduce, and "
+      "trials go up to scale " +
       Fixed(s_search, 3) + " only; the search ranked " +
       std::to_string(res.candidates.size()) + " of " + std::to_string(before) +
       " candidates");
@@ -398,19 +422,11 @@ void TakeShapeFromRule(TuneState& st, double s_search, double search_ns) {
                    changes_shape)) {
     return;
   }
-  if (res.traits.write_share < 0.5) {
-    KeepShapeForReads(st, s_search, changes_shape);
+  if (!WritesScored(st)) {
+    KeepShapeForReads(st, s_search);
     return;
   }
-  // Depth grows with the scale: bisect for the first scale at full depth,
-  // a little above it so rounding to whole keys stays there.
-  double lo = st.s_min, hi = 1.0;
-  if (trials.DepthAt(res.baseline, lo) >= st.full_depth) hi = lo;
-  for (int i = 0; i < 40 && hi > lo; i++) {
-    double mid = (lo + hi) / 2;
-    (trials.DepthAt(res.baseline, mid) >= st.full_depth ? hi : lo) = mid;
-  }
-  st.deep_scale = std::min(1.0, hi * 1.01);
+  st.deep_scale = trials.FirstScaleAtFullDepth(res.baseline, st.s_min);
   const double deep_rung_ns = static_cast<double>(res.candidates.size()) *
                               st.cost->Estimate(st.deep_scale);
   const bool shallow = search_depth < st.full_depth;
@@ -628,7 +644,7 @@ Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns) {
 // measurably hurt is not recommended. Sets the candidate for the A/B.
 Status CheckKnobs(TuneState& st) {
   TuneResult& res = st.res;
-  if (st.shape_full_only && st.s_v < 1.0) {
+  if (!WritesScored(st) && st.s_v < st.deep_scale) {
     // Reads: the check and the A/B run on copies, which do not show what
     // a knob that shapes the LSM does at full size.
     for (Knob k : AllKnobs()) {
@@ -639,10 +655,9 @@ Status CheckKnobs(TuneState& st) {
                             Fixed(st.s_v, 3) +
                             ", and only the full size shows its effect on "
                             "reads");
-        CopyKnob(res.baseline, k, &res.winner);
       }
     }
-    res.winner = WithBudgetCache(st.in, st.space, res.winner);
+    res.winner = WithDefaultShape(st, res.winner);
   }
   for (Knob k : AllKnobs()) {
     if (KnobDiffers(res.winner, res.baseline, k)) st.changed.push_back(k);
@@ -851,7 +866,7 @@ void Judge(TuneState& st) {
                                     "trials") +
                       " fill fewer LSM levels than the full size (" +
                       std::to_string(st.full_depth) +
-                      "), where how it shapes the LSM shows; " + rule
+                      "), where its effect on the LSM shows; " + rule
                 : "kept on the rule: the scaled trial has too few tables to "
                   "show the effect; " +
                       rule;

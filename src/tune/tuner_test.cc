@@ -84,6 +84,14 @@ class TunerTest : public testing::ScratchDirTest {
     req.env = m.Env();
     return req;
   }
+  // RocksDB on `workload` with a time budget of `seconds`.
+  TuneRequest RocksDb(const std::string& workload, FakeMachine& m,
+                      uint64_t seconds) {
+    TuneRequest req = Request(workload, m);
+    req.engine = "rocksdb";
+    req.time_budget_ns = seconds * kSecondNs;
+    return req;
+  }
 };
 
 const KnobEvidence* Evidence(const TuneResult& r, std::string_view knob) {
@@ -337,12 +345,10 @@ TEST_F(TunerTest, ABudgetTheDefaultBuffersOverrunStillSearchesTheOtherKnobs) {
   FakeMachine m([](const TuneConfig& c) {
     return c.compression == Compression::kNone ? 160000.0 : 100000.0;
   });
-  TuneRequest req = Request("write-heavy", m);
-  req.engine = "rocksdb";
+  TuneRequest req = RocksDb("write-heavy", m, 150);
   req.memory_budget_bytes = 64 * kMiB;
   req.data_size_bytes = 2 * kGiB;
   req.facts->seq_write_bytes_per_sec = 2e9;
-  req.time_budget_ns = 150 * kSecondNs;
   auto r = RunTuner(req, *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->baseline.write_buffer_bytes, 8 * kMiB);
@@ -388,12 +394,10 @@ TEST_F(TunerTest, KnobsThatShapeTheLsmAreNeverRankedOnShallowerCopies) {
     SCOPED_TRACE(std::to_string(seconds) + " s");
     universal_at.clear();
     FakeMachine m{FakeMachine::SpeedAt(speed)};
-    TuneRequest req = Request("write-heavy", m);
-    req.engine = "rocksdb";
+    TuneRequest req = RocksDb("write-heavy", m, seconds);
     req.memory_budget_bytes = 64 * kMiB;
     req.data_size_bytes = 2 * kGiB;
     req.facts->seq_write_bytes_per_sec = 2e9;
-    req.time_budget_ns = seconds * kSecondNs;
     auto r = RunTuner(req, *scratch_, nullptr);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     for (double s : universal_at) EXPECT_EQ(depth(s), full) << s;
@@ -436,9 +440,7 @@ TEST_F(TunerTest, ForReadsKnobsThatShapeTheLsmAreJudgedAtFullSizeOnly) {
     SCOPED_TRACE(std::to_string(seconds) + " s");
     trigger2_at.clear();
     FakeMachine m{FakeMachine::SpeedAt(speed)};
-    TuneRequest req = Request("read-heavy", m);
-    req.engine = "rocksdb";
-    req.time_budget_ns = seconds * kSecondNs;
+    TuneRequest req = RocksDb("read-heavy", m, seconds);
     auto r = RunTuner(req, *scratch_, nullptr);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     for (double s : trigger2_at) EXPECT_EQ(s, 1.0);
