@@ -778,32 +778,39 @@ double PairNs(const TuneState& st, double scale) {
 // scale the measured cost affords (the A/B starts again there: pairs at
 // two scales are not one comparison), or 0 when none does. The plan's
 // scale comes from the cost model's curve beyond the largest copy it had
-// seen, and writes grow faster than it: a copy big enough to flush and
-// compact its tables writes many times what a copy half its size does
-// (measured in `run --quick`: 12 MiB per trial at scale 0.086, 54-67 MiB
-// at 0.172), and before this check the A/B wrote up to 785 MiB of a
-// 554 MiB budget.
+// seen, fitted to every candidate's trials, and writes grow faster than it:
+// a copy big enough to flush and compact its tables writes many times what
+// a copy half its size does, and more with small write buffers (measured in
+// `run --quick`: 12 MiB per trial at scale 0.086, 54-67 MiB at 0.172), and
+// before this check the A/B wrote up to 785 MiB of a 554 MiB budget. The
+// new scale does not trust the curve again: a trial's cost is convex in its
+// size, so the line from the fixed cost (an empty copy) to the measured
+// pair bounds what a smaller pair costs.
 double RefitAbScale(TuneState& st, double s_v, double planned_ns,
                     double first_pair_ns) {
-  const double need = (kMinRepeats - 1) * PairNs(st, s_v);
-  if (need <= st.Remaining()) return s_v;
   const double left = st.Remaining();
-  const AbPlan again = PlanAb(st.Plan(), *st.shares, left, s_v);
-  const double scale = std::min(again.scale, s_v);
-  if (scale >= s_v || kMinRepeats * PairNs(st, scale) > left) {
-    st.res.notes.push_back("the A/B's first pair at scale " + Fixed(s_v, 3) +
-                           " cost " + FormatDuration(first_pair_ns) +
-                           " of the budget, and " +
-                           std::to_string(kMinRepeats) +
-                           " pairs at any scale did not fit in the " +
+  if ((kMinRepeats - 1) * first_pair_ns <= left) return s_v;
+  const double fixed = std::min(2 * st.cost->fixed_ns(), first_pair_ns);
+  const double per_pair = kUsableTimeShare * left / kMinRepeats;
+  double scale = 0;
+  if (per_pair > fixed && first_pair_ns > fixed) {
+    scale = EffectiveScale(st.res.workload,
+                           s_v * (per_pair - fixed) / (first_pair_ns - fixed));
+  }
+  const std::string first = "the A/B's first pair at scale " + Fixed(s_v, 3) +
+                            " cost " + FormatDuration(first_pair_ns) +
+                            " of the budget, not the ~" +
+                            FormatDuration(planned_ns) + " planned; ";
+  if (scale < st.s_rank || scale >= s_v) {
+    st.res.notes.push_back(first + std::to_string(kMinRepeats) +
+                           " pairs of a copy worth measuring did not fit in "
+                           "the " +
                            FormatDuration(left) + " left: the A/B stopped");
     return 0;
   }
-  st.res.notes.push_back(
-      "the A/B's first pair at scale " + Fixed(s_v, 3) + " cost " +
-      FormatDuration(first_pair_ns) + " of the budget, not the ~" +
-      FormatDuration(planned_ns) + " planned; " + "it started again at scale " +
-      Fixed(scale, 3) + ", which the measured cost affords in what was left");
+  st.res.notes.push_back(first + "it started again at scale " +
+                         Fixed(scale, 3) +
+                         ", which the measured cost affords in what was left");
   return scale;
 }
 
@@ -854,8 +861,7 @@ Status Verify(TuneState& st) {
       return Status::OK();
     }
     st.s_v = refit;
-    plan = PlanAb(st.Plan(), *st.shares, st.Remaining(), refit);
-    plan.scale = refit;  // PlanAb's, as RefitAbScale found it
+    plan.repeats = kMinRepeats;  // no more than the measured cost affords
   }
   v.gain = PairedGain(v.candidate_ops_per_sec, v.baseline_ops_per_sec);
   res.significant = v.gain.significant();
