@@ -916,10 +916,21 @@ void Judge(TuneState& st) {
               "default stays";
         }
       } else if (!res.significant) {
+        // The gain shown is the knob's own, measured on the knob check's
+        // copies; the A/B of the whole recommendation decides.
         e.status = "no_gain";
+        const std::string won =
+            proof == KnobProof::kOwnAb
+                ? "it won its own A/B against the defaults"
+                : "it won leave-one-out on the knob check's "
+                  "copies";
         e.reason =
-            "the A/B showed no significant gain over the defaults, "
-            "so the default stays";
+            e.gain && e.gain->significant()
+                ? won + ", but the A/B of the whole recommendation (scale " +
+                      Fixed(st.s_v, 3) +
+                      ") showed no significant gain, so the default stays"
+                : "the A/B showed no significant gain over the "
+                  "defaults, so the default stays";
       } else if (proof == KnobProof::kRule) {
         e.status = "rule";
         e.reason =

@@ -533,5 +533,33 @@ TEST_F(TunerTest, TheAbStaysInsideTheWriteBudgetWhenLargeCopiesWriteMore) {
   EXPECT_TRUE(restarted);
 }
 
+TEST_F(TunerTest, AKnobThatWonOnlyOnCopiesSaysWhyItIsNotRecommended) {
+  // No compression and bloom filters pay on copies below 0.05 of the size
+  // only: the knob check (on such copies) keeps both, and the A/B of the
+  // whole recommendation (on a 0.068 copy, with 120 s) shows nothing. A knob
+  // listed as no_gain beside a significant gain of its own says where it won.
+  FakeMachine m([](const TuneConfig& c, double scale) {
+    double speed =
+        c.bloom_bits_per_key > 0 && scale < 0.05 ? 110000.0 : 100000.0;
+    if (c.compression == Compression::kNone && scale < 0.05) speed *= 1.3;
+    return speed;
+  });
+  TuneRequest req = Request("read-heavy", m);
+  req.time_budget_ns = 120 * kSecondNs;
+  auto r = RunTuner(req, *scratch_, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_FALSE(r->significant) << r->verdict;
+  int explained = 0;
+  for (const KnobEvidence& e : r->knobs) {
+    if (e.status != "no_gain" || !e.gain || !e.gain->significant()) continue;
+    EXPECT_NE(e.reason.find("won"), std::string::npos) << e.reason;
+    EXPECT_NE(e.reason.find("A/B of the whole recommendation"),
+              std::string::npos)
+        << e.reason;
+    explained++;
+  }
+  EXPECT_GE(explained, 1);
+}
+
 }  // namespace
 }  // namespace disktune::tune
