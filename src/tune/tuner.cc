@@ -916,8 +916,9 @@ void Judge(TuneState& st) {
               "default stays";
         }
       } else if (!res.significant) {
-        // The gain shown is the knob's own, measured on the knob check's
-        // copies; the A/B of the whole recommendation decides.
+        // The gain shown is the knob's own (leave-one-out on the knob
+        // check's copies, or its own A/B); the A/B of the whole
+        // recommendation decides.
         e.status = "no_gain";
         const std::string won =
             proof == KnobProof::kOwnAb
