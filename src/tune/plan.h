@@ -23,6 +23,10 @@ inline constexpr int kMinRepeats = 3;
 // compares many configs at once and pools their noise, the A/B only two.
 inline constexpr int kMaxKnobCheckRounds = 8;
 inline constexpr int kMaxAbRepeats = 8;
+// Rounds the search adds when its last rung's leader is not the rules'
+// first choice of the top two (SearchBudget::tie_rounds): with the rung's
+// own trials, three pairs.
+inline constexpr int kSearchTieRounds = 2;
 // Time left before the A/B buys scale first, until this many pairs fit.
 inline constexpr int kPreferredAbRepeats = 5;
 // Of the time left, the share a plan may commit: trial costs are estimates

@@ -154,6 +154,15 @@ const Shape& TuneShape() {
                                             {"best_ops_per_sec", &kNum},
                                             {"best", &kStr}});
   static const Shape kRungs = Shape::Array(&kRung);
+  static const Shape kGain = Shape::Object({{"median", &kNum},
+                                            {"ci95_low", &kNum},
+                                            {"ci95_high", &kNum},
+                                            {"repeats", &kInt}});
+  static const Shape kTie = Shape::Object({{"leader", &kStr},
+                                           {"preferred", &kStr},
+                                           {"scale", &kNum},
+                                           {"gain", &kGain},
+                                           {"leader_won", &kBool}});
   static const Shape kSearch = Shape::Object({{"method", &kStr},
                                               {"eta", &kInt},
                                               {"candidates", &kInt},
@@ -161,12 +170,9 @@ const Shape& TuneShape() {
                                               {"elapsed_ns", &kInt},
                                               {"truncated", &kBool},
                                               {"rungs", &kRungs},
+                                              {"tie", &kTie},
                                               {"winner", &kStr},
                                               {"winner_engine_options", eo}});
-  static const Shape kGain = Shape::Object({{"median", &kNum},
-                                            {"ci95_low", &kNum},
-                                            {"ci95_high", &kNum},
-                                            {"repeats", &kInt}});
   static const Shape kKnob = Shape::Object({{"knob", &kStr, true},
                                             {"default", &kScalar},
                                             {"searched", &kScalar},

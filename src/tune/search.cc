@@ -136,6 +136,77 @@ void CostModel::Observe(double scale, uint64_t cost_ns) {
   if (variable > 0) per_scale_ns_ = variable;
 }
 
+namespace {
+
+// The last rung's leader against the more preferred of its top two:
+// budget.tie_rounds more rounds of both, side by side, in alternating
+// order; the leader stays the winner only if the interval of its gain lies
+// above 1. Sets out->tie and, on a tie, out->winner.
+Status BreakTie(const std::vector<TuneConfig>& candidates,
+                const SearchBudget& budget, uint64_t start, CostModel* cost,
+                const TrialFn& trial, const std::function<uint64_t()>& now_ns,
+                SearchOutcome* out) {
+  const Rung& last = out->rungs.back();
+  if (budget.tie_rounds <= 0) return Status::OK();
+  std::vector<size_t> order;
+  for (size_t i = 0; i < last.candidates.size(); i++) {
+    if (last.ops_per_sec[i] > 0) order.push_back(i);
+  }
+  if (order.size() < 2) return Status::OK();
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return last.ops_per_sec[a] > last.ops_per_sec[b];
+  });
+  const size_t lead = last.candidates[order[0]];
+  const size_t second = last.candidates[order[1]];
+  // The leader is the rules' choice already, or the other is the reference
+  // the caller verifies against anyway: nothing to break.
+  if (lead < second || second == 0) return Status::OK();
+  const double round_ns = 2.0 * cost->Estimate(last.scale);
+  const double left = budget.tie_left_ns
+                          ? budget.tie_left_ns()
+                          : static_cast<double>(budget.budget_ns) -
+                                static_cast<double>(now_ns() - start);
+  if (round_ns * budget.tie_rounds > left) {
+    out->notes.push_back(
+        "time ran short: the last rung's leader was not run again against "
+        "the more preferred runner-up");
+    return Status::OK();
+  }
+  HeadToHead h;
+  h.leader = lead;
+  h.preferred = second;
+  h.scale = last.scale;
+  h.leader_ops.push_back(last.ops_per_sec[order[0]]);
+  h.preferred_ops.push_back(last.ops_per_sec[order[1]]);
+  for (int r = 0; r < budget.tie_rounds; r++) {
+    // Alternating, the preferred first in the first added round.
+    const bool leader_first = r % 2 == 1;
+    double ops[2] = {0, 0};  // leader, preferred
+    for (int k = 0; k < 2; k++) {
+      const bool is_leader = (k == 0) == leader_first;
+      auto score = trial(candidates[is_leader ? lead : second], h.scale);
+      out->trials++;
+      if (!score.ok()) {
+        if (score.status().IsAborted()) return score.status();
+        out->notes.push_back("a tie round failed (" + score.status().message() +
+                             "); the last rung's leader stands");
+        return Status::OK();
+      }
+      cost->Observe(h.scale, score->Cost());
+      ops[is_leader ? 0 : 1] = score->ops_per_sec;
+    }
+    h.leader_ops.push_back(ops[0]);
+    h.preferred_ops.push_back(ops[1]);
+  }
+  h.gain = PairedGain(h.leader_ops, h.preferred_ops);
+  h.leader_won = h.gain.significant();
+  if (!h.leader_won) out->winner = second;
+  out->tie = std::move(h);
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<SearchOutcome> SuccessiveHalving(
     const std::vector<TuneConfig>& candidates, const SearchBudget& budget,
     CostModel* cost, const TrialFn& trial,
@@ -223,13 +294,16 @@ Result<SearchOutcome> SuccessiveHalving(
                              out.rungs.back().errors.front());
     }
   }
-  // The winner: the best of the last rung that ran.
+  // The winner: the best of the last rung that ran, unless the tie's rounds
+  // cannot tell it from the more preferred runner-up.
   const Rung& last = out.rungs.back();
   size_t best = 0;
   for (size_t i = 1; i < last.candidates.size(); i++) {
     if (last.ops_per_sec[i] > last.ops_per_sec[best]) best = i;
   }
   out.winner = last.candidates[best];
+  Status tie = BreakTie(candidates, budget, start, cost, trial, now_ns, &out);
+  if (!tie.ok()) return tie;
   out.elapsed_ns = now_ns() - start;
   return out;
 }

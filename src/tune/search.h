@@ -9,12 +9,14 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "src/core/status.h"
 #include "src/tune/knobs.h"
+#include "src/tune/verify.h"
 
 namespace disktune::tune {
 
@@ -74,6 +76,19 @@ struct SearchBudget {
   double min_scale = 0.01;  // smallest trial worth ranking
   double max_scale = 1.0;   // the verification scale: no trial beyond it
   int eta = 3;
+  // Rounds added to the last rung's single trials when its leader is not the
+  // more preferred of its top two (0 = none): the two run side by side, and
+  // the leader wins only if its gain over the other is significant; a tie
+  // goes to the more preferred, the rules' first choice. Single trials at
+  // one scale cannot rank configurations a few percent apart (LevelDB, 8 vs
+  // 16 MiB write buffers at 0.8 of the write-heavy size: 8/16 = 1.17, 0.87,
+  // 0.98 in three interleaved pairs; at full size 16 MiB led every pair).
+  // Skipped when candidate 0 (the reference the caller verifies against
+  // anyway) is one of the two, or when the rounds do not fit in
+  // tie_left_ns() (asked when the last rung ends; unset: what is left of
+  // budget_ns). The rungs are planned without them.
+  int tie_rounds = 0;
+  std::function<double()> tie_left_ns;
 };
 
 struct Rung {
@@ -83,6 +98,18 @@ struct Rung {
   std::vector<std::string> errors;
 };
 
+// The last rung's leader against the more preferred runner-up.
+struct HeadToHead {
+  size_t leader = 0;     // index into the candidate list
+  size_t preferred = 0;  // ranked earlier by the rules
+  double scale = 0;
+  // Side by side, round i of each together (round 0: the rung's trials).
+  std::vector<double> leader_ops;
+  std::vector<double> preferred_ops;
+  Gain gain;                // leader over preferred
+  bool leader_won = false;  // the gain's interval lies above 1
+};
+
 struct SearchOutcome {
   size_t winner = 0;  // index into the candidate list
   std::vector<Rung> rungs;
@@ -90,6 +117,7 @@ struct SearchOutcome {
   int candidates = 0;       // considered (after any truncation)
   uint64_t elapsed_ns = 0;  // by the search's clock (the tuner's budget)
   bool truncated = false;   // the budget cut candidates or rungs
+  std::optional<HeadToHead> tie;
   std::vector<std::string> notes;
 };
 

@@ -120,6 +120,94 @@ TEST(SearchTest, FailedTrialsNeverWinAndInterruptsStop) {
   EXPECT_TRUE(stopped.status().IsAborted());
 }
 
+// Three candidates (one rung): index 0 the reference, 1 the rules' first
+// choice, 2 the next. Each candidate's scores, in the order it runs.
+struct ScriptedTrials {
+  std::map<int, std::vector<double>> scores;  // by index
+  std::map<int, size_t> runs;
+  uint64_t clock_ns = 0;
+  TrialFn Fn() {
+    return [this](const TuneConfig& c, double) -> Result<TrialScore> {
+      int i = static_cast<int>(c.write_buffer_bytes / kMiB) - 1;
+      const std::vector<double>& v = scores.at(i);
+      double s = v[std::min(runs[i]++, v.size() - 1)];
+      clock_ns += 1000;
+      return TrialScore{s, 1000};
+    };
+  }
+};
+
+Result<SearchOutcome> RunTieSearch(ScriptedTrials* fake, int tie_rounds,
+                                   uint64_t budget_ns = 1ull << 40) {
+  SearchBudget b;
+  b.budget_ns = budget_ns;
+  b.tie_rounds = tie_rounds;
+  CostModel cost(1000, 0);
+  return SuccessiveHalving(Candidates(3), b, &cost, fake->Fn(),
+                           [fake] { return fake->clock_ns; });
+}
+
+TEST(SearchTest, ALeaderWithinTheNoiseYieldsToTheRulesFirstChoice) {
+  ScriptedTrials fake;
+  fake.scores = {{0, {500}}, {1, {1000, 1000, 1000}}, {2, {1050, 950, 1010}}};
+  auto out = RunTieSearch(&fake, 2);
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE(out->tie.has_value());
+  EXPECT_EQ(out->tie->leader, 2u);
+  EXPECT_EQ(out->tie->preferred, 1u);
+  EXPECT_EQ(out->tie->gain.repeats, 3);
+  EXPECT_FALSE(out->tie->leader_won);
+  EXPECT_EQ(out->winner, 1u);
+  EXPECT_EQ(out->trials, 3 + 4);
+  // Without tie rounds the single trials decide.
+  ScriptedTrials once;
+  once.scores = fake.scores;
+  auto plain = RunTieSearch(&once, 0);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->tie.has_value());
+  EXPECT_EQ(plain->winner, 2u);
+}
+
+TEST(SearchTest, ALeaderThatWinsEveryRoundStands) {
+  ScriptedTrials fake;
+  fake.scores = {{0, {500}}, {1, {1000, 1010, 990}}, {2, {1300, 1300, 1300}}};
+  auto out = RunTieSearch(&fake, 2);
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE(out->tie.has_value());
+  EXPECT_TRUE(out->tie->leader_won);
+  EXPECT_GT(out->tie->gain.ci95_low, 1.0);
+  EXPECT_EQ(out->winner, 2u);
+}
+
+TEST(SearchTest, NoTieRoundsWhenTheRulesChoiceLeadsOrTheReferenceIsSecond) {
+  ScriptedTrials first;
+  first.scores = {{0, {500}}, {1, {1100}}, {2, {1000}}};
+  auto out = RunTieSearch(&first, 2);
+  ASSERT_TRUE(out.ok());
+  EXPECT_FALSE(out->tie.has_value());
+  EXPECT_EQ(out->winner, 1u);
+  EXPECT_EQ(out->trials, 3);
+  // The reference (index 0) second: the caller's A/B compares them anyway.
+  ScriptedTrials ref;
+  ref.scores = {{0, {1000}}, {1, {500}}, {2, {1010}}};
+  out = RunTieSearch(&ref, 2);
+  ASSERT_TRUE(out.ok());
+  EXPECT_FALSE(out->tie.has_value());
+  EXPECT_EQ(out->winner, 2u);
+  EXPECT_EQ(out->trials, 3);
+}
+
+TEST(SearchTest, TieRoundsAreSkippedWhenTheyDoNotFitAndSaySo) {
+  ScriptedTrials fake;
+  fake.scores = {{0, {500}}, {1, {1000}}, {2, {1050}}};
+  // Room for the rung's three trials, not for four more.
+  auto out = RunTieSearch(&fake, 2, 3000);
+  ASSERT_TRUE(out.ok());
+  EXPECT_FALSE(out->tie.has_value());
+  EXPECT_EQ(out->winner, 2u);
+  EXPECT_EQ(out->trials, 3);
+}
+
 TEST(CostModelTest, FollowsWhatItSawAndExtrapolatesItsGrowth) {
   CostModel cost(10, 1000);
   EXPECT_DOUBLE_EQ(cost.Estimate(0.5), 510);  // the guess, before any trial

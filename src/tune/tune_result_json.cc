@@ -162,6 +162,14 @@ json TuneResultToJson(const TuneResult& r) {
     rungs.push_back(rj);
   }
   search["rungs"] = rungs;
+  if (r.search.tie) {
+    const HeadToHead& h = *r.search.tie;
+    search["tie"] = {{"leader", ConfigText(r.candidates[h.leader])},
+                     {"preferred", ConfigText(r.candidates[h.preferred])},
+                     {"scale", std::round(h.scale * 1e4) / 1e4},
+                     {"gain", GainToJson(h.gain)},
+                     {"leader_won", h.leader_won}};
+  }
   search["winner"] = ConfigText(r.winner);
   search["winner_engine_options"] =
       ProfileEngineOptionsToJson(ProfileOptions(r.winner, m));
