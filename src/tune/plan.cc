@@ -34,6 +34,11 @@ double KnobCheckRuns(size_t changed_knobs, size_t judged_knobs) {
              : 0.0;
 }
 
+double VerifyNs(const PlanContext& c, const TunePlan& p, double knob_runs) {
+  return kAbRuns * c.cost->Estimate(p.ab_scale) +
+         knob_runs * c.cost->Estimate(p.knob_scale);
+}
+
 TunePlan PlanTune(const PlanContext& c, const PlanShares& shares,
                   double left_ns, double rank_scale, double knob_runs) {
   TunePlan p;
@@ -43,8 +48,7 @@ TunePlan PlanTune(const PlanContext& c, const PlanShares& shares,
           ? Rounded(c, std::min(p.ab_scale,
                                 FitScale(c, knob_runs, shares.knob * left_ns)))
           : p.ab_scale;
-  double verify_ns = kAbRuns * c.cost->Estimate(p.ab_scale) +
-                     knob_runs * c.cost->Estimate(p.knob_scale);
+  double verify_ns = VerifyNs(c, p, knob_runs);
   p.search_budget_ns = static_cast<uint64_t>(
       std::max(0.0, kUsableTimeShare * left_ns - verify_ns));
   p.search_min_scale = std::min(rank_scale, p.knob_scale);

@@ -90,6 +90,10 @@ struct TunePlan {
 TunePlan PlanTune(const PlanContext& c, const PlanShares& shares,
                   double left_ns, double rank_scale, double knob_runs);
 
+// The verification's minimum at the plan's scales, as the cost model prices
+// them now: the A/B's kMinRepeats pairs and `knob_runs` knob-check runs.
+double VerifyNs(const PlanContext& c, const TunePlan& p, double knob_runs);
+
 // What the plan will use of `left_ns` and why, in one sentence for the
 // profile's notes: the search's share and scales, the time held for
 // verification, and whether full-size trials fit (and if not, what one

@@ -176,8 +176,8 @@ Status BreakTie(const std::vector<TuneConfig>& candidates,
   h.leader = lead;
   h.preferred = second;
   h.scale = last.scale;
-  h.leader_ops.push_back(last.ops_per_sec[order[0]]);
-  h.preferred_ops.push_back(last.ops_per_sec[order[1]]);
+  std::vector<double> leader_ops = {last.ops_per_sec[order[0]]};
+  std::vector<double> preferred_ops = {last.ops_per_sec[order[1]]};
   for (int r = 0; r < budget.tie_rounds; r++) {
     // Alternating, the preferred first in the first added round.
     const bool leader_first = r % 2 == 1;
@@ -195,12 +195,11 @@ Status BreakTie(const std::vector<TuneConfig>& candidates,
       cost->Observe(h.scale, score->Cost());
       ops[is_leader ? 0 : 1] = score->ops_per_sec;
     }
-    h.leader_ops.push_back(ops[0]);
-    h.preferred_ops.push_back(ops[1]);
+    leader_ops.push_back(ops[0]);
+    preferred_ops.push_back(ops[1]);
   }
-  h.gain = PairedGain(h.leader_ops, h.preferred_ops);
-  h.leader_won = h.gain.significant();
-  if (!h.leader_won) out->winner = second;
+  h.gain = PairedGain(leader_ops, preferred_ops);
+  if (!h.gain.significant()) out->winner = second;
   out->tie = std::move(h);
   return Status::OK();
 }

@@ -103,11 +103,9 @@ struct HeadToHead {
   size_t leader = 0;     // index into the candidate list
   size_t preferred = 0;  // ranked earlier by the rules
   double scale = 0;
-  // Side by side, round i of each together (round 0: the rung's trials).
-  std::vector<double> leader_ops;
-  std::vector<double> preferred_ops;
-  Gain gain;                // leader over preferred
-  bool leader_won = false;  // the gain's interval lies above 1
+  // Leader over preferred, paired round by round (the rung's trials are
+  // the first pair); the leader stands when it is significant.
+  Gain gain;
 };
 
 struct SearchOutcome {

@@ -156,7 +156,7 @@ TEST(SearchTest, ALeaderWithinTheNoiseYieldsToTheRulesFirstChoice) {
   EXPECT_EQ(out->tie->leader, 2u);
   EXPECT_EQ(out->tie->preferred, 1u);
   EXPECT_EQ(out->tie->gain.repeats, 3);
-  EXPECT_FALSE(out->tie->leader_won);
+  EXPECT_FALSE(out->tie->gain.significant());
   EXPECT_EQ(out->winner, 1u);
   EXPECT_EQ(out->trials, 3 + 4);
   // Without tie rounds the single trials decide.
@@ -174,7 +174,7 @@ TEST(SearchTest, ALeaderThatWinsEveryRoundStands) {
   auto out = RunTieSearch(&fake, 2);
   ASSERT_TRUE(out.ok());
   ASSERT_TRUE(out->tie.has_value());
-  EXPECT_TRUE(out->tie->leader_won);
+  EXPECT_TRUE(out->tie->gain.significant());
   EXPECT_GT(out->tie->gain.ci95_low, 1.0);
   EXPECT_EQ(out->winner, 2u);
 }

@@ -168,7 +168,7 @@ json TuneResultToJson(const TuneResult& r) {
                      {"preferred", ConfigText(r.candidates[h.preferred])},
                      {"scale", std::round(h.scale * 1e4) / 1e4},
                      {"gain", GainToJson(h.gain)},
-                     {"leader_won", h.leader_won}};
+                     {"leader_won", h.gain.significant()}};
   }
   search["winner"] = ConfigText(r.winner);
   search["winner_engine_options"] =

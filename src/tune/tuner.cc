@@ -529,10 +529,8 @@ Status Search(TuneState& st) {
   // The tie's rounds come out of the time the verification's minimum (the
   // knob check's rounds and the A/B's pairs, at their planned scales, as
   // the cost model now prices them) leaves.
-  sb.tie_left_ns = [&st, &plan, knob_runs] {
-    return kUsableTimeShare * st.Remaining() -
-           2.0 * kMinRepeats * st.cost->Estimate(plan.ab_scale) -
-           knob_runs * st.cost->Estimate(plan.knob_scale);
+  sb.tie_left_ns = [&st, &ctx, &plan, knob_runs] {
+    return kUsableTimeShare * st.Remaining() - VerifyNs(ctx, plan, knob_runs);
   };
   if (st.deep_scale > 0 && !st.shape_on_rule) {
     // Knobs that shape the LSM are ranked: no rung shallower than the full
@@ -565,12 +563,10 @@ Status Search(TuneState& st) {
         ") against the rules' preferred runner-up (" +
         ConfigText(res.candidates[h.preferred]) + "), " +
         std::to_string(h.gain.repeats) + " pairs at scale " +
-        Fixed(h.scale, 3) + ": " + Fixed(h.gain.median, 2) + "x [" +
-        Fixed(h.gain.ci95_low, 2) + "x, " + Fixed(h.gain.ci95_high, 2) +
-        "x]; " +
-        (h.leader_won ? std::string("the leader stands")
-                      : std::string("not significant, so the rules' "
-                                    "preference decides")));
+        Fixed(h.scale, 3) + ": " + GainText(h.gain) + "; " +
+        (h.gain.significant() ? std::string("the leader stands")
+                              : std::string("not significant, so the rules' "
+                                            "preference decides")));
   }
   if (SameKnobs(res.winner, res.baseline)) {
     // The defaults ranked first. Verify the best alternative against them
@@ -662,6 +658,18 @@ Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns) {
   return Status::OK();
 }
 
+// The progress label of the knob check's row i (0: the winner, 1 + j: it
+// without changed[judged[j]]) in round `round` (from 0) of `rounds`.
+std::string KnobCheckLabel(const TuneState& st,
+                           const std::vector<size_t>& judged, size_t i,
+                           int round, int rounds) {
+  return "knob check " + std::to_string(round + 1) + "/" +
+         std::to_string(rounds) + ": " +
+         (i == 0
+              ? std::string("winner")
+              : std::string("without ") + KnobName(st.changed[judged[i - 1]]));
+}
+
 // A knob the check's rounds could not tell from noise, though the winner
 // was ahead without it (median above 1, interval reaching below 1), gets
 // more rounds: decided once, at this one look, for those knobs only, as
@@ -704,11 +712,7 @@ Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
   for (int r = 0; r < extra; r++) {
     for (size_t p : RoundOrder(rows.size(), static_cast<size_t>(done + r))) {
       const size_t i = rows[p];
-      std::string label = "knob check " + std::to_string(done + r + 1) + "/" +
-                          std::to_string(done + extra) + ": " +
-                          (i == 0 ? std::string("winner")
-                                  : std::string("without ") +
-                                        KnobName(st.changed[judged[i - 1]]));
+      std::string label = KnobCheckLabel(st, judged, i, done + r, done + extra);
       DT_RETURN_IF_ERROR(
           ScoreTrial(st, configs[i], s_k, label, "knob check", &(*scores)[i]));
     }
@@ -794,11 +798,8 @@ Status CheckKnobs(TuneState& st) {
         break;
       }
       for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
-        std::string label = "knob check " + std::to_string(round + 1) + "/" +
-                            std::to_string(plan.knob_rounds) + ": " +
-                            (i == 0 ? std::string("winner")
-                                    : std::string("without ") +
-                                          KnobName(changed[judged[i - 1]]));
+        std::string label =
+            KnobCheckLabel(st, judged, i, round, plan.knob_rounds);
         DT_RETURN_IF_ERROR(
             ScoreTrial(st, configs[i], s_k, label, "knob check", &scores[i]));
       }

@@ -170,7 +170,7 @@ TEST_F(TunerTest, OfTwoKnobsThatDoTheSameJobOneIsRecommended) {
         return (bloom || none ? 125000.0 : 100000.0) *
                (bloom && none ? 1.005 : 1);
       },
-      0.15);
+      0.03);
   auto r = RunTuner(Request("read-heavy", m), *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_TRUE(r->winner.bloom_bits_per_key > 0 &&
