@@ -36,6 +36,10 @@ bool NeedsSoloAbs(const std::vector<KnobTrial>& knobs) {
   return judged;
 }
 
+bool Undecided(const Gain& leave_one_out) {
+  return !leave_one_out.significant() && leave_one_out.ci95_high > 1.0;
+}
+
 std::string_view KnobProofName(KnobProof p) {
   switch (p) {
     case KnobProof::kLeaveOneOut:

@@ -39,6 +39,12 @@ std::vector<KnobProof> RecommendKnobs(const std::vector<KnobTrial>& knobs);
 // solo A/Bs are then the only way a knob can still be recommended.
 bool NeedsSoloAbs(const std::vector<KnobTrial>& knobs);
 
+// True when a knob's leave-one-out gain cannot yet say whether the bundle
+// needs it: not significant, and its interval reaches above 1 (whichever
+// side of 1 the median fell on, which is the noise's). Such a knob may get
+// more rounds; one whose interval lies below 1 is not needed.
+bool Undecided(const Gain& leave_one_out);
+
 // "leave_one_out", "own_ab", "rule", "" (the evidence field of a knob).
 std::string_view KnobProofName(KnobProof p);
 

@@ -26,6 +26,17 @@ TEST(Passengers, AKnobThatLostAloneIsNotRecommendedForItsCompany) {
   EXPECT_TRUE(NeedsSoloAbs({none, bloom}));
 }
 
+TEST(Passengers, AGainWithinTheNoiseIsUndecidedOnEitherSideOfOne) {
+  // LevelDB read-heavy at 128 MiB, bloom filters after three rounds: one
+  // tune's 1.10x [0.99x, 1.22x], another's 0.98x [0.86x, 1.21x]; later
+  // rounds measured the filter at 1.05-1.14x. Both are undecided.
+  EXPECT_TRUE(Undecided(G(1.10, 0.99, 1.22)));
+  EXPECT_TRUE(Undecided(G(0.98, 0.86, 1.21)));
+  // Decided: a gain, or an interval below 1.
+  EXPECT_FALSE(Undecided(G(1.20, 1.05, 1.31)));
+  EXPECT_FALSE(Undecided(G(0.85, 0.75, 0.97)));
+}
+
 TEST(Passengers, LeaveOneOutKeepsWhatTheBundleNeeds) {
   KnobTrial needed{false, G(1.20, 1.10, 1.31), std::nullopt};
   KnobTrial passenger{false, G(1.00, 0.96, 1.04), std::nullopt};
