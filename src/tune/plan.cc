@@ -34,6 +34,24 @@ double KnobCheckRuns(size_t changed_knobs, size_t judged_knobs) {
              : 0.0;
 }
 
+size_t ExtraKnobRounds(double spare_ns, double run_ns, int done,
+                       size_t undecided, int* rounds) {
+  auto afford = [&](size_t knobs) {
+    const double round_ns = run_ns * static_cast<double>(1 + knobs);
+    const double fit = round_ns > 0 ? std::max(0.0, spare_ns / round_ns) : 0;
+    return std::min(kMaxKnobCheckRounds - done,
+                    static_cast<int>(std::min(fit, 1e6)));
+  };
+  *rounds = undecided > 0 ? afford(1) : 0;
+  if (*rounds <= 0) {
+    *rounds = 0;
+    return 0;
+  }
+  size_t knobs = 1;
+  while (knobs < undecided && afford(knobs + 1) == *rounds) knobs++;
+  return knobs;
+}
+
 double VerifyNs(const PlanContext& c, const TunePlan& p, double knob_runs) {
   return kAbRuns * c.cost->Estimate(p.ab_scale) +
          knob_runs * c.cost->Estimate(p.knob_scale);

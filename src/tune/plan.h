@@ -74,6 +74,16 @@ double FitScale(const PlanContext& c, double runs, double budget_ns);
 // each knob's test) or none to judge.
 double KnobCheckRuns(size_t changed_knobs, size_t judged_knobs);
 
+// The knob check's extra rounds (ExtendKnobCheck): `spare_ns` buys rounds
+// of the winner and the undecided knobs' reverts, each run costing
+// `run_ns`, up to kMaxKnobCheckRounds in all after `done`. The knobs are
+// taken most promising first; a knob joins only if the rounds for those
+// before it stay as many (a knob behind in the check's rounds does not
+// halve the rounds of one ahead). Returns how many of the `undecided`
+// knobs get the rounds (0 when none fits) and sets `*rounds`.
+size_t ExtraKnobRounds(double spare_ns, double run_ns, int done,
+                       size_t undecided, int* rounds);
+
 // The plan made before the search.
 struct TunePlan {
   double ab_scale = 0;

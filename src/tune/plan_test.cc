@@ -36,6 +36,28 @@ TEST_F(PlanTest, KnobCheckRunsNeedTwoChangedKnobs) {
   EXPECT_EQ(KnobCheckRuns(3, 2), 3.0 * kMinRepeats);
 }
 
+TEST_F(PlanTest, ExtraKnobRoundsGoToTheMostPromisingFirst) {
+  int rounds = -1;
+  // 60 s buys 3 rounds of the winner and one revert (10 s a run), 2 with a
+  // second revert: the second knob is left out.
+  EXPECT_EQ(ExtraKnobRounds(60 * kS, 10 * kS, 3, 2, &rounds), 1u);
+  EXPECT_EQ(rounds, 3);
+  // Time for the cap (8 rounds in all: 5 more) with both: both.
+  EXPECT_EQ(ExtraKnobRounds(1000 * kS, 10 * kS, 3, 2, &rounds), 2u);
+  EXPECT_EQ(rounds, 5);
+  // 150 s: 5 rounds (the cap) with one or two knobs, 3 with three.
+  EXPECT_EQ(ExtraKnobRounds(150 * kS, 10 * kS, 3, 3, &rounds), 2u);
+  EXPECT_EQ(rounds, 5);
+  // Not one round fits, the cap is reached, or nothing is undecided.
+  EXPECT_EQ(ExtraKnobRounds(15 * kS, 10 * kS, 3, 2, &rounds), 0u);
+  EXPECT_EQ(rounds, 0);
+  EXPECT_EQ(
+      ExtraKnobRounds(1000 * kS, 10 * kS, kMaxKnobCheckRounds, 1, &rounds), 0u);
+  EXPECT_EQ(rounds, 0);
+  EXPECT_EQ(ExtraKnobRounds(1000 * kS, 10 * kS, 3, 0, &rounds), 0u);
+  EXPECT_EQ(rounds, 0);
+}
+
 TEST_F(PlanTest, VerificationIsPlannedBeforeTheSearch) {
   const double left = 600 * kS;
   TunePlan p = PlanTune(Ctx(), kPlan, left, 0.02, KnobCheckRuns(3, 3));
