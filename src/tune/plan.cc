@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/core/units.h"
+#include "src/tune/passengers.h"
 
 namespace disktune::tune {
 namespace {
@@ -34,22 +35,33 @@ double KnobCheckRuns(size_t changed_knobs, size_t judged_knobs) {
              : 0.0;
 }
 
-size_t ExtraKnobRounds(double spare_ns, double run_ns, int done,
-                       size_t undecided, int* rounds) {
+ExtraKnobRounds PlanExtraKnobRounds(const std::vector<Gain>& gains,
+                                    double spare_ns, double run_ns, int done) {
+  std::vector<size_t> undecided;
+  for (size_t i = 0; i < gains.size(); i++) {
+    if (Undecided(gains[i])) undecided.push_back(i);
+  }
+  std::stable_sort(undecided.begin(), undecided.end(), [&](size_t a, size_t b) {
+    return gains[a].median > gains[b].median;
+  });
   auto afford = [&](size_t knobs) {
     const double round_ns = run_ns * static_cast<double>(1 + knobs);
     const double fit = round_ns > 0 ? std::max(0.0, spare_ns / round_ns) : 0;
-    return std::min(kMaxKnobCheckRounds - done,
-                    static_cast<int>(std::min(fit, 1e6)));
+    return std::max(0, std::min(kMaxKnobCheckRounds - done,
+                                static_cast<int>(std::min(fit, 1e6))));
   };
-  *rounds = undecided > 0 ? afford(1) : 0;
-  if (*rounds <= 0) {
-    *rounds = 0;
-    return 0;
+  ExtraKnobRounds out;
+  size_t taken = 0;
+  if (!undecided.empty() && afford(1) > 0) {
+    out.rounds = afford(1);
+    taken = 1;
+    while (taken < undecided.size() && afford(taken + 1) == out.rounds) {
+      taken++;
+    }
   }
-  size_t knobs = 1;
-  while (knobs < undecided && afford(knobs + 1) == *rounds) knobs++;
-  return knobs;
+  out.knobs.assign(undecided.begin(), undecided.begin() + taken);
+  out.left_out.assign(undecided.begin() + taken, undecided.end());
+  return out;
 }
 
 double VerifyNs(const PlanContext& c, const TunePlan& p, double knob_runs) {

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "src/tune/search.h"
 #include "src/tune/workload.h"
@@ -74,15 +75,20 @@ double FitScale(const PlanContext& c, double runs, double budget_ns);
 // each knob's test) or none to judge.
 double KnobCheckRuns(size_t changed_knobs, size_t judged_knobs);
 
-// The knob check's extra rounds (ExtendKnobCheck): `spare_ns` buys rounds
-// of the winner and the undecided knobs' reverts, each run costing
-// `run_ns`, up to kMaxKnobCheckRounds in all after `done`. The knobs are
-// taken most promising first; a knob joins only if the rounds for those
-// before it stay as many (a knob behind in the check's rounds does not
-// halve the rounds of one ahead). Returns how many of the `undecided`
-// knobs get the rounds (0 when none fits) and sets `*rounds`.
-size_t ExtraKnobRounds(double spare_ns, double run_ns, int done,
-                       size_t undecided, int* rounds);
+// The knob check's extra rounds (ExtendKnobCheck), decided once from the
+// judged knobs' gains after `done` rounds: only undecided knobs (Undecided,
+// passengers.h) may get them, most promising (highest median) first;
+// `spare_ns` buys rounds of the winner and their reverts, each run costing
+// `run_ns`, up to kMaxKnobCheckRounds in all. A knob joins only if the
+// rounds of those before it stay as many: a knob behind in the check's
+// rounds does not cut the rounds of one ahead.
+struct ExtraKnobRounds {
+  std::vector<size_t> knobs;     // indices into the gains, that get them
+  std::vector<size_t> left_out;  // undecided, but no rounds for them
+  int rounds = 0;                // 0 when not one fits
+};
+ExtraKnobRounds PlanExtraKnobRounds(const std::vector<Gain>& gains,
+                                    double spare_ns, double run_ns, int done);
 
 // The plan made before the search.
 struct TunePlan {

@@ -36,26 +36,47 @@ TEST_F(PlanTest, KnobCheckRunsNeedTwoChangedKnobs) {
   EXPECT_EQ(KnobCheckRuns(3, 2), 3.0 * kMinRepeats);
 }
 
+Gain G(double median, double low, double high) {
+  Gain g;
+  g.median = median;
+  g.ci95_low = low;
+  g.ci95_high = high;
+  g.repeats = kMinRepeats;
+  return g;
+}
+
 TEST_F(PlanTest, ExtraKnobRoundsGoToTheMostPromisingFirst) {
-  int rounds = -1;
-  // 60 s buys 3 rounds of the winner and one revert (10 s a run), 2 with a
-  // second revert: the second knob is left out.
-  EXPECT_EQ(ExtraKnobRounds(60 * kS, 10 * kS, 3, 2, &rounds), 1u);
-  EXPECT_EQ(rounds, 3);
-  // Time for the cap (8 rounds in all: 5 more) with both: both.
-  EXPECT_EQ(ExtraKnobRounds(1000 * kS, 10 * kS, 3, 2, &rounds), 2u);
-  EXPECT_EQ(rounds, 5);
-  // 150 s: 5 rounds (the cap) with one or two knobs, 3 with three.
-  EXPECT_EQ(ExtraKnobRounds(150 * kS, 10 * kS, 3, 3, &rounds), 2u);
-  EXPECT_EQ(rounds, 5);
-  // Not one round fits, the cap is reached, or nothing is undecided.
-  EXPECT_EQ(ExtraKnobRounds(15 * kS, 10 * kS, 3, 2, &rounds), 0u);
-  EXPECT_EQ(rounds, 0);
-  EXPECT_EQ(
-      ExtraKnobRounds(1000 * kS, 10 * kS, kMaxKnobCheckRounds, 1, &rounds), 0u);
-  EXPECT_EQ(rounds, 0);
-  EXPECT_EQ(ExtraKnobRounds(1000 * kS, 10 * kS, 3, 0, &rounds), 0u);
-  EXPECT_EQ(rounds, 0);
+  // After three rounds (LevelDB read-heavy): 16 KiB blocks behind, no
+  // compression decided, the bloom filter ahead but undecided.
+  const std::vector<Gain> gains = {G(0.97, 0.90, 1.10), G(1.41, 1.15, 1.60),
+                                   G(1.13, 0.98, 1.19)};
+  // 60 s buys 3 rounds of the winner and one revert (10 s a run), 2 with
+  // a second: the filter gets them, the blocks none.
+  ExtraKnobRounds e = PlanExtraKnobRounds(gains, 60 * kS, 10 * kS, 3);
+  EXPECT_EQ(e.knobs, std::vector<size_t>{2});
+  EXPECT_EQ(e.left_out, std::vector<size_t>{0});
+  EXPECT_EQ(e.rounds, 3);
+  // Time for the cap (8 rounds in all: 5 more) with both: both, the filter
+  // first; the decided knob never.
+  e = PlanExtraKnobRounds(gains, 1000 * kS, 10 * kS, 3);
+  EXPECT_EQ(e.knobs, (std::vector<size_t>{2, 0}));
+  EXPECT_TRUE(e.left_out.empty());
+  EXPECT_EQ(e.rounds, 5);
+  // Behind the median's side does not keep a lone undecided knob out.
+  e = PlanExtraKnobRounds({G(0.98, 0.86, 1.21)}, 60 * kS, 10 * kS, 3);
+  EXPECT_EQ(e.knobs, std::vector<size_t>{0});
+  // Not one round fits, or the cap is reached: all left out.
+  e = PlanExtraKnobRounds(gains, 15 * kS, 10 * kS, 3);
+  EXPECT_TRUE(e.knobs.empty());
+  EXPECT_EQ(e.left_out, (std::vector<size_t>{2, 0}));
+  EXPECT_EQ(e.rounds, 0);
+  e = PlanExtraKnobRounds(gains, 1000 * kS, 10 * kS, kMaxKnobCheckRounds);
+  EXPECT_TRUE(e.knobs.empty());
+  EXPECT_EQ(e.rounds, 0);
+  // Nothing undecided: nothing to do.
+  e = PlanExtraKnobRounds({G(1.41, 1.15, 1.60), G(0.85, 0.75, 0.97)}, 1000 * kS,
+                          10 * kS, 3);
+  EXPECT_TRUE(e.knobs.empty() && e.left_out.empty());
 }
 
 TEST_F(PlanTest, VerificationIsPlannedBeforeTheSearch) {

@@ -683,7 +683,7 @@ std::string KnobCheckLabel(const TuneState& st,
 // after more rounds measured it at 1.05-1.14x. The interval decides who
 // may get the rounds, not the median's side, which is the noise's; when
 // the time does not buy as many rounds for all of them, the most promising
-// (highest median) get them (ExtraKnobRounds): two tunes gave a 16 KiB
+// (highest median) get them (PlanExtraKnobRounds): two tunes gave a 16 KiB
 // block size, behind at 0.97x and 0.93x, a share of the rounds, and the
 // filter ended undecided at 1.13x [0.98x, 1.19x] and 1.05x [0.99x, 1.12x].
 // configs[0] is the winner, configs[1 + j] it without changed[judged[j]].
@@ -691,44 +691,39 @@ Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
                        const std::vector<size_t>& judged, double s_k,
                        double ab_min_ns,
                        std::vector<std::vector<double>>* scores) {
-  std::vector<size_t> unsure;  // positions in `judged`
-  for (size_t j = 0; j < judged.size(); j++) {
-    const Gain& g = *st.knob_gain[judged[j]];
-    if (Undecided(g)) unsure.push_back(j);
-  }
   const int done = static_cast<int>((*scores)[0].size());
-  if (unsure.empty() || done >= kMaxKnobCheckRounds) return Status::OK();
-  std::stable_sort(unsure.begin(), unsure.end(), [&](size_t a, size_t b) {
-    return st.knob_gain[judged[a]]->median > st.knob_gain[judged[b]]->median;
-  });
-  auto names_of = [&](size_t from, size_t to) {
+  if (done >= kMaxKnobCheckRounds) return Status::OK();
+  std::vector<Gain> now;
+  for (size_t j : judged) now.push_back(*st.knob_gain[j]);
+  const double spare = kExtraKnobRoundsShare * (st.Remaining() - ab_min_ns);
+  const ExtraKnobRounds plan =
+      PlanExtraKnobRounds(now, spare, st.cost->Estimate(s_k), done);
+  auto names_of = [&](const std::vector<size_t>& positions) {
     std::string names;
-    for (size_t p = from; p < to; p++) {
+    for (size_t j : positions) {
       names += (names.empty() ? "" : ", ") +
-               std::string(KnobName(st.changed[judged[unsure[p]]]));
+               std::string(KnobName(st.changed[judged[j]]));
     }
     return names;
   };
-  const double spare = kExtraKnobRoundsShare * (st.Remaining() - ab_min_ns);
-  int extra = 0;
-  const size_t taken = ExtraKnobRounds(spare, st.cost->Estimate(s_k), done,
-                                       unsure.size(), &extra);
-  if (taken == 0) {
-    st.res.notes.push_back("the knob check could not separate " +
-                           names_of(0, unsure.size()) + " from noise in " +
-                           std::to_string(done) +
-                           " rounds, and no more fit before the A/B");
+  const std::vector<size_t>& unsure = plan.knobs;  // positions in `judged`
+  const int extra = plan.rounds;
+  if (unsure.empty()) {
+    if (!plan.left_out.empty()) {
+      st.res.notes.push_back("the knob check could not separate " +
+                             names_of(plan.left_out) + " from noise in " +
+                             std::to_string(done) +
+                             " rounds, and no more fit before the A/B");
+    }
     return Status::OK();
   }
-  if (taken < unsure.size()) {
+  if (!plan.left_out.empty()) {
     st.res.notes.push_back("the knob check gave no more rounds to " +
-                           names_of(taken, unsure.size()) +
+                           names_of(plan.left_out) +
                            " (within the noise after " + std::to_string(done) +
-                           " rounds, but behind " + names_of(0, taken) +
+                           " rounds, but behind " + names_of(unsure) +
                            ", whose rounds they would have cut)");
-    unsure.resize(taken);
   }
-  const std::string names = names_of(0, taken);
   std::vector<size_t> rows = {0};  // rows of `configs` that run again
   for (size_t j : unsure) rows.push_back(1 + j);
   for (int r = 0; r < extra; r++) {
@@ -746,7 +741,7 @@ Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
     st.knob_gain[judged[unsure[p]]] = gains[p];
   }
   st.res.notes.push_back("the knob check ran " + std::to_string(extra) +
-                         " more round(s) for " + names +
+                         " more round(s) for " + names_of(unsure) +
                          ", within the noise after " + std::to_string(done));
   return Status::OK();
 }
