@@ -315,6 +315,22 @@ TEST_F(CliTest, RunEndToEnd) {
   EXPECT_EQ(ListDir(work_), std::vector<std::string>{"out"});
 }
 
+// A bench says what it wrote, as run does: synced writes reach the device
+// before the scratch directory goes, so both counts see them. (It used to
+// report 0 bytes for every bench.)
+TEST_F(CliTest, BenchReportsWhatItWrote) {
+  RunOutput r = RunDisktune({"bench", "--scenario", "fillsync", "--num",
+                             "50000", "--json", "-", "--quiet"},
+                            work_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  const auto& w = j["analyses"]["bytes_written"];
+  ASSERT_TRUE(w.contains("process_bytes")) << w.dump();
+  // 50 synced writes of a 116-byte entry: at least a log page each.
+  EXPECT_GE(w["process_bytes"].get<uint64_t>(), 50u * 4096u) << w.dump();
+  EXPECT_GT(j["bytes_written"].get<uint64_t>(), 0u);
+}
+
 TEST_F(CliTest, JsonToAMissingDirectoryFailsBeforeMeasuring) {
   ExpectOneLineError(With({"probe", "--json", "nowhere/r.json"}, kShort), 2,
                      "does not exist");

@@ -21,6 +21,7 @@
 #include "src/cli/engine_libraries.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
+#include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
@@ -233,10 +234,12 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   // What the process holds before any engine opens: the memory budget check
   // counts the engine's share as the anonymous RSS above it.
   std::optional<uint64_t> harness_anon = bench::AnonRss();
+  const WriteCount written(opts.common.dir);
   auto results = bench::RunBench(req);
   if (!results.ok()) return Fail(ctx, results.status());
   if (InterruptRequested()) report.completion = "interrupted";
   report.benches = *results;
+  written.Record(&report);
   if (auto f = CheckFindings2011(report.benches)) {
     report.analyses[Findings2011Check::kKey] = *f;
   }

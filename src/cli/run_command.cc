@@ -11,13 +11,9 @@
 #include <fstream>
 
 #include "engines/engine.h"
-#include "probes/device_info.h"
-#include "probes/flush_counters.h"
-#include "reports/bytes_written.h"
 #include "reports/html_report.h"
 #include "reports/report.h"
 #include "reports/text_report.h"
-#include "src/bench/process_stats.h"
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
 #include "src/cli/engine_libraries.h"
@@ -25,6 +21,7 @@
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
 #include "src/cli/restore_command.h"
+#include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
 #include "src/core/signals.h"
@@ -208,17 +205,6 @@ Status RunBaselineBench(bench::BenchRequest req, const ScratchDir& scratch,
   return Status::OK();
 }
 
-// What the disk completed writing since `before` (all writers on it);
-// nullopt when its counters cannot be read.
-std::optional<uint64_t> DiskBytesSince(
-    const Result<DeviceInfo>& disk,
-    const std::optional<FlushCounters>& before) {
-  if (!disk.ok() || !before) return std::nullopt;
-  auto now = ReadFlushCounters(disk->disk);
-  if (!now.ok()) return std::nullopt;
-  return (now->sectors_written - before->sectors_written) * 512;
-}
-
 // Tunes with the facts this run's probes measured; writes the profile and
 // the engine's own forms into --out.
 Status RunTuneStep(const tune::TuneRequest& base, const ScratchDir& scratch,
@@ -262,20 +248,8 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   if (!out.ok()) return Fail(ctx, out.status());
   std::string out_abs = fs::absolute(out->path, ec).string();
 
-  // What the run wrote: the disk's own sector count (it sees what reached the
-  // device, but also other writers) and the kernel's per-process count (it
-  // counts a large folio whole each time a small write re-dirties it, so it
-  // can exceed what the disk received).
-  // The disk under --dir (its parent while it does not exist yet).
-  std::string parent = o.common.dir.empty() ? "." : o.common.dir;
-  if (!fs::exists(parent, ec))
-    parent = fs::path(fs::absolute(parent, ec)).parent_path().string();
-  Result<DeviceInfo> disk = ResolveDevice(parent);
-  std::optional<FlushCounters> disk_before;
-  if (disk.ok()) {
-    if (auto c = ReadFlushCounters(disk->disk); c.ok()) disk_before = *c;
-  }
-  bench::ProcessSnapshot io_before = bench::TakeProcessSnapshot();
+  // What the run wrote (write_count.h), from here on.
+  const WriteCount written(o.common.dir);
   Report report = NewReport("run");
   report.config["out_dir"] = PathToJson(out_abs);
   report.config["run"] = {{"engine", o.engine},
@@ -303,25 +277,13 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   if (s.ok() && !Skipped(o, "tune")) {
     if (o.probe.quick && o.write_budget.empty()) {
       tune_req.write_budget_bytes =
-          tune::QuickTuneWriteBudget(DiskBytesSince(disk, disk_before));
+          tune::QuickTuneWriteBudget(written.DiskBytesSoFar());
     }
     s = RunTuneStep(tune_req, *scratch, progress.get(), &*out, &report);
   }
   scratch.reset();
   progress->Finish();
-  bench::ProcessSnapshot io_after = bench::TakeProcessSnapshot();
-  BytesWritten written;
-  if (io_before.device_write_bytes && io_after.device_write_bytes) {
-    written.process_bytes =
-        *io_after.device_write_bytes - *io_before.device_write_bytes;
-    report.bytes_written = *written.process_bytes;
-  }
-  if (std::optional<uint64_t> d = DiskBytesSince(disk, disk_before)) {
-    written.disk = disk->disk;
-    written.disk_bytes = *d;
-    report.bytes_written = *d;
-  }
-  report.analyses[BytesWritten::kKey] = written;
+  written.Record(&report);
   if (!s.ok() && !s.IsAborted()) {
     RemoveOutputs(*out);
     return Fail(ctx, s);

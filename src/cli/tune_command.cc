@@ -19,6 +19,7 @@
 #include "src/cli/command.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
+#include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
 #include "src/core/signals.h"
@@ -131,6 +132,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   if (!scratch.ok()) return Fail(ctx, scratch.status());
   ScratchDir& dir = **scratch;
   auto progress = MakeProgress(ctx, opts.common);
+  const WriteCount written(opts.common.dir);
   auto result = tune::RunTuner(req, dir, progress.get());
   progress->Finish();
   if (!result.ok()) return Fail(ctx, result.status());
@@ -170,6 +172,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     }
     report.probes = result->probes;
     report.tune = tune::TuneResultToJson(*result);
+    written.Record(&report);
     Status s = EmitJson(ctx, opts.common, ReportToJson(report));
     if (!s.ok()) return Fail(ctx, s);
   }

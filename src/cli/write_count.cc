@@ -1,0 +1,54 @@
+#include "src/cli/write_count.h"
+
+#include <filesystem>
+
+#include "reports/bytes_written.h"
+
+namespace disktune {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ExistingDir(const std::string& dir) {
+  std::error_code ec;
+  fs::path p = fs::absolute(dir.empty() ? "." : dir, ec);
+  while (!p.empty() && !fs::exists(p, ec) && p != p.parent_path()) {
+    p = p.parent_path();
+  }
+  return p.string();
+}
+
+}  // namespace
+
+WriteCount::WriteCount(const std::string& dir)
+    : disk_(ResolveDevice(ExistingDir(dir))) {
+  if (disk_.ok()) {
+    if (auto c = ReadFlushCounters(disk_->disk); c.ok()) disk_before_ = *c;
+  }
+  io_before_ = bench::TakeProcessSnapshot();
+}
+
+std::optional<uint64_t> WriteCount::DiskBytesSoFar() const {
+  if (!disk_.ok() || !disk_before_) return std::nullopt;
+  auto now = ReadFlushCounters(disk_->disk);
+  if (!now.ok()) return std::nullopt;
+  return (now->sectors_written - disk_before_->sectors_written) * 512;
+}
+
+void WriteCount::Record(Report* report) const {
+  bench::ProcessSnapshot io_after = bench::TakeProcessSnapshot();
+  BytesWritten written;
+  if (io_before_.device_write_bytes && io_after.device_write_bytes) {
+    written.process_bytes =
+        *io_after.device_write_bytes - *io_before_.device_write_bytes;
+    report->bytes_written = *written.process_bytes;
+  }
+  if (std::optional<uint64_t> d = DiskBytesSoFar()) {
+    written.disk = disk_->disk;
+    written.disk_bytes = *d;
+    report->bytes_written = *d;
+  }
+  report->analyses[BytesWritten::kKey] = written;
+}
+
+}  // namespace disktune

@@ -1,0 +1,41 @@
+// What a command wrote, counted two ways from its start: the sectors the disk
+// under --dir completed writing (what reached the device, but every writer's)
+// and the kernel's count for this process (/proc/self/io; it counts a large
+// folio whole each time a small write re-dirties it, so it can exceed what
+// the disk received).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "probes/device_info.h"
+#include "probes/flush_counters.h"
+#include "reports/report.h"
+#include "src/bench/process_stats.h"
+#include "src/core/status.h"
+
+namespace disktune {
+
+class WriteCount {
+ public:
+  // Starts counting for the disk under `dir` ("" = the current directory;
+  // its nearest existing parent while it does not exist yet).
+  explicit WriteCount(const std::string& dir);
+
+  // What the disk completed writing since the start; nullopt when its
+  // counters cannot be read.
+  std::optional<uint64_t> DiskBytesSoFar() const;
+
+  // Puts what was written so far into the report: analyses.bytes_written
+  // (both counts, as far as each is readable) and report->bytes_written
+  // (the disk's count when readable, else the process's).
+  void Record(Report* report) const;
+
+ private:
+  Result<DeviceInfo> disk_;
+  std::optional<FlushCounters> disk_before_;
+  bench::ProcessSnapshot io_before_;
+};
+
+}  // namespace disktune
