@@ -132,7 +132,10 @@ CheckPlan PlanKnobCheck(const PlanContext& c, const PlanShares& shares,
                                     : p.ab_scale));
   if (check && shares.extra_knob_rounds) {
     const double per_run = c.cost->Estimate(p.knob_scale);
-    double rounds = kExtraKnobRoundsShare * (spare - solo_runs * per_run) /
+    // Rounds past the minimum wait for the A/B's preferred pairs.
+    const double after_ab = kUsableTimeShare * left_ns -
+                            kAbReserveRuns * c.cost->Estimate(p.ab_scale);
+    double rounds = kExtraKnobRoundsShare * (after_ab - solo_runs * per_run) /
                     (per_run * static_cast<double>(1 + judged));
     p.knob_rounds =
         std::clamp(static_cast<int>(rounds), kMinRepeats, kMaxKnobCheckRounds);

@@ -387,6 +387,12 @@ TEST(RocksDbRulesTest, DeviceDecidesReadaheadAndDirectIo) {
             std::vector<KnobValue>{1});
   EXPECT_EQ(Own(s, "compaction_readahead_bytes"),
             std::vector<KnobValue>{2 * kMiB});
+  // No scored writes: compactions do not run in the scored steps, so the
+  // readahead stays at its default even on a spinning disk.
+  RuleInput reads = RocksDbInput("read-heavy");
+  reads.facts.rotational = true;
+  EXPECT_EQ(Own(ApplyRules(reads), "compaction_readahead_bytes"),
+            std::vector<KnobValue>{0});
 }
 
 TEST(RocksDbRulesTest, CodecsPerLevelFollowTheBottleneck) {

@@ -673,7 +673,8 @@ std::string KnobCheckLabel(const TuneState& st,
 // A knob the check's rounds could not tell from noise (Undecided: its
 // interval holds 1, whichever side its median fell on) gets more rounds:
 // decided once, at this one look, for those knobs only, as many as
-// kExtraKnobRoundsShare of the time before the A/B's minimum affords, up to
+// kExtraKnobRoundsShare of the time before the A/B's preferred pairs
+// (kAbReserveRuns) affords, up to
 // kMaxKnobCheckRounds in all; their gains then come from every round. Three
 // rounds cannot hold a ~1.1x knob above 1 (LevelDB read-heavy at 128 MiB: a
 // bloom filter that measured 1.15x and 1.11x in two tunes was dropped at 1.10x
@@ -689,13 +690,13 @@ std::string KnobCheckLabel(const TuneState& st,
 // configs[0] is the winner, configs[1 + j] it without changed[judged[j]].
 Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
                        const std::vector<size_t>& judged, double s_k,
-                       double ab_min_ns,
+                       double ab_reserve_ns,
                        std::vector<std::vector<double>>* scores) {
   const int done = static_cast<int>((*scores)[0].size());
   if (done >= kMaxKnobCheckRounds) return Status::OK();
   std::vector<Gain> now;
   for (size_t j : judged) now.push_back(*st.knob_gain[j]);
-  const double spare = kExtraKnobRoundsShare * (st.Remaining() - ab_min_ns);
+  const double spare = kExtraKnobRoundsShare * (st.Remaining() - ab_reserve_ns);
   const ExtraKnobRounds plan =
       PlanExtraKnobRounds(now, spare, st.cost->Estimate(s_k), done);
   auto names_of = [&](const std::vector<size_t>& positions) {
@@ -797,6 +798,8 @@ Status CheckKnobs(TuneState& st) {
   st.s_v = plan.ab_scale;
   const double s_k = plan.knob_scale;
   const double ab_min_ns = 2.0 * kMinRepeats * st.cost->Estimate(st.s_v);
+  // What knob-check rounds past the minimum leave to the A/B (plan.h).
+  const double ab_reserve_ns = kAbReserveRuns * st.cost->Estimate(st.s_v);
   auto revert = [&](TuneConfig c, Knob k) {
     CopyKnob(res.baseline, k, &c);
     return WithBudgetCache(st.in, st.space, c);
@@ -811,7 +814,7 @@ Status CheckKnobs(TuneState& st) {
       // deadline (a rule on time, not on results, so it cannot bias them).
       if (round >= kMinRepeats &&
           st.cost->Estimate(s_k) * static_cast<double>(configs.size()) >
-              st.Remaining() - ab_min_ns) {
+              st.Remaining() - ab_reserve_ns) {
         break;
       }
       for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
@@ -826,7 +829,7 @@ Status CheckKnobs(TuneState& st) {
       st.knob_gain[judged[j]] = gains[j];
     }
     DT_RETURN_IF_ERROR(
-        ExtendKnobCheck(st, configs, judged, s_k, ab_min_ns, &scores));
+        ExtendKnobCheck(st, configs, judged, s_k, ab_reserve_ns, &scores));
   }
   std::vector<KnobTrial>& trials = st.knob_trials;
   trials.assign(changed.size(), KnobTrial{});

@@ -27,9 +27,11 @@ class FakeMachine {
   using SpeedAt = std::function<double(const TuneConfig&, double scale)>;
   // `noise`: each trial's throughput is off by up to this share, from a
   // fixed sequence (the same every run).
-  explicit FakeMachine(Speed speed, double noise = 0)
+  // `seed` shifts where in the sequence the trials start.
+  explicit FakeMachine(Speed speed, double noise = 0, int seed = 0)
       : speed_([speed](const TuneConfig& c, double) { return speed(c); }),
-        noise_(noise) {}
+        noise_(noise),
+        seed_(seed) {}
   explicit FakeMachine(SpeedAt speed) : speed_(std::move(speed)) {}
   // What a trial at a scale writes (default: nothing).
   void WritesAt(std::function<uint64_t(double scale)> bytes) {
@@ -48,7 +50,8 @@ class FakeMachine {
       trials_++;
       TrialScore s;
       // A fixed pseudo-random sequence in [-1, 1].
-      double u = std::sin(static_cast<double>(trials_) * 12.9898) * 43758.5453;
+      double u =
+          std::sin(static_cast<double>(trials_ + seed_) * 12.9898) * 43758.5453;
       u = 2 * (u - std::floor(u)) - 1;
       s.ops_per_sec = speed_(c, scale) * (1 + noise_ * u);
       s.elapsed_ns = cost;
@@ -62,6 +65,7 @@ class FakeMachine {
   SpeedAt speed_;
   std::function<uint64_t(double)> bytes_at_;
   double noise_ = 0;
+  int seed_ = 0;
   uint64_t now_ns_ = 1;
   uint64_t bytes_ = 0;
   int trials_ = 0;
@@ -221,8 +225,11 @@ TEST_F(TunerTest, AKnobAheadWithinTheNoiseGetsMoreRoundsAndStaysOut) {
         return 100000.0 * (c.compression == Compression::kNone ? 1.4 : 1.0) *
                (c.bloom_bits_per_key > 0 ? 1.08 : 1.0);
       },
-      0.12);
-  auto r = RunTuner(Request("read-heavy", m), *scratch_, nullptr);
+      0.12, /*seed=*/5);
+  // Time for the A/B's preferred pairs and the extra rounds both.
+  TuneRequest req = Request("read-heavy", m);
+  req.time_budget_ns = 900 * kSecondNs;
+  auto r = RunTuner(req, *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_NE(r->winner.block_size_bytes, r->baseline.block_size_bytes)
       << ConfigText(r->winner);
@@ -241,6 +248,32 @@ TEST_F(TunerTest, AKnobAheadWithinTheNoiseGetsMoreRoundsAndStaysOut) {
     EXPECT_EQ(e->gain->repeats, kMinRepeats) << k;
     EXPECT_EQ(e->status, "won") << k;
   }
+  ExpectNoPassengers(*r);
+}
+
+TEST_F(TunerTest, TheAbGetsItsPreferredPairsBeforeExtraKnobRounds) {
+  // The machine above, from the start of its noise sequence, with the
+  // default 600 s: the A/B's kPreferredAbRepeats pairs leave no time for
+  // more knob-check rounds, so the undecided block size gets none (it stays
+  // out all the same) and the A/B runs every pair it wants. With only the
+  // A/B's minimum set aside, the block size got the rounds and the A/B
+  // fewer pairs.
+  FakeMachine m(
+      [](const TuneConfig& c) {
+        return 100000.0 * (c.compression == Compression::kNone ? 1.4 : 1.0) *
+               (c.bloom_bits_per_key > 0 ? 1.08 : 1.0);
+      },
+      0.12);
+  auto r = RunTuner(Request("read-heavy", m), *scratch_, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_NE(r->winner.block_size_bytes, r->baseline.block_size_bytes)
+      << ConfigText(r->winner);
+  EXPECT_TRUE(HasNote(*r, "could not separate block_size_bytes"));
+  EXPECT_FALSE(HasNote(*r, "more round(s)"));
+  ASSERT_TRUE(r->verification.has_value());
+  EXPECT_GE(r->verification->baseline_ops_per_sec.size(),
+            static_cast<size_t>(kPreferredAbRepeats));
+  EXPECT_EQ(r->recommendation.block_size_bytes, r->baseline.block_size_bytes);
   ExpectNoPassengers(*r);
 }
 
@@ -360,7 +393,7 @@ TEST_F(TunerTest, ARocksDbOwnKnobThatPaysIsRecommended) {
   // A fast disk: the write-buffer rule starts at an eighth of the budget,
   // which leaves room for four of them in half of it.
   req.facts->seq_write_bytes_per_sec = 2e9;
-  req.time_budget_ns = 1200 * kSecondNs;
+  req.time_budget_ns = 800 * kSecondNs;
   auto r = RunTuner(req, *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_GT(own_seen, 0);
