@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "src/tune/gain_for_test.h"
+
 namespace disktune::tune {
 namespace {
+
+using testing::GainOf;
 
 constexpr double kS = 1e9;
 
@@ -36,20 +40,12 @@ TEST_F(PlanTest, KnobCheckRunsNeedTwoChangedKnobs) {
   EXPECT_EQ(KnobCheckRuns(3, 2), 3.0 * kMinRepeats);
 }
 
-Gain G(double median, double low, double high) {
-  Gain g;
-  g.median = median;
-  g.ci95_low = low;
-  g.ci95_high = high;
-  g.repeats = kMinRepeats;
-  return g;
-}
-
 TEST_F(PlanTest, ExtraKnobRoundsGoToTheMostPromisingFirst) {
   // After three rounds (LevelDB read-heavy): 16 KiB blocks behind, no
   // compression decided, the bloom filter ahead but undecided.
-  const std::vector<Gain> gains = {G(0.97, 0.90, 1.10), G(1.41, 1.15, 1.60),
-                                   G(1.13, 0.98, 1.19)};
+  const std::vector<Gain> gains = {GainOf(0.97, 0.90, 1.10),
+                                   GainOf(1.41, 1.15, 1.60),
+                                   GainOf(1.13, 0.98, 1.19)};
   // 60 s buys 3 rounds of the winner and one revert (10 s a run), 2 with
   // a second: the filter gets them, the blocks none.
   ExtraKnobRounds e = PlanExtraKnobRounds(gains, 60 * kS, 10 * kS, 3);
@@ -63,7 +59,7 @@ TEST_F(PlanTest, ExtraKnobRoundsGoToTheMostPromisingFirst) {
   EXPECT_TRUE(e.left_out.empty());
   EXPECT_EQ(e.rounds, 5);
   // Behind the median's side does not keep a lone undecided knob out.
-  e = PlanExtraKnobRounds({G(0.98, 0.86, 1.21)}, 60 * kS, 10 * kS, 3);
+  e = PlanExtraKnobRounds({GainOf(0.98, 0.86, 1.21)}, 60 * kS, 10 * kS, 3);
   EXPECT_EQ(e.knobs, std::vector<size_t>{0});
   // Not one round fits, or the cap is reached: all left out.
   e = PlanExtraKnobRounds(gains, 15 * kS, 10 * kS, 3);
@@ -74,8 +70,8 @@ TEST_F(PlanTest, ExtraKnobRoundsGoToTheMostPromisingFirst) {
   EXPECT_TRUE(e.knobs.empty());
   EXPECT_EQ(e.rounds, 0);
   // Nothing undecided: nothing to do.
-  e = PlanExtraKnobRounds({G(1.41, 1.15, 1.60), G(0.85, 0.75, 0.97)}, 1000 * kS,
-                          10 * kS, 3);
+  e = PlanExtraKnobRounds({GainOf(1.41, 1.15, 1.60), GainOf(0.85, 0.75, 0.97)},
+                          1000 * kS, 10 * kS, 3);
   EXPECT_TRUE(e.knobs.empty() && e.left_out.empty());
 }
 
