@@ -8,9 +8,6 @@
 namespace disktune::tune {
 namespace {
 
-// The A/B's minimum: kMinRepeats pairs.
-constexpr double kAbRuns = 2.0 * kMinRepeats;
-
 double Rounded(const PlanContext& c, double scale) {
   return EffectiveScale(*c.workload, scale);
 }
@@ -65,14 +62,14 @@ ExtraKnobRounds PlanExtraKnobRounds(const std::vector<Gain>& gains,
 }
 
 double VerifyNs(const PlanContext& c, const TunePlan& p, double knob_runs) {
-  return kAbRuns * c.cost->Estimate(p.ab_scale) +
+  return kAbMinRuns * c.cost->Estimate(p.ab_scale) +
          knob_runs * c.cost->Estimate(p.knob_scale);
 }
 
 TunePlan PlanTune(const PlanContext& c, const PlanShares& shares,
                   double left_ns, double rank_scale, double knob_runs) {
   TunePlan p;
-  p.ab_scale = Rounded(c, FitScale(c, kAbRuns, shares.ab * left_ns));
+  p.ab_scale = Rounded(c, FitScale(c, kAbMinRuns, shares.ab * left_ns));
   p.knob_scale =
       knob_runs > 0
           ? Rounded(c, std::min(p.ab_scale,
@@ -118,10 +115,11 @@ CheckPlan PlanKnobCheck(const PlanContext& c, const PlanShares& shares,
                         size_t judged) {
   CheckPlan p;
   p.ab_scale = Rounded(
-      c, std::min(ab_scale, FitScale(c, kAbRuns, shares.ab_refit * left_ns)));
+      c,
+      std::min(ab_scale, FitScale(c, kAbMinRuns, shares.ab_refit * left_ns)));
   // What the knob check may use once the A/B's minimum is set aside.
   const double spare =
-      kUsableTimeShare * left_ns - kAbRuns * c.cost->Estimate(p.ab_scale);
+      kUsableTimeShare * left_ns - kAbMinRuns * c.cost->Estimate(p.ab_scale);
   const bool check = check_runs > 0;
   // Should no knob survive the check, each judged knob gets its own A/B
   // against the defaults (as many runs as the check): with two or more
@@ -149,8 +147,9 @@ AbPlan PlanAb(const PlanContext& c, const PlanShares& shares, double left_ns,
   AbPlan p;
   p.scale =
       Rounded(c, std::max(FitScale(c, 2.0 * kPreferredAbRepeats, usable),
-                          std::min(ab_scale, FitScale(c, kAbRuns, usable))));
-  if (shares.ab_fills_time) p.scale = Rounded(c, FitScale(c, kAbRuns, usable));
+                          std::min(ab_scale, FitScale(c, kAbMinRuns, usable))));
+  if (shares.ab_fills_time)
+    p.scale = Rounded(c, FitScale(c, kAbMinRuns, usable));
   p.repeats =
       std::clamp(static_cast<int>(usable / (2 * c.cost->Estimate(p.scale))),
                  kMinRepeats, kMaxAbRepeats);

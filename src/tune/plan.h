@@ -44,6 +44,8 @@ inline constexpr double kExtraKnobRoundsShare = 0.55;
 // full-size A/B then ran 4 pairs, 1.22x [0.97x, 1.65x], and the bloom filter,
 // 1.88x in the check, was dropped with everything else.)
 inline constexpr double kAbReserveRuns = 2.0 * kPreferredAbRepeats;
+// The A/B's minimum: kMinRepeats pairs.
+inline constexpr double kAbMinRuns = 2.0 * kMinRepeats;
 
 // How the plan shares the time after calibration between the A/B, the knob
 // check and the search (which gets the rest).

@@ -797,7 +797,7 @@ Status CheckKnobs(TuneState& st) {
   }
   st.s_v = plan.ab_scale;
   const double s_k = plan.knob_scale;
-  const double ab_min_ns = 2.0 * kMinRepeats * st.cost->Estimate(st.s_v);
+  const double ab_min_ns = kAbMinRuns * st.cost->Estimate(st.s_v);
   // What knob-check rounds past the minimum leave to the A/B (plan.h).
   const double ab_reserve_ns = kAbReserveRuns * st.cost->Estimate(st.s_v);
   auto revert = [&](TuneConfig c, Knob k) {
