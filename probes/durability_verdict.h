@@ -53,8 +53,8 @@ std::vector<DurabilityEvidence> CollectDurabilityEvidence(
 inline constexpr uint64_t kEtcdWriteBytes = 2300;
 inline constexpr uint64_t kEtcdThresholdNs = 10000000;
 // Whether `r` is the point etcd's gate reads: fdatasync after one 2300 B
-// append on the scratch directory, the write cache as found (by its params,
-// whatever its name).
+// write into a preallocated file (etcd's WAL layout) on the scratch directory,
+// the write cache as found (by its params, whatever its name).
 bool IsEtcdPoint(const ProbeResult& r);
 // etcd's disk gate on that point, or nullopt when it was not measured.
 std::optional<NamedCheck> JudgeEtcd(const std::vector<ProbeResult>& results);

@@ -110,6 +110,8 @@ std::vector<ProbeResult> AnalysedResults(
   pg["variant"] = "pg.unsynced";
   pg["block_size_bytes"] = 8192;
   pg["pattern"] = "overwrite";
+  nlohmann::json prealloc = base;
+  prealloc["pattern"] = "prealloc";
   std::vector<ProbeResult> results = {
       Point(names[0], "fdatasync", 8000000, 12000000, 100, 200, base),
       // The unsynced floor and O_DIRECT do not count as evidence.
@@ -117,23 +119,28 @@ std::vector<ProbeResult> AnalysedResults(
       Point(names[2], "fdatasync", 16000000, 20000000, 50, 100, off),
       Point(names[3], "fdatasync", 9000000, 11000000, 100, 150, ext4),
       ProbeResult::Skipped("fsync", names[4], "mkfs.xfs is not installed"),
+      // etcd's layout: the point its check reads.
+      Point(names[5], "fdatasync", 8500000, 13000000, 100, 200, prealloc),
   };
-  results.back().params.filesystem = "xfs";
+  results[4].params.filesystem = "xfs";
   return results;
 }
 
 const std::vector<std::string> kNames = {
-    "fsync.fdatasync.2300.append", "fsync.pg.unsynced",
+    "fsync.fdatasync.2300.append",
+    "fsync.pg.unsynced",
     "fsync.cache_off.fdatasync.2300.append",
-    "fsync.fs.ext4.fdatasync.2300.append", "fsync.fs.xfs"};
+    "fsync.fs.ext4.fdatasync.2300.append",
+    "fsync.fs.xfs",
+    "fsync.fdatasync.2300.prealloc"};
 
 TEST(DurabilityVerdictTest, AnalysesFromResults) {
   std::vector<ProbeResult> results = AnalysedResults(kNames);
   std::vector<DurabilityEvidence> ev = CollectDurabilityEvidence(results);
   ASSERT_EQ(ev.size(), 3u);
   EXPECT_EQ(ev[0].scope, "scratch directory");
-  EXPECT_EQ(ev[0].syncs, 100u);
-  EXPECT_EQ(*ev[0].flushes, 200u);
+  EXPECT_EQ(ev[0].syncs, 200u);
+  EXPECT_EQ(*ev[0].flushes, 400u);
   EXPECT_EQ(*ev[0].fastest_sync_p50_ns, 8000000u);
 
   nlohmann::json a = nlohmann::json::object();
@@ -143,7 +150,10 @@ TEST(DurabilityVerdictTest, AnalysesFromResults) {
   EXPECT_DOUBLE_EQ(
       a["durability"]["verdicts"][0]["evidence"]["flushes_per_sync"], 2.0);
 
-  EXPECT_EQ(a["checks"]["etcd"]["value_ns"], 12000000);
+  // The check reads the preallocated point, not the growing file's.
+  EXPECT_EQ(a["checks"]["etcd"]["value_ns"], 13000000);
+  EXPECT_EQ(a["checks"]["etcd"]["measurement"],
+            "fsync.fdatasync.2300.prealloc latency_ns.p99");
   EXPECT_EQ(a["checks"]["etcd"]["threshold_ns"], 10000000);
   EXPECT_FALSE(a["checks"]["etcd"]["pass"].get<bool>());
 
@@ -167,19 +177,20 @@ TEST(DurabilityVerdictTest, AnalysesFromResults) {
 TEST(DurabilityVerdictTest, RenamedPointsGiveTheSameAnalyses) {
   nlohmann::json want = nlohmann::json::object();
   AnalyzeDurability(AnalysedResults(kNames), &want);
-  std::vector<std::string> renamed = {"commit-log", "floor", "log-no-cache",
-                                      "on-ext4", "xfs-refused"};
+  std::vector<std::string> renamed = {"commit-log",   "floor",
+                                      "log-no-cache", "on-ext4",
+                                      "xfs-refused",  "etcd-wal"};
   nlohmann::json got = nlohmann::json::object();
   AnalyzeDurability(AnalysedResults(renamed), &got);
   want["durability"]["verdicts"][0]["evidence"]["fastest_point"] = "commit-log";
   want["durability"]["verdicts"][1]["evidence"]["fastest_point"] =
       "log-no-cache";
   want["durability"]["verdicts"][2]["evidence"]["fastest_point"] = "on-ext4";
-  want["checks"]["etcd"]["measurement"] = "commit-log latency_ns.p99";
+  want["checks"]["etcd"]["measurement"] = "etcd-wal latency_ns.p99";
   EXPECT_EQ(got.dump(), want.dump());
   EXPECT_EQ(got["write_cache_ab"]["runs"][0]["points"].size(), 1u);
   EXPECT_EQ(got["fs_matrix"]["filesystems"].size(), 2u);
-  EXPECT_EQ(got["checks"]["etcd"]["value_ns"], 12000000);
+  EXPECT_EQ(got["checks"]["etcd"]["value_ns"], 13000000);
 }
 
 // Result files written before the params carried them: the names say it.
@@ -213,14 +224,19 @@ TEST(DurabilityVerdictTest, OldResultFilesGetTheirParamsFromTheirNames) {
 }
 
 TEST(DurabilityVerdictTest, EtcdCheckPassesUnderTenMilliseconds) {
-  std::vector<ProbeResult> results = {Point("fsync.fdatasync.2300.append",
-                                            "fdatasync", 1000000, 9999999,
-                                            10029, 10029, {})};
+  std::vector<ProbeResult> results = {
+      Point("fsync.fdatasync.2300.prealloc", "fdatasync", 1000000, 9999999,
+            10029, 10029, {{"pattern", "prealloc"}})};
   auto c = EtcdCheck(results);
   ASSERT_TRUE(c);
   EXPECT_TRUE((*c)["pass"].get<bool>());
   EXPECT_EQ((*c)["verdict"], "pass");
   EXPECT_FALSE(EtcdCheck({}));
+  // A growing file is not etcd's layout: no check from it alone.
+  std::vector<ProbeResult> grown = {Point("fsync.fdatasync.2300.append",
+                                          "fdatasync", 1000000, 9999999, 10029,
+                                          10029, {})};
+  EXPECT_FALSE(EtcdCheck(grown));
   // With the fdatasync call timed alone, that is the figure judged.
   results[0].metrics["sync_latency_ns"] = {
       {"p50", 900000}, {"p99", 10000001}, {"samples", 10029}};
@@ -232,9 +248,9 @@ TEST(DurabilityVerdictTest, EtcdCheckPassesUnderTenMilliseconds) {
 
 // A p99 on 154 syncs is the second-largest value: no verdict either way.
 TEST(DurabilityVerdictTest, EtcdCheckOnTooFewSyncsIsInsufficient) {
-  std::vector<ProbeResult> results = {Point("fsync.fdatasync.2300.append",
+  std::vector<ProbeResult> results = {Point("fsync.fdatasync.2300.prealloc",
                                             "fdatasync", 300000, 400000, 154,
-                                            154, {})};
+                                            154, {{"pattern", "prealloc"}})};
   auto c = EtcdCheck(results);
   ASSERT_TRUE(c);
   EXPECT_EQ((*c)["verdict"], "insufficient");

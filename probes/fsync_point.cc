@@ -76,20 +76,26 @@ class PointFiles {
     if (ring_ok_) io_uring_queue_exit(&ring_);
     if (sync_fd_ >= 0 && sync_fd_ != fd_) close(sync_fd_);
     if (fd_ >= 0) close(fd_);
-    if (!append_path_.empty()) unlink(append_path_.c_str());
+    if (!created_path_.empty()) unlink(created_path_.c_str());
   }
 
   Status Open() {
     int flags = O_WRONLY | O_CLOEXEC | OpenFlags(p_.method);
     std::string path;
-    if (p_.mode == FileMode::kAppend) {
-      path = append_path_ = t_.dir + "/fsync-append.dat";
-      flags |= O_CREAT | O_TRUNC;
-    } else {
+    if (p_.mode == FileMode::kOverwrite) {
       path = t_.overwrite_file;
+    } else {
+      path = created_path_ =
+          t_.dir + "/fsync-" + FileModeName(p_.mode) + ".dat";
+      flags |= O_CREAT | O_TRUNC;
     }
     fd_ = open(path.c_str(), flags, 0644);
     if (fd_ < 0) return Fail(errno, "open " + path);
+    if (p_.mode == FileMode::kPrealloc) {
+      DT_RETURN_IF_ERROR(ReserveSegment());
+      // The first segment is committed before any sync is timed.
+      if (fsync(fd_) != 0) return Fail(errno, "fsync " + path);
+    }
     sync_fd_ = fd_;
     if (p_.sync_other_fd) {
       // A read-only descriptor, as pg_test_fsync's "non-write descriptor".
@@ -124,6 +130,11 @@ class PointFiles {
       uint64_t v = rng_.Next();
       std::memcpy(b, &v, sizeof(v));
       uint64_t off = NextOffset();
+      // A full segment is followed by a new one, as etcd cuts its WAL.
+      while (p_.mode == FileMode::kPrealloc &&
+             off + p_.write_bytes > reserved_) {
+        DT_RETURN_IF_ERROR(ReserveSegment());
+      }
       if (uring) {
         io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
         io_uring_prep_write(sqe, fd_, b, p_.write_bytes, off);
@@ -166,8 +177,23 @@ class PointFiles {
     return Status::FromErrno(err, what);
   }
 
+  // Reserves the next segment of a preallocated file: mode 0, as etcd's WAL
+  // does (the size set, the extents unwritten). glibc's posix_fallocate
+  // would write zeros where this fails, another layout, so a filesystem
+  // without fallocate skips the point.
+  Status ReserveSegment() {
+    int rc;
+    while ((rc = fallocate(fd_, 0, static_cast<off_t>(reserved_),
+                           static_cast<off_t>(kPreallocSegmentBytes))) != 0 &&
+           errno == EINTR) {
+    }
+    if (rc != 0) return Fail(errno, "fallocate " + created_path_);
+    reserved_ += kPreallocSegmentBytes;
+    return Status::OK();
+  }
+
   uint64_t NextOffset() {
-    if (p_.mode == FileMode::kAppend) {
+    if (p_.mode != FileMode::kOverwrite) {
       uint64_t off = pos_;
       pos_ += p_.write_bytes;
       return off;
@@ -224,7 +250,8 @@ class PointFiles {
   const FsyncPoint& p_;
   Rng rng_;
   int fd_ = -1, sync_fd_ = -1, err_ = 0;
-  std::string append_path_;
+  std::string created_path_;  // removed on every path
+  uint64_t reserved_ = 0;     // bytes of the preallocated file reserved
   std::unique_ptr<char, FreeDeleter> buf_;
   io_uring ring_{};
   bool ring_ok_ = false;
@@ -246,6 +273,8 @@ ProbeParams FsyncPointParams(const FsyncTarget& t, const FsyncPoint& p,
   params.method = SyncMethodName(p.method);
   if (p.mode == FileMode::kOverwrite)
     params.file_size_bytes = t.overwrite_bytes;
+  if (p.mode == FileMode::kPrealloc)
+    params.file_size_bytes = kPreallocSegmentBytes;
   params.extra = t.extra;
   params.writes_per_op = p.writes_per_op;
   params.write_cache = t.write_cache;
@@ -267,6 +296,13 @@ ProbeResult ErrorResult(const FsyncTarget& t, const FsyncPoint& p, int err,
         "disk full: " + s.message() + " in " + t.dir + " after appending " +
             FormatBytes(static_cast<double>(appended)) +
             "; free space on that filesystem or choose another --dir");
+  }
+  if ((err == EOPNOTSUPP || err == ENOSYS) && p.mode == FileMode::kPrealloc &&
+      s.message().find("fallocate") != std::string::npos) {
+    return ProbeResult::Skipped("fsync", p.name,
+                                "the filesystem under " + t.dir +
+                                    " cannot preallocate a file (" +
+                                    s.message() + ")");
   }
   if (err == EINVAL && p.method == SyncMethod::kODirectDsync) {
     return ProbeResult::Skipped("fsync", p.name,
@@ -311,7 +347,23 @@ bool MethodAlwaysFlushes(SyncMethod m) {
 }
 
 const char* FileModeName(FileMode m) {
-  return m == FileMode::kAppend ? "append" : "overwrite";
+  switch (m) {
+    case FileMode::kAppend:
+      return "append";
+    case FileMode::kOverwrite:
+      return "overwrite";
+    case FileMode::kPrealloc:
+      return "prealloc";
+  }
+  return "append";
+}
+
+std::optional<FileMode> ParseFileMode(std::string_view name) {
+  for (FileMode m :
+       {FileMode::kAppend, FileMode::kOverwrite, FileMode::kPrealloc}) {
+    if (name == FileModeName(m)) return m;
+  }
+  return std::nullopt;
 }
 
 Status PrepareOverwriteFile(FsyncTarget* target, uint64_t bytes,
@@ -379,7 +431,7 @@ Status RunFsyncPoint(const FsyncTarget& target, const FsyncPoint& point,
   if (!s.ok()) return finish(ErrorResult(target, point, files.error(), s, 0));
   uint64_t op_bytes = point.write_bytes * point.writes_per_op;
   auto room = [&] {
-    return point.mode != FileMode::kAppend ||
+    return point.mode == FileMode::kOverwrite ||
            files.appended_bytes() + op_bytes <= limits.max_append_bytes;
   };
 

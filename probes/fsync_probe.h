@@ -1,10 +1,11 @@
 // The fsync probe: every way to make a write durable (fsync, fdatasync,
 // O_DSYNC, O_SYNC, O_DIRECT|O_DSYNC, io_uring's fsync op) at the sizes a
 // database writes (512 B .. 64 KiB, 2300 B being etcd's gate), appending to a
-// growing file and overwriting a preallocated one, with pg_test_fsync's
-// comparisons, the device flushes each sync caused, and, on request, the
-// write cache switched off (--write-cache-ab) and other filesystems on loop
-// devices (--fs-matrix).
+// growing file and overwriting a preallocated one (and, for etcd's gate,
+// writing into a file fallocate() reserved, as etcd's WAL does), with
+// pg_test_fsync's comparisons, the device flushes each sync caused, and, on
+// request, the write cache switched off (--write-cache-ab) and other
+// filesystems on loop devices (--fs-matrix).
 //
 // Result names: "fsync.<method>.<bytes>.<mode>" on the scratch directory,
 // "fsync.cache_off.<...>" (or cache_on) for the other write-cache state,
@@ -38,7 +39,9 @@ class FsyncProbe : public Probe {
 };
 
 // The method x size x mode points, named "<prefix>.<method>.<bytes>.<mode>",
-// narrowed by --fsync-methods/--fsync-sizes/--fsync-modes.
+// narrowed by --fsync-methods/--fsync-sizes/--fsync-modes. The prealloc mode
+// is in it for fdatasync at 2300 B only (etcd's gate), unless --fsync-modes
+// names it.
 std::vector<FsyncPoint> FsyncFamily(const ProbeConfig& config,
                                     const std::string& prefix);
 // pg_test_fsync's comparisons (none when the family is narrowed by a flag).
@@ -48,7 +51,8 @@ std::vector<FsyncPoint> PgComparisonPoints(const ProbeConfig& config);
 // operations unless that takes 4x as long.
 FsyncLimits FsyncLimitsFor(const ProbeConfig& config);
 // etcd's disk check (fio --fdatasync=1 --size=22m --bs=2300) issues 22 MiB /
-// 2300 B syncs; the 2300 B fdatasync append point issues at least as many.
+// 2300 B syncs; the 2300 B fdatasync prealloc and append points issue at
+// least as many.
 inline constexpr uint64_t kEtcdRecipeSyncs = (22ull << 20) / 2300;  // 10,029
 inline constexpr uint64_t kEtcdPointCapNs = 60'000'000'000;         // 1 min
 // `limits` adjusted for one point (the etcd point's sync count).

@@ -86,15 +86,20 @@ TEST_F(FsyncProbeTest, NarrowedRunGivesTheEtcdCheckAndAVerdict) {
   ProbeConfig c = ShortConfig();
   c.fsync_methods = {"fdatasync"};
   c.fsync_sizes = {2300};
-  c.fsync_modes = {"append"};
+  c.fsync_modes = {"prealloc"};
   ProbeRunOutput out = testing::RunProbeIds({"fsync"}, c, *scratch_, env_);
   if (HasFailure()) return;
   ASSERT_EQ(out.results.size(), 1u);
   const ProbeResult& r = out.results[0];
-  EXPECT_EQ(r.name, "fsync.fdatasync.2300.append");
+  EXPECT_EQ(r.name, "fsync.fdatasync.2300.prealloc");
   ASSERT_EQ(r.status, ProbeStatus::kOk) << r.error;
   EXPECT_EQ(r.params.method, "fdatasync");
-  EXPECT_EQ(r.params.pattern, "append");
+  EXPECT_EQ(r.params.pattern, "prealloc");
+  // etcd's recipe: 22 MiB in 2300 B writes, into the file reserved up front.
+  EXPECT_GE(r.samples, kEtcdRecipeSyncs);
+  ASSERT_TRUE(r.params.file_size_bytes.has_value());
+  EXPECT_EQ(*r.params.file_size_bytes, kPreallocSegmentBytes);
+  EXPECT_FALSE(std::filesystem::exists(scratch_->Join("fsync-prealloc.dat")));
   ASSERT_TRUE(out.analyses.contains("checks")) << out.analyses.dump(2);
   const auto& etcd = out.analyses["checks"]["etcd"];
   // The gate times the fdatasync call alone, as fio and etcd do.
@@ -127,17 +132,20 @@ TEST_F(FsyncProbeTest, ODirectRefusesAnUnalignedSize) {
 TEST(FsyncFamilyTest, QuickAndFullPointLists) {
   ProbeConfig quick = ProbeConfig::Defaults(true);
   std::vector<FsyncPoint> q = FsyncFamily(quick, "fsync");
-  EXPECT_EQ(q.size(), 6u * 3u * 2u);
+  // Methods x sizes x {append, overwrite}, and etcd's own layout once.
+  EXPECT_EQ(q.size(), 6u * 3u * 2u + 1u);
   std::set<std::string> names;
   for (const auto& p : q) names.insert(p.name);
   EXPECT_EQ(names.size(), q.size());
   EXPECT_TRUE(names.count("fsync.fdatasync.2300.append"));
+  EXPECT_TRUE(names.count("fsync.fdatasync.2300.prealloc"));
+  EXPECT_FALSE(names.count("fsync.fsync.2300.prealloc"));
   EXPECT_TRUE(names.count("fsync.o_dsync.4096.overwrite"));
   EXPECT_TRUE(names.count("fsync.io_uring_fdatasync.16384.append"));
   EXPECT_EQ(PgComparisonPoints(quick).size(), 6u);
 
   ProbeConfig full = ProbeConfig::Defaults(false);
-  EXPECT_EQ(FsyncFamily(full, "fsync").size(), 6u * 6u * 2u);
+  EXPECT_EQ(FsyncFamily(full, "fsync").size(), 6u * 6u * 2u + 1u);
   std::vector<FsyncPoint> pg = PgComparisonPoints(full);
   ASSERT_EQ(pg.size(), 9u);
   std::set<std::string> pg_names;
@@ -158,6 +166,16 @@ TEST(FsyncFamilyTest, QuickAndFullPointLists) {
   quick.write_cache_ab = true;
   quick.fs_matrix = {"ext4", "xfs"};
   EXPECT_EQ(probe.PointCount(quick), 1 + 1 + 2 * 2);
+
+  // Named, the preallocated layout is there for any method and size.
+  ProbeConfig named = ProbeConfig::Defaults(true);
+  named.fsync_methods = {"fsync"};
+  named.fsync_sizes = {4096};
+  named.fsync_modes = {"prealloc"};
+  std::vector<FsyncPoint> one = FsyncFamily(named, "fsync");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].name, "fsync.fsync.4096.prealloc");
+  EXPECT_EQ(one[0].mode, FileMode::kPrealloc);
 }
 
 TEST(FsyncFamilyTest, QuickBudget) {

@@ -68,8 +68,9 @@ TEST(AnalysesRenderTest, DurabilityTextFromTypedAnalyses) {
             std::string::npos)
       << out;
   EXPECT_NE(out.find("1.00 device flushes per sync"), std::string::npos) << out;
-  EXPECT_NE(out.find("etcd check (fdatasync 2300 B append, p99 < 10"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find("etcd check (fdatasync 2300 B, preallocated file, p99 < 10"),
+      std::string::npos)
       << out;
   EXPECT_NE(out.find("PASS"), std::string::npos) << out;
 

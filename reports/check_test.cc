@@ -211,10 +211,11 @@ TEST(CheckOutputTest, TextAndJsonVerdict) {
   reqs.push_back(Parse("fsync.fdatasync.65536.p99 < 10ms"));
   auto res = *EvaluateRequirements(r, reqs);
   std::string text = RenderCheckText(res);
-  ExpectHasAll(text, {"FAIL         "
-                      "fsync.fdatasync.2300.append.sync_latency_ns.p99 < 10ms",
-                      "35.00 ms  fsync.fdatasync.2300.append [preset etcd]",
-                      "PASS", "NOT MEASURED", "1 of 3 requirements met: FAIL"});
+  ExpectHasAll(text,
+               {"FAIL         "
+                "fsync.fdatasync.2300.prealloc.sync_latency_ns.p99 < 10ms",
+                "35.00 ms  fsync.fdatasync.2300.prealloc [preset etcd]", "PASS",
+                "NOT MEASURED", "1 of 3 requirements met: FAIL"});
   nlohmann::json j = CheckToJson("r.json", res);
   EXPECT_EQ(j["schema"], "disktune.check");
   EXPECT_EQ(j["pass"], false);

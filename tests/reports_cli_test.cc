@@ -130,7 +130,7 @@ TEST_F(ReportsCliTest, CheckPassesFailsAndWritesAVerdict) {
   EXPECT_NE(fail.out.find("35.00 ms"), std::string::npos) << fail.out;
   nlohmann::json v = nlohmann::json::parse(ReadFile(P("verdict.json")));
   EXPECT_EQ(v["pass"], false);
-  EXPECT_EQ(v["requirements"][0]["resolved"], "fsync.fdatasync.2300.append");
+  EXPECT_EQ(v["requirements"][0]["resolved"], "fsync.fdatasync.2300.prealloc");
 
   RunOutput both = RunDisktune(
       {"check", P("good.json"), "--preset", "etcd,leveldb-wal", "--json", "-"});

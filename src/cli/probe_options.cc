@@ -49,7 +49,9 @@ void AddDurabilityFlags(CLI::App* cmd, ProbeFlags* f) {
       ->delimiter(',')
       ->type_name("SIZE[,SIZE]");
   cmd->add_option("--fsync-modes", f->fsync_modes,
-                  "fsync probe: append, overwrite or both")
+                  "fsync probe: only these file layouts (append: a growing "
+                  "file; overwrite: a written one; prealloc: a file "
+                  "fallocate() reserved, as etcd's WAL)")
       ->delimiter(',')
       ->type_name("MODE[,MODE]");
 }
@@ -95,9 +97,9 @@ Status ApplyDurabilityFlags(const ProbeFlags& f, ProbeConfig* c) {
     c->fsync_sizes.push_back(bytes);
   }
   for (const auto& m : f.fsync_modes) {
-    if (m != "append" && m != "overwrite") {
+    if (!ParseFileMode(m)) {
       return Status::InvalidArgument("--fsync-modes: unknown mode '" + m +
-                                     "'; valid: append, overwrite");
+                                     "'; valid: append, overwrite, prealloc");
     }
     c->fsync_modes.push_back(m);
   }
