@@ -51,6 +51,11 @@ void AddRocksDbOnlyKnobs(const EngineOptions& options, std::string_view engine,
 // "<engine> <op>: database is not open".
 Status NotOpen(std::string_view engine, std::string_view op);
 
+// What Get returns for a key that is not there: a read's ordinary outcome,
+// so nothing is formatted for it and the message fits the string's inline
+// buffer (no heap allocation per missing key).
+inline Status KeyNotFound() { return Status::NotFound("no such key"); }
+
 // An iterator that is never valid and reports `status`.
 std::unique_ptr<EngineIterator> NewErrorIterator(Status status);
 

@@ -532,7 +532,7 @@ class BdbEngine final : public AdapterEngine {
         value->assign(v.view());
         return Status::OK();
       }
-      if (rc == DB_NOTFOUND) return Status::NotFound("bdb get: key not found");
+      if (rc == DB_NOTFOUND) return KeyNotFound();
       if (!IsRetryable(rc) || attempt >= kMaxDeadlockRetries) {
         return FromBdb(rc, "get");
       }

@@ -195,7 +195,11 @@ class KyotoCabinetEngine final : public AdapterEngine {
     if (db_ == nullptr) return NotOpen(kId, "get");
     size_t size = 0;
     char* buf = db_->get(key.data(), key.size(), &size);
-    if (buf == nullptr) return FromKyoto(db_->error(), "get");
+    if (buf == nullptr) {
+      kc::BasicDB::Error e = db_->error();
+      if (e.code() == kc::BasicDB::Error::NOREC) return KeyNotFound();
+      return FromKyoto(e, "get");
+    }
     value->assign(buf, size);
     delete[] buf;
     return Status::OK();

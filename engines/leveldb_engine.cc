@@ -77,8 +77,9 @@ class LevelDbEngine final : public AdapterEngine {
 
   Status Get(std::string_view key, std::string* value) override {
     if (!db_) return NotOpen(kId, "get");
-    return FromLevelDb(db_->Get(leveldb::ReadOptions(), ToSlice(key), value),
-                       "get");
+    leveldb::Status s = db_->Get(leveldb::ReadOptions(), ToSlice(key), value);
+    if (s.IsNotFound()) return KeyNotFound();
+    return FromLevelDb(s, "get");
   }
 
   Status Delete(std::string_view key, const WriteOptions& wo) override {

@@ -233,7 +233,7 @@ class LmdbEngine final : public AdapterEngine {
     rc = mdb_get(txn, dbi_, &k, &v);
     if (rc == MDB_SUCCESS) value->assign(ToView(v));
     ReleaseReadTxn(txn);
-    if (rc == MDB_NOTFOUND) return Status::NotFound("lmdb get: key not found");
+    if (rc == MDB_NOTFOUND) return KeyNotFound();
     return rc == MDB_SUCCESS ? Status::OK() : FromLmdb(rc, "get");
   }
 

@@ -104,8 +104,9 @@ class RocksDbEngine final : public AdapterEngine {
 
   Status Get(std::string_view key, std::string* value) override {
     if (!db_) return NotOpen(kId, "get");
-    return FromRocksDb(db_->Get(rocksdb::ReadOptions(), ToSlice(key), value),
-                       "get");
+    rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), ToSlice(key), value);
+    if (s.IsNotFound()) return KeyNotFound();
+    return FromRocksDb(s, "get");
   }
 
   Status Delete(std::string_view key, const WriteOptions& wo) override {

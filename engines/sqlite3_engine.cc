@@ -295,7 +295,7 @@ class Sqlite3Engine final : public AdapterEngine {
     if (rc == SQLITE_ROW) {
       value->assign(ColumnBlob(stmt, 0));
     } else if (rc == SQLITE_DONE) {
-      s = Status::NotFound("sqlite3 get: key not found");
+      s = KeyNotFound();
     } else {
       s = FromSqlite(db_, rc, "get");
     }
