@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string>
 
 namespace disktune::tune {
 namespace {
@@ -138,7 +139,31 @@ void CostModel::Observe(double scale, uint64_t cost_ns) {
 
 namespace {
 
-// The last rung's leader against the more preferred of its top two:
+// Single trials cannot rank configurations a few percent apart, so a
+// rung's order alone does not drop the rules' first choice: a candidate
+// within this share of the rung's best is "within the noise" (LevelDB,
+// 8 vs 16 MiB write buffers at 0.8 of the write-heavy size: 8/16 = 1.17,
+// 0.87, 0.98 in three interleaved pairs).
+constexpr double kWithinNoise = 0.8;
+
+// The position in `rung` of its most preferred candidate (the lowest index
+// past the reference, 0) whose trial scored within the noise of `best_ops`;
+// npos when there is none.
+size_t PreferredWithinNoise(const Rung& rung, double best_ops) {
+  size_t pos = std::string::npos;
+  for (size_t i = 0; i < rung.candidates.size(); i++) {
+    if (rung.candidates[i] == 0 || rung.ops_per_sec[i] <= 0 ||
+        rung.ops_per_sec[i] < kWithinNoise * best_ops) {
+      continue;
+    }
+    if (pos == std::string::npos || rung.candidates[i] < rung.candidates[pos])
+      pos = i;
+  }
+  return pos;
+}
+
+// The last rung's leader against its most preferred candidate within the
+// noise:
 // budget.tie_rounds more rounds of both, side by side, in alternating
 // order; the leader stays the winner only if the interval of its gain lies
 // above 1. Sets out->tie and, on a tie, out->winner.
@@ -148,19 +173,23 @@ Status BreakTie(const std::vector<TuneConfig>& candidates,
                 SearchOutcome* out) {
   const Rung& last = out->rungs.back();
   if (budget.tie_rounds <= 0) return Status::OK();
-  std::vector<size_t> order;
-  for (size_t i = 0; i < last.candidates.size(); i++) {
-    if (last.ops_per_sec[i] > 0) order.push_back(i);
+  size_t lead_pos = 0;
+  for (size_t i = 1; i < last.candidates.size(); i++) {
+    if (last.ops_per_sec[i] > last.ops_per_sec[lead_pos]) lead_pos = i;
   }
-  if (order.size() < 2) return Status::OK();
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return last.ops_per_sec[a] > last.ops_per_sec[b];
-  });
-  const size_t lead = last.candidates[order[0]];
-  const size_t second = last.candidates[order[1]];
-  // The leader is the rules' choice already, or the other is the reference
-  // the caller verifies against anyway: nothing to break.
-  if (lead < second || second == 0) return Status::OK();
+  if (last.ops_per_sec[lead_pos] <= 0) return Status::OK();
+  const size_t pref_pos =
+      PreferredWithinNoise(last, last.ops_per_sec[lead_pos]);
+  // The leader is the rules' choice already, or nothing the rules prefer
+  // comes near it (the reference the caller verifies against anyway does not
+  // count): nothing to break.
+  if (pref_pos == std::string::npos ||
+      last.candidates[pref_pos] > last.candidates[lead_pos]) {
+    return Status::OK();
+  }
+  const size_t lead = last.candidates[lead_pos];
+  const size_t second = last.candidates[pref_pos];
+  if (lead == second) return Status::OK();
   const double round_ns = 2.0 * cost->Estimate(last.scale);
   const double left = budget.tie_left_ns
                           ? budget.tie_left_ns()
@@ -169,15 +198,15 @@ Status BreakTie(const std::vector<TuneConfig>& candidates,
   if (round_ns * budget.tie_rounds > left) {
     out->notes.push_back(
         "time ran short: the last rung's leader was not run again against "
-        "the more preferred runner-up");
+        "the rules' more preferred candidate");
     return Status::OK();
   }
   HeadToHead h;
   h.leader = lead;
   h.preferred = second;
   h.scale = last.scale;
-  std::vector<double> leader_ops = {last.ops_per_sec[order[0]]};
-  std::vector<double> preferred_ops = {last.ops_per_sec[order[1]]};
+  std::vector<double> leader_ops = {last.ops_per_sec[lead_pos]};
+  std::vector<double> preferred_ops = {last.ops_per_sec[pref_pos]};
   for (int r = 0; r < budget.tie_rounds; r++) {
     // Alternating, the preferred first in the first added round.
     const bool leader_first = r % 2 == 1;
@@ -287,6 +316,16 @@ Result<SearchOutcome> SuccessiveHalving(
         alive.push_back(rung.candidates[order[i]]);
       }
     }
+    // The rules' first choice within the noise goes on too, for the last
+    // rung's head-to-head to judge with paired rounds.
+    if (l + 1 < sizes.size() && rung.ops_per_sec[order[0]] > 0) {
+      size_t pref = PreferredWithinNoise(rung, rung.ops_per_sec[order[0]]);
+      if (pref != std::string::npos &&
+          std::find(alive.begin(), alive.end(), rung.candidates[pref]) ==
+              alive.end()) {
+        alive.push_back(rung.candidates[pref]);
+      }
+    }
     out.rungs.push_back(std::move(rung));
     if (alive.empty()) {
       return Status::IOError("every candidate's trial failed; first error: " +
@@ -294,7 +333,7 @@ Result<SearchOutcome> SuccessiveHalving(
     }
   }
   // The winner: the best of the last rung that ran, unless the tie's rounds
-  // cannot tell it from the more preferred runner-up.
+  // cannot tell it from the rules' more preferred candidate near it.
   const Rung& last = out.rungs.back();
   size_t best = 0;
   for (size_t i = 1; i < last.candidates.size(); i++) {

@@ -77,16 +77,19 @@ struct SearchBudget {
   double max_scale = 1.0;   // the verification scale: no trial beyond it
   int eta = 3;
   // Rounds added to the last rung's single trials when its leader is not the
-  // more preferred of its top two (0 = none): the two run side by side, and
-  // the leader wins only if its gain over the other is significant; a tie
-  // goes to the more preferred, the rules' first choice. Single trials at
-  // one scale cannot rank configurations a few percent apart (LevelDB, 8 vs
-  // 16 MiB write buffers at 0.8 of the write-heavy size: 8/16 = 1.17, 0.87,
-  // 0.98 in three interleaved pairs; at full size 16 MiB led every pair).
-  // Skipped when candidate 0 (the reference the caller verifies against
-  // anyway) is one of the two, or when the rounds do not fit in
-  // tie_left_ns() (asked when the last rung ends; unset: what is left of
-  // budget_ns). The rungs are planned without them.
+  // most preferred of the candidates within the noise of it (0 = none; at
+  // least 0.8 of its score): the two run side by side, and the leader wins
+  // only if its gain over the other is significant; a tie goes to the more
+  // preferred, the rules' choice. Single trials at one scale cannot rank
+  // configurations a few percent apart (LevelDB, 8 vs 16 MiB write buffers
+  // at 0.8 of the write-heavy size: 8/16 = 1.17, 0.87, 0.98 in three
+  // interleaved pairs; at full size 16 MiB led every pair), so every rung
+  // but the last also passes on its most preferred candidate within the
+  // noise of its best, beyond the best 1/eta. Candidate 0 (the reference
+  // the caller verifies against anyway) is never the preferred one. Skipped
+  // when the rounds do not fit in tie_left_ns() (asked when the last rung
+  // ends; unset: what is left of budget_ns). The rungs are planned without
+  // them.
   int tie_rounds = 0;
   std::function<double()> tie_left_ns;
 };
@@ -98,7 +101,8 @@ struct Rung {
   std::vector<std::string> errors;
 };
 
-// The last rung's leader against the more preferred runner-up.
+// The last rung's leader against the most preferred candidate within the
+// noise of it.
 struct HeadToHead {
   size_t leader = 0;     // index into the candidate list
   size_t preferred = 0;  // ranked earlier by the rules

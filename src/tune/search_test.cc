@@ -61,11 +61,13 @@ TEST(SearchTest, FindsTheBestWithinTheBudget) {
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(out->winner, 7u);
   EXPECT_FALSE(out->truncated);
-  // 27 -> 9 -> 3 candidates.
+  // 27 -> 9 -> 3 candidates, and each time the rules' first choice
+  // (index 1, within 0.8 of the best) besides.
   ASSERT_EQ(out->rungs.size(), 3u);
   EXPECT_EQ(out->rungs[0].candidates.size(), 27u);
-  EXPECT_EQ(out->rungs[1].candidates.size(), 9u);
-  EXPECT_EQ(out->rungs[2].candidates.size(), 3u);
+  EXPECT_EQ(out->rungs[1].candidates.size(), 9u + 1u);
+  EXPECT_EQ(out->rungs[2].candidates.size(), 3u + 1u);
+  EXPECT_EQ(out->rungs[2].candidates.back(), 1u);
   // Each rung larger than the one before (the steps follow the re-planned
   // budget: the cost model is cautious about scales it has not seen), none
   // beyond the verification scale.
@@ -74,7 +76,7 @@ TEST(SearchTest, FindsTheBestWithinTheBudget) {
   }
   EXPECT_LE(out->rungs.back().scale, b.max_scale);
   EXPECT_LE(static_cast<double>(fake.clock_ns), 1.25 * b.budget_ns);
-  EXPECT_EQ(out->trials, 39);
+  EXPECT_EQ(out->trials, 27 + 10 + 4);
 }
 
 TEST(SearchTest, ATightBudgetDropsTheLeastPreferred) {
@@ -170,7 +172,7 @@ TEST(SearchTest, ALeaderWithinTheNoiseYieldsToTheRulesFirstChoice) {
 
 TEST(SearchTest, ALeaderThatWinsEveryRoundStands) {
   ScriptedTrials fake;
-  fake.scores = {{0, {500}}, {1, {1000, 1010, 990}}, {2, {1300, 1300, 1300}}};
+  fake.scores = {{0, {500}}, {1, {1000, 1010, 990}}, {2, {1150, 1160, 1150}}};
   auto out = RunTieSearch(&fake, 2);
   ASSERT_TRUE(out.ok());
   ASSERT_TRUE(out->tie.has_value());
@@ -195,6 +197,57 @@ TEST(SearchTest, NoTieRoundsWhenTheRulesChoiceLeadsOrTheReferenceIsSecond) {
   EXPECT_FALSE(out->tie.has_value());
   EXPECT_EQ(out->winner, 2u);
   EXPECT_EQ(out->trials, 3);
+}
+
+// A rules' choice far behind the leader gets no tie rounds: the noise of
+// single trials does not reach that far.
+TEST(SearchTest, NoTieRoundsForAPreferredCandidateFarBehind) {
+  ScriptedTrials fake;
+  fake.scores = {{0, {500}}, {1, {780}}, {2, {1000}}};
+  auto out = RunTieSearch(&fake, 2);
+  ASSERT_TRUE(out.ok());
+  EXPECT_FALSE(out->tie.has_value());
+  EXPECT_EQ(out->winner, 2u);
+  EXPECT_EQ(out->trials, 3);
+}
+
+// Seven candidates, two rungs (7 then 3). The rules' first choice (index 1)
+// ranks fifth in the first rung's single trials, within the noise of the
+// best: it goes on with the best three, and the last rung's leader must
+// beat it in paired rounds.
+TEST(SearchTest, TheRulesChoiceWithinTheNoiseReachesTheLastRung) {
+  auto run = [](ScriptedTrials* fake) {
+    SearchBudget b;
+    b.budget_ns = 1ull << 40;
+    b.tie_rounds = 2;
+    CostModel cost(1000, 0);
+    return SuccessiveHalving(Candidates(7), b, &cost, fake->Fn(),
+                             [fake] { return fake->clock_ns; });
+  };
+  ScriptedTrials fake;
+  fake.scores = {
+      {0, {900}},       {1, {950, 1000, 1000, 1000}}, {2, {1000, 990}},
+      {3, {1010, 980}}, {4, {1020, 1040, 980, 1010}}, {5, {500}},
+      {6, {500}}};
+  auto out = run(&fake);
+  ASSERT_TRUE(out.ok());
+  ASSERT_EQ(out->rungs.size(), 2u);
+  EXPECT_EQ(out->rungs[1].candidates, (std::vector<size_t>{4, 3, 2, 1}));
+  ASSERT_TRUE(out->tie.has_value());
+  EXPECT_EQ(out->tie->leader, 4u);
+  EXPECT_EQ(out->tie->preferred, 1u);
+  EXPECT_FALSE(out->tie->gain.significant());
+  EXPECT_EQ(out->winner, 1u);
+  EXPECT_EQ(out->trials, 7 + 4 + 4);
+
+  // Far behind in the first rung (under 0.8 of the best), it stops there.
+  ScriptedTrials behind;
+  behind.scores = fake.scores;
+  behind.scores[1] = {700};
+  out = run(&behind);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out->rungs[1].candidates, (std::vector<size_t>{4, 3, 2}));
+  EXPECT_EQ(out->tie->preferred, 2u);  // the most preferred left near it
 }
 
 TEST(SearchTest, TieRoundsAreSkippedWhenTheyDoNotFitAndSaySo) {

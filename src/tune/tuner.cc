@@ -560,7 +560,7 @@ Status Search(TuneState& st) {
     const HeadToHead& h = *res.search.tie;
     res.notes.push_back(
         "the last rung's leader (" + ConfigText(res.candidates[h.leader]) +
-        ") against the rules' preferred runner-up (" +
+        ") against the rules' preferred candidate near it (" +
         ConfigText(res.candidates[h.preferred]) + "), " +
         std::to_string(h.gain.repeats) + " pairs at scale " +
         Fixed(h.scale, 3) + ": " + GainText(h.gain) + "; " +

