@@ -674,7 +674,7 @@ std::string KnobCheckLabel(const TuneState& st,
 // interval holds 1, whichever side its median fell on) gets more rounds:
 // decided once, at this one look, for those knobs only, as many as
 // kExtraKnobRoundsShare of the time before the A/B's preferred pairs
-// (kAbReserveRuns) affords, up to
+// (kAbReserveRuns; its minimum while no knob has won, below) affords, up to
 // kMaxKnobCheckRounds in all; their gains then come from every round. Three
 // rounds cannot hold a ~1.1x knob above 1 (LevelDB read-heavy at 128 MiB: a
 // bloom filter that measured 1.15x and 1.11x in two tunes was dropped at 1.10x
@@ -688,15 +688,24 @@ std::string KnobCheckLabel(const TuneState& st,
 // block size, behind at 0.97x and 0.93x, a share of the rounds, and the
 // filter ended undecided at 1.13x [0.98x, 1.19x] and 1.05x [0.99x, 1.12x].
 // configs[0] is the winner, configs[1 + j] it without changed[judged[j]].
+// While no knob has won, the A/B runs only if an extra round makes one win,
+// so the rounds may use the time down to the A/B's minimum (kAbMinRuns)
+// instead of its preferred pairs: otherwise a tune whose knobs are all
+// undecided keeps the defaults and leaves that time unused (LevelDB
+// write-heavy: 16 MiB write buffers at 1.07x [0.99x, 1.16x] after three
+// full-size rounds, the defaults kept with 146 s of 480 s left).
 Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
                        const std::vector<size_t>& judged, double s_k,
-                       double ab_reserve_ns,
+                       double ab_reserve_ns, double ab_min_ns,
                        std::vector<std::vector<double>>* scores) {
   const int done = static_cast<int>((*scores)[0].size());
   if (done >= kMaxKnobCheckRounds) return Status::OK();
   std::vector<Gain> now;
   for (size_t j : judged) now.push_back(*st.knob_gain[j]);
-  const double spare = kExtraKnobRoundsShare * (st.Remaining() - ab_reserve_ns);
+  const bool any_won = std::any_of(
+      now.begin(), now.end(), [](const Gain& g) { return g.significant(); });
+  const double reserve = any_won ? ab_reserve_ns : ab_min_ns;
+  const double spare = kExtraKnobRoundsShare * (st.Remaining() - reserve);
   const ExtraKnobRounds plan =
       PlanExtraKnobRounds(now, spare, st.cost->Estimate(s_k), done);
   auto names_of = [&](const std::vector<size_t>& positions) {
@@ -828,8 +837,8 @@ Status CheckKnobs(TuneState& st) {
     for (size_t j = 0; j < judged.size(); j++) {
       st.knob_gain[judged[j]] = gains[j];
     }
-    DT_RETURN_IF_ERROR(
-        ExtendKnobCheck(st, configs, judged, s_k, ab_reserve_ns, &scores));
+    DT_RETURN_IF_ERROR(ExtendKnobCheck(st, configs, judged, s_k, ab_reserve_ns,
+                                       ab_min_ns, &scores));
   }
   std::vector<KnobTrial>& trials = st.knob_trials;
   trials.assign(changed.size(), KnobTrial{});

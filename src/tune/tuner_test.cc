@@ -279,6 +279,27 @@ TEST_F(TunerTest, TheAbGetsItsPreferredPairsBeforeExtraKnobRounds) {
   ExpectNoPassengers(*r);
 }
 
+TEST_F(TunerTest, WhileNoKnobHasWonTheCheckMayUseTheAbsPreferredReserve) {
+  // 16 MiB write buffers are worth 1.08x, under noise that three rounds
+  // cannot separate from it, and nothing else is worth anything. With no
+  // knob won, the A/B runs only if more rounds make one win, so they may
+  // use the time down to the A/B's minimum; with the preferred pairs set
+  // aside instead, the check stopped at three rounds and the defaults
+  // stayed with the time unused.
+  FakeMachine m(
+      [](const TuneConfig& c) {
+        return 100000.0 * (c.write_buffer_bytes >= 16 * kMiB ? 1.08 : 1.0);
+      },
+      0.10, /*seed=*/13);
+  TuneRequest req = Request("write-heavy", m);
+  auto r = RunTuner(req, *scratch_, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_NE(r->winner.write_buffer_bytes, r->baseline.write_buffer_bytes)
+      << ConfigText(r->winner);
+  EXPECT_TRUE(HasNote(*r, "more round(s) for write_buffer_bytes"));
+  ExpectNoPassengers(*r);
+}
+
 TEST_F(TunerTest, WhenNothingPaysTheDefaultsStay) {
   FakeMachine m([](const TuneConfig&) { return 100000.0; });
   TuneRequest req = Request("read-heavy", m);
