@@ -181,34 +181,24 @@ TEST(SearchTest, ALeaderThatWinsEveryRoundStands) {
   EXPECT_EQ(out->winner, 2u);
 }
 
-TEST(SearchTest, NoTieRoundsWhenTheRulesChoiceLeadsOrTheReferenceIsSecond) {
-  ScriptedTrials first;
-  first.scores = {{0, {500}}, {1, {1100}}, {2, {1000}}};
-  auto out = RunTieSearch(&first, 2);
-  ASSERT_TRUE(out.ok());
-  EXPECT_FALSE(out->tie.has_value());
-  EXPECT_EQ(out->winner, 1u);
-  EXPECT_EQ(out->trials, 3);
-  // The reference (index 0) second: the caller's A/B compares them anyway.
-  ScriptedTrials ref;
-  ref.scores = {{0, {1000}}, {1, {500}}, {2, {1010}}};
-  out = RunTieSearch(&ref, 2);
-  ASSERT_TRUE(out.ok());
-  EXPECT_FALSE(out->tie.has_value());
-  EXPECT_EQ(out->winner, 2u);
-  EXPECT_EQ(out->trials, 3);
-}
-
-// A rules' choice far behind the leader gets no tie rounds: the noise of
-// single trials does not reach that far.
-TEST(SearchTest, NoTieRoundsForAPreferredCandidateFarBehind) {
-  ScriptedTrials fake;
-  fake.scores = {{0, {500}}, {1, {780}}, {2, {1000}}};
-  auto out = RunTieSearch(&fake, 2);
-  ASSERT_TRUE(out.ok());
-  EXPECT_FALSE(out->tie.has_value());
-  EXPECT_EQ(out->winner, 2u);
-  EXPECT_EQ(out->trials, 3);
+// No tie rounds when the rules' choice leads, when the reference (index 0,
+// which the caller's A/B compares anyway) is second, or when the rules'
+// choice is far behind the leader (the noise of single trials does not
+// reach that far).
+TEST(SearchTest, NoTieRoundsWhenTheRulesChoiceLeadsIsTheReferenceOrFarBehind) {
+  const std::vector<std::pair<std::map<int, std::vector<double>>, size_t>>
+      cases = {{{{0, {500}}, {1, {1100}}, {2, {1000}}}, 1},
+               {{{0, {1000}}, {1, {500}}, {2, {1010}}}, 2},
+               {{{0, {500}}, {1, {780}}, {2, {1000}}}, 2}};
+  for (const auto& [scores, winner] : cases) {
+    ScriptedTrials fake;
+    fake.scores = scores;
+    auto out = RunTieSearch(&fake, 2);
+    ASSERT_TRUE(out.ok());
+    EXPECT_FALSE(out->tie.has_value()) << winner;
+    EXPECT_EQ(out->winner, winner);
+    EXPECT_EQ(out->trials, 3);
+  }
 }
 
 // Seven candidates, two rungs (7 then 3). The rules' first choice (index 1)
