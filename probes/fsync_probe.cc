@@ -35,7 +35,7 @@ bool Narrowed(const ProbeConfig& c) {
 
 // etcd's disk check: fdatasync after each 2300 B write.
 bool IsEtcdRecipe(SyncMethod m, uint64_t write_bytes) {
-  return m == SyncMethod::kFdatasync && write_bytes == 2300;
+  return m == SyncMethod::kFdatasync && write_bytes == kEtcdWriteBytes;
 }
 
 bool IsMemoryFs(const std::string& type) {
