@@ -184,12 +184,11 @@ Status BreakTie(const std::vector<TuneConfig>& candidates,
   // comes near it (the reference the caller verifies against anyway does not
   // count): nothing to break.
   if (pref_pos == std::string::npos ||
-      last.candidates[pref_pos] > last.candidates[lead_pos]) {
+      last.candidates[pref_pos] >= last.candidates[lead_pos]) {
     return Status::OK();
   }
   const size_t lead = last.candidates[lead_pos];
   const size_t second = last.candidates[pref_pos];
-  if (lead == second) return Status::OK();
   const double round_ns = 2.0 * cost->Estimate(last.scale);
   const double left = budget.tie_left_ns
                           ? budget.tie_left_ns()
