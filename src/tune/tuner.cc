@@ -670,6 +670,12 @@ std::string KnobCheckLabel(const TuneState& st,
               : std::string("without ") + KnobName(st.changed[judged[i - 1]]));
 }
 
+// Capacity knobs, kept on their rule when a scaled trial cannot reproduce
+// what they are for (its few tables all fit in the default open files).
+bool MayStayOnRule(Knob k) {
+  return k.name() == "max_open_files" || k.name() == "max_file_bytes";
+}
+
 // A knob the check's rounds could not tell from noise (Undecided: its
 // interval holds 1, whichever side its median fell on) gets more rounds:
 // decided once, at this one look, for those knobs only, as many as
@@ -688,7 +694,8 @@ std::string KnobCheckLabel(const TuneState& st,
 // block size, behind at 0.97x and 0.93x, a share of the rounds, and the
 // filter ended undecided at 1.13x [0.98x, 1.19x] and 1.05x [0.99x, 1.12x].
 // configs[0] is the winner, configs[1 + j] it without changed[judged[j]].
-// While no knob has won, the A/B runs only if an extra round makes one win,
+// While no knob has won (and none is kept without the check), the A/B runs
+// only if an extra round makes one win,
 // so the rounds may use the time down to the A/B's minimum (kAbMinRuns)
 // instead of its preferred pairs: otherwise a tune whose knobs are all
 // undecided keeps the defaults and leaves that time unused (LevelDB
@@ -702,9 +709,16 @@ Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
   if (done >= kMaxKnobCheckRounds) return Status::OK();
   std::vector<Gain> now;
   for (size_t j : judged) now.push_back(*st.knob_gain[j]);
-  const bool any_won = std::any_of(
-      now.begin(), now.end(), [](const Gain& g) { return g.significant(); });
-  const double reserve = any_won ? ab_reserve_ns : ab_min_ns;
+  // The A/B runs whatever the extra rounds show when a knob won already, or
+  // when a changed knob is kept without the check: one it does not judge,
+  // or a capacity knob that may stay on its rule (CheckKnobs).
+  const bool ab_runs_anyway =
+      std::any_of(now.begin(), now.end(),
+                  [](const Gain& g) { return g.significant(); }) ||
+      judged.size() < st.changed.size() ||
+      std::any_of(judged.begin(), judged.end(),
+                  [&](size_t i) { return MayStayOnRule(st.changed[i]); });
+  const double reserve = ab_runs_anyway ? ab_reserve_ns : ab_min_ns;
   const double spare = kExtraKnobRoundsShare * (st.Remaining() - reserve);
   const ExtraKnobRounds plan =
       PlanExtraKnobRounds(now, spare, st.cost->Estimate(s_k), done);
@@ -856,7 +870,7 @@ Status CheckKnobs(TuneState& st) {
     }
     bool won =
         trials[i].leave_one_out && trials[i].leave_one_out->significant();
-    if (won || (k.name() != "max_open_files" && k.name() != "max_file_bytes")) {
+    if (won || !MayStayOnRule(k)) {
       continue;
     }
     TuneConfig b = st.trials->Scaled(res.baseline, s_k);
