@@ -3,15 +3,15 @@
 // set (VmHWM) only, and that counts file-backed pages too: an engine's
 // memory-mapped tables, which the kernel reclaims as page cache. What an
 // engine holds itself (block cache, memtables, index and filter blocks) is
-// anonymous, so a thread reads RssAnon every interval and keeps the largest.
+// anonymous, so a watcher (watcher.h: a process while this one has a single
+// thread) reads RssAnon every interval and keeps the largest.
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
 #include <optional>
-#include <thread>
+
+#include "src/bench/watcher.h"
 
 namespace disktune::bench {
 
@@ -23,23 +23,13 @@ class AnonRssSampler {
   static constexpr std::chrono::milliseconds kInterval{20};
 
   explicit AnonRssSampler(std::chrono::milliseconds interval = kInterval);
-  ~AnonRssSampler();
-  AnonRssSampler(const AnonRssSampler&) = delete;
-  AnonRssSampler& operator=(const AnonRssSampler&) = delete;
 
   // Stops sampling (once) and returns the largest RssAnon seen, including
   // one reading now; nullopt when /proc/self/status was unreadable.
-  std::optional<uint64_t> Stop();
+  std::optional<uint64_t> Stop() { return watcher_.Stop(); }
 
  private:
-  void Note(std::optional<uint64_t> v);
-  void Loop(std::chrono::milliseconds interval);
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;
-  std::optional<uint64_t> peak_;
-  std::thread thread_;
+  Watcher watcher_;
 };
 
 }  // namespace disktune::bench

@@ -88,8 +88,10 @@ std::optional<uint64_t> ParseVmHwm(const std::string& text) {
   return ParseStatusBytes(text, "VmHWM");
 }
 
-std::optional<uint64_t> AnonRss() {
-  auto status = ReadSmallFile("/proc/self/status");
+std::optional<uint64_t> AnonRss(int pid) {
+  std::string path = pid == 0 ? "/proc/self/status"
+                              : "/proc/" + std::to_string(pid) + "/status";
+  auto status = ReadSmallFile(path.c_str());
   if (!status) return std::nullopt;
   return ParseStatusBytes(*status, "RssAnon");
 }

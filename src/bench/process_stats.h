@@ -50,11 +50,11 @@ std::optional<uint64_t> ParseStatusBytes(const std::string& text,
 // The VmHWM line of a /proc/<pid>/status text, in bytes.
 std::optional<uint64_t> ParseVmHwm(const std::string& text);
 
-// This process's RssAnon now: the anonymous share of the resident set (heap,
-// caches, memtables), without file-backed pages such as an engine's
-// memory-mapped tables or the program's code. nullopt when
-// /proc/self/status is unreadable.
-std::optional<uint64_t> AnonRss();
+// This process's RssAnon now (or process `pid`'s): the anonymous share of
+// the resident set (heap, caches, memtables), without file-backed pages such
+// as an engine's memory-mapped tables or the program's code. nullopt when
+// /proc/<pid>/status is unreadable.
+std::optional<uint64_t> AnonRss(int pid = 0);
 
 // Space the files under `dir` occupy on the device: sum of st_blocks * 512,
 // recursively (sparse files and preallocation count as the filesystem counts

@@ -3,7 +3,10 @@
 #include <sys/statvfs.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <memory>
+#include <utility>
 
 #include "src/core/units.h"
 
@@ -36,40 +39,17 @@ SpaceGuard::SpaceGuard(std::string path) : path_(std::move(path)) {
   uint64_t total = static_cast<uint64_t>(sv.f_blocks) * sv.f_frsize;
   headroom_ = g_test_headroom.load() ? g_test_headroom.load()
                                      : SpaceHeadroomBytes(total);
-  Sample();
-  thread_ = std::thread([this] { Loop(); });
-}
-
-SpaceGuard::~SpaceGuard() {
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
-
-void SpaceGuard::Sample() {
-  struct statvfs sv {};
-  if (statvfs(path_.c_str(), &sv) != 0) return;
-  uint64_t free_bytes = static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize;
-  if (free_bytes < headroom_ && !low_.load()) {
-    free_at_stop_.store(free_bytes);
-    low_.store(true);
-  }
-}
-
-void SpaceGuard::Loop() {
-  std::unique_lock<std::mutex> l(mu_);
-  while (!stop_ && !low_.load()) {
-    cv_.wait_for(l, kPoll);
-    if (!stop_) Sample();
-  }
+  Watcher::Options o;
+  o.interval = kPoll;
+  o.space_path = path_;
+  o.headroom = headroom_;
+  watcher_ = std::make_unique<Watcher>(std::move(o));
 }
 
 std::string SpaceGuard::Message() const {
   return "free space on " + path_ + " fell to " +
-         FormatBytes(static_cast<double>(free_at_stop_.load())) +
+         FormatBytes(
+             static_cast<double>(watcher_ ? watcher_->free_at_low() : 0)) +
          ", below the " + FormatBytes(static_cast<double>(headroom_)) +
          " kept back so the engine can finish cleanly; free some space, "
          "lower --num or choose another --dir";

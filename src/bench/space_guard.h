@@ -3,19 +3,19 @@
 // An engine that meets ENOSPC mid-write does not always fail cleanly: the
 // Debian RocksDB is built with assertions, and a failed WAL sync aborts the
 // process (writable_file_writer.h: "sync_without_flush_called_"), leaving the
-// scratch directory behind. So while a scenario runs, a thread samples the
-// free space of the database's filesystem every kPollNs; once it drops below
+// scratch directory behind. So while a scenario runs, a watcher (watcher.h: a
+// process while this one has a single thread) samples the free space of the
+// database's filesystem every 20 ms; once it drops below
 // the headroom, workers see low() at their next ShouldStop() and the scenario
 // ends with NoSpace, while the engine still has room for its flushes and
 // compactions.
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
+#include <memory>
 #include <string>
-#include <thread>
+
+#include "src/bench/watcher.h"
 
 namespace disktune::bench {
 
@@ -28,11 +28,8 @@ class SpaceGuard {
  public:
   // Watches the filesystem holding `path` (a directory that exists).
   explicit SpaceGuard(std::string path);
-  ~SpaceGuard();
-  SpaceGuard(const SpaceGuard&) = delete;
-  SpaceGuard& operator=(const SpaceGuard&) = delete;
 
-  bool low() const { return low_.load(std::memory_order_relaxed); }
+  bool low() const { return watcher_ != nullptr && watcher_->low(); }
   // "free space on /x fell to 60 MiB, below the 64 MiB kept back ..."
   std::string Message() const;
 
@@ -40,17 +37,9 @@ class SpaceGuard {
   static void SetHeadroomForTesting(uint64_t bytes);
 
  private:
-  void Sample();
-  void Loop();
-
   std::string path_;
   uint64_t headroom_ = 0;
-  std::atomic<bool> low_{false};
-  std::atomic<uint64_t> free_at_stop_{0};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;
-  std::thread thread_;
+  std::unique_ptr<Watcher> watcher_;  // null when `path` was not statvfs-able
 };
 
 }  // namespace disktune::bench

@@ -1,0 +1,79 @@
+// Watches this process from outside while a scenario runs: the peak of its
+// anonymous resident memory (RssAnon) and the free space of the database's
+// filesystem, sampled every interval.
+//
+// Why not a thread of ours: once a process has started a second thread,
+// glibc turns off its single-thread fast paths for good (malloc takes its
+// arena lock and uses atomic fastbin operations). The single-threaded
+// engines (Kyoto Cabinet, Berkeley DB, SQLite, LMDB) spend much of their
+// read paths in malloc, and their own benchmarks run in a process with one
+// thread: Kyoto TreeDB's readrandom and readseq ran 2-5% slower in a process
+// that had once had a second thread (medians of 30 forked pairs on a 2-vCPU
+// VM). So while this process still has a single thread, the watcher is a
+// separate process: this program's own executable (/proc/self/exe), started
+// with posix_spawn (no copy of the address space), sharing one page with
+// this process. A static initializer in watcher.cc runs the watch loop in
+// that process instead of main(). When this process already has threads
+// (an engine's background threads, a multi-threaded scenario), one more
+// costs nothing glibc has not already paid, and the watcher is a thread.
+// Either way the loop is the same, and it stops when told or when this
+// process is gone.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace disktune::bench {
+
+struct WatchPage;
+
+class Watcher {
+ public:
+  struct Options {
+    std::chrono::milliseconds interval{20};
+    // Sample RssAnon and keep the largest.
+    bool anon_rss = false;
+    // When not empty: latch low() once the free space of the filesystem
+    // holding this path falls below `headroom` bytes.
+    std::string space_path;
+    uint64_t headroom = 0;
+  };
+  enum class Mode { kProcess, kThread };
+
+  // Returns once the first sample is taken.
+  explicit Watcher(Options options);
+  ~Watcher();
+  Watcher(const Watcher&) = delete;
+  Watcher& operator=(const Watcher&) = delete;
+
+  Mode mode() const { return mode_; }
+  // The watcher process's id; -1 for a thread.
+  pid_t process_id() const { return pid_; }
+  bool low() const;
+  uint64_t free_at_low() const;
+  // Stops the watcher (once; later calls return the same) and returns the
+  // largest RssAnon it saw; nullopt when none was readable.
+  std::optional<uint64_t> Stop();
+
+  // For tests: start a process even when this process has threads.
+  static void ForceProcessForTesting(bool on);
+
+ private:
+  bool StartProcess(const Options& o);
+
+  bool anon_rss_ = false;
+  Mode mode_ = Mode::kThread;
+  WatchPage* page_ = nullptr;  // shared mapping (process) or owned (thread)
+  pid_t pid_ = -1;
+  std::thread thread_;
+  bool stopped_ = false;
+  std::optional<uint64_t> peak_;
+};
+
+}  // namespace disktune::bench
