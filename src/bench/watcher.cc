@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "src/bench/process_stats.h"
@@ -27,14 +28,6 @@ extern char** environ;
 
 namespace disktune::bench {
 
-// What the two sides share: a few words in one page.
-struct WatchPage {
-  std::atomic<uint32_t> stop{0};   // futex word, set by the watched side
-  std::atomic<uint32_t> ready{0};  // futex word, set after the first sample
-  std::atomic<uint32_t> low{0};
-  std::atomic<uint64_t> free_at_low{0};
-  std::atomic<uint64_t> peak_anon{0};  // 0: none readable yet
-};
 // Shared between processes, the atomics must not hide a lock.
 static_assert(std::atomic<uint64_t>::is_always_lock_free);
 static_assert(std::atomic<uint32_t>::is_always_lock_free);
@@ -66,17 +59,10 @@ void WakeAll(std::atomic<uint32_t>* word) {
           nullptr, nullptr, 0);
 }
 
-struct LoopArgs {
-  pid_t watched = 0;  // 0: this process (the thread watcher)
-  std::chrono::milliseconds interval{20};
-  bool anon_rss = false;
-  std::string space_path;
-  uint64_t headroom = 0;
-};
-
-void Sample(WatchPage* page, const LoopArgs& a) {
+// `watched`: the process to read RssAnon of; 0 for this one.
+void Sample(WatchPage* page, const Watcher::Options& a, pid_t watched) {
   if (a.anon_rss) {
-    if (std::optional<uint64_t> v = AnonRss(a.watched)) {
+    if (std::optional<uint64_t> v = AnonRss(watched)) {
       uint64_t seen = page->peak_anon.load();
       while (*v > seen && !page->peak_anon.compare_exchange_weak(seen, *v)) {
       }
@@ -93,24 +79,24 @@ void Sample(WatchPage* page, const LoopArgs& a) {
   }
 }
 
-// Samples until told to stop, or, in the watcher process, until the watched
-// process is gone (this one is then re-parented).
-void Loop(WatchPage* page, const LoopArgs& a, pid_t parent) {
-  Sample(page, a);
+// Samples until told to stop, or, in the watcher process (`watched` not 0),
+// until the watched process is gone (this one is then re-parented).
+void Loop(WatchPage* page, const Watcher::Options& a, pid_t watched) {
+  Sample(page, a, watched);
   page->ready.store(1);
   WakeAll(&page->ready);
   while (page->stop.load() == 0) {
     WaitWhileEquals(&page->stop, 0, a.interval);
     if (page->stop.load() != 0) break;
-    if (parent != 0 && getppid() != parent) break;
-    Sample(page, a);
+    if (watched != 0 && getppid() != watched) break;
+    Sample(page, a, watched);
   }
 }
 
 // The watcher process's whole life. `spec` is
 // "<watched pid> <interval ms> <anon 0|1> <headroom> <path, possibly empty>".
 int WatcherProcessMain(const char* spec) {
-  LoopArgs a;
+  Watcher::Options a;
   long pid = 0, interval = 0, anon = 0;
   unsigned long long headroom = 0;
   int used = 0;
@@ -125,7 +111,6 @@ int WatcherProcessMain(const char* spec) {
             kEnv);
     return 2;
   }
-  a.watched = static_cast<pid_t>(pid);
   a.interval = std::chrono::milliseconds(interval);
   a.anon_rss = anon != 0;
   a.space_path = spec + used;
@@ -134,7 +119,7 @@ int WatcherProcessMain(const char* spec) {
       mmap(nullptr, kPageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, kPageFd, 0);
   close(kPageFd);
   if (m == MAP_FAILED) return 1;
-  Loop(static_cast<WatchPage*>(m), a, a.watched);
+  Loop(static_cast<WatchPage*>(m), a, static_cast<pid_t>(pid));
   return 0;
 }
 
@@ -144,16 +129,6 @@ struct WatcherEntry {
     if (const char* spec = getenv(kEnv)) _exit(WatcherProcessMain(spec));
   }
 } g_watcher_entry;
-
-LoopArgs ArgsOf(const Watcher::Options& o, pid_t watched) {
-  LoopArgs a;
-  a.watched = watched;
-  a.interval = o.interval;
-  a.anon_rss = o.anon_rss;
-  a.space_path = o.space_path;
-  a.headroom = o.headroom;
-  return a;
-}
 
 }  // namespace
 
@@ -172,7 +147,7 @@ Watcher::Watcher(Options o) : anon_rss_(o.anon_rss) {
   // Already threaded, or the process could not start: a thread.
   mode_ = Mode::kThread;
   page_ = new WatchPage();
-  thread_ = std::thread(Loop, page_, ArgsOf(o, 0), pid_t{0});
+  thread_ = std::thread(Loop, page_, std::move(o), pid_t{0});
   while (page_->ready.load() == 0) {
     WaitWhileEquals(&page_->ready, 0, std::chrono::milliseconds(100));
   }
@@ -258,10 +233,6 @@ Watcher::~Watcher() {
   } else {
     delete page_;
   }
-}
-
-bool Watcher::low() const {
-  return page_->low.load(std::memory_order_relaxed) != 0;
 }
 
 uint64_t Watcher::free_at_low() const { return page_->free_at_low.load(); }

@@ -22,16 +22,23 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
 
 namespace disktune::bench {
 
-struct WatchPage;
+// What the watched side and the watcher share: a few words in one page.
+struct WatchPage {
+  std::atomic<uint32_t> stop{0};   // futex word, set by the watched side
+  std::atomic<uint32_t> ready{0};  // futex word, set after the first sample
+  std::atomic<uint32_t> low{0};
+  std::atomic<uint64_t> free_at_low{0};
+  std::atomic<uint64_t> peak_anon{0};  // 0: none readable yet
+};
 
 class Watcher {
  public:
@@ -55,7 +62,8 @@ class Watcher {
   Mode mode() const { return mode_; }
   // The watcher process's id; -1 for a thread.
   pid_t process_id() const { return pid_; }
-  bool low() const;
+  // Read at every operation's ShouldStop(): one relaxed load, inline.
+  bool low() const { return page_->low.load(std::memory_order_relaxed) != 0; }
   uint64_t free_at_low() const;
   // Stops the watcher (once; later calls return the same) and returns the
   // largest RssAnon it saw; nullopt when none was readable.
