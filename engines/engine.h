@@ -57,6 +57,9 @@ struct RocksDbKnobs {
   std::optional<uint64_t> wal_bytes_per_sync;
   std::optional<uint64_t> compaction_readahead_bytes;
   std::optional<bool> direct_io_for_flush_and_compaction;
+  // Point reads and scans map the table files (allow_mmap_reads) instead
+  // of copying each block out of the page cache with pread.
+  std::optional<bool> allow_mmap_reads;
   std::optional<BottommostCompression> bottommost_compression;
   std::optional<CompressionPerLevel> compression_per_level;
   std::optional<bool> whole_key_filtering;

@@ -226,6 +226,7 @@ EngineOptions RocksDbOwnKnobs() {
   r.bytes_per_sync = 1 << 20;
   r.wal_bytes_per_sync = 512 << 10;
   r.compaction_readahead_bytes = 2 << 20;
+  r.allow_mmap_reads = true;
   r.bottommost_compression = BottommostCompression::kNone;
   r.compression_per_level = CompressionPerLevel::kNoneToL1;
   r.whole_key_filtering = false;
@@ -248,6 +249,7 @@ TEST(EngineSettingsTest, RocksDbTakesItsOwnKnobs) {
   EXPECT_EQ(m["rocksdb.wal_bytes_per_sync"], std::to_string(512 << 10));
   EXPECT_EQ(m["rocksdb.compaction_readahead_size"], std::to_string(2 << 20));
   EXPECT_EQ(m["rocksdb.use_direct_io_for_flush_and_compaction"], "false");
+  EXPECT_EQ(m["rocksdb.allow_mmap_reads"], "true");
   EXPECT_EQ(m["rocksdb.bottommost_compression"], "none");
   EXPECT_EQ(m["rocksdb.compression_per_level"].substr(0, 10), "none:none:");
   EXPECT_EQ(m["rocksdb.prefix_extractor"], "rocksdb.FixedPrefix.12");

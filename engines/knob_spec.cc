@@ -85,7 +85,7 @@ constexpr KnobChoice kCompactionStyles[] = {
 // RocksDB's own knobs follow (no LevelDB default): options.h and
 // advanced_options.h of 7.8.3 for the defaults, the OPTIONS file's sections
 // and keys for the names.
-const std::array<KnobSpec, 24> kKnobs = {{
+const std::array<KnobSpec, 25> kKnobs = {{
     {"block cache", "cache_bytes", "cache-size",
      "block cache, e.g. 8MiB (default: engine's)", "8MiB", KnobUnit::kBytes, 0,
      kNoMax, 8 * kMiB, 8 * kMiB, "block_cache", "TableOptions/BlockBasedTable",
@@ -180,6 +180,10 @@ const std::array<KnobSpec, 24> kKnobs = {{
      0, 1, std::nullopt, 0, "", "DBOptions",
      "use_direct_io_for_flush_and_compaction",
      DT_ROCKSDB_FIELD(direct_io_for_flush_and_compaction)},
+    {"memory-mapped reads", "allow_mmap_reads", "allow-mmap-reads",
+     "on: reads map the table files instead of copying blocks with pread", "on",
+     KnobUnit::kBool, 0, 1, std::nullopt, 0, "", "DBOptions",
+     "allow_mmap_reads", DT_ROCKSDB_FIELD(allow_mmap_reads)},
     {"bottommost compression", "bottommost_compression",
      "bottommost-compression",
      "codec of the last level: same (as --compression), none, snappy, lz4, "

@@ -261,6 +261,7 @@ class RocksDbEngine final : public AdapterEngine {
     set(r.compaction_readahead_bytes, &ro->compaction_readahead_size);
     set(r.direct_io_for_flush_and_compaction,
         &ro->use_direct_io_for_flush_and_compaction);
+    set(r.allow_mmap_reads, &ro->allow_mmap_reads);
     if (r.compaction_style) {
       ro->compaction_style = *r.compaction_style == CompactionStyle::kUniversal
                                  ? rocksdb::kCompactionStyleUniversal
@@ -373,6 +374,7 @@ class RocksDbEngine final : public AdapterEngine {
         {"rocksdb.compaction_readahead_size", n(o.compaction_readahead_size)},
         {"rocksdb.use_direct_io_for_flush_and_compaction",
          o.use_direct_io_for_flush_and_compaction ? "true" : "false"},
+        {"rocksdb.allow_mmap_reads", o.allow_mmap_reads ? "true" : "false"},
         {"rocksdb.bottommost_compression",
          o.bottommost_compression == rocksdb::kDisableCompressionOption
              ? "same as compression"

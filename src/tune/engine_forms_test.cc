@@ -118,6 +118,7 @@ TuneConfig ChosenRocksDb() {
   r.wal_bytes_per_sync = 512 * kKiB;
   r.compaction_readahead_bytes = 2 * kMiB;
   r.direct_io_for_flush_and_compaction = true;
+  r.allow_mmap_reads = true;
   r.bottommost_compression = BottommostCompression::kZstd;
   r.compression_per_level = CompressionPerLevel::kNoneToL1;
   r.whole_key_filtering = false;
@@ -137,6 +138,7 @@ TEST(EngineFormsTest, RocksDbLoadsItsOwnKnobs) {
   EXPECT_EQ(db.wal_bytes_per_sync, 512 * kKiB);
   EXPECT_EQ(db.compaction_readahead_size, 2 * kMiB);
   EXPECT_TRUE(db.use_direct_io_for_flush_and_compaction);
+  EXPECT_TRUE(db.allow_mmap_reads);
   ASSERT_EQ(cfs.size(), 1u);
   const rocksdb::ColumnFamilyOptions& cf = cfs[0].options;
   EXPECT_EQ(cf.max_write_buffer_number, 4);
@@ -178,6 +180,7 @@ TEST(EngineFormsTest, RocksDbDefaultsLoadAsRocksDbsOwn) {
   EXPECT_EQ(db.compaction_readahead_size, def.compaction_readahead_size);
   EXPECT_EQ(db.use_direct_io_for_flush_and_compaction,
             def.use_direct_io_for_flush_and_compaction);
+  EXPECT_EQ(db.allow_mmap_reads, def.allow_mmap_reads);
   EXPECT_EQ(cf.max_write_buffer_number, def.max_write_buffer_number);
   EXPECT_EQ(cf.min_write_buffer_number_to_merge,
             def.min_write_buffer_number_to_merge);

@@ -265,6 +265,34 @@ void DirectIo(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   }
 }
 
+// Measured with db_bench (readrandom after a fill of 2.3M random keys, 128
+// MiB budget, the tables in the page cache): a bloom filter, no compression
+// and mapped reads 1.74x-1.97x db_bench's defaults in five rounds; in two of
+// them the same without mapped reads 1.43x and 1.46x, and mapped reads with
+// snappy 1.43x and 1.40x.
+void MmapReads(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
+  const WorkloadTraits& t = in.traits;
+  const bool hit = ReadsHitDevice(in);
+  const double reads = t.point_read_share + t.scan_share;
+  r->fact =
+      std::string("reads ") +
+      (hit ? "reach the device at full size" : "fit in memory at full size") +
+      "; reads " + Percent(reads) + " of scored ops";
+  if (!hit && reads >= 0.5) {
+    Decide(s, r, {1, 0});
+    r->decision =
+        "measure mapped table files against pread: the page cache holds "
+        "the tables, and a mapped read skips the system call and, for an "
+        "uncompressed block, the copy out of the page cache";
+  } else {
+    Decide(s, r, {0});
+    r->decision =
+        hit ? "keep off: the data exceeds memory, and a mapped read that "
+              "misses the page cache waits on a page fault"
+            : "keep off: reads are not most of the scored ops";
+  }
+}
+
 void CompactionReadahead(const RuleInput& in, CandidateSpace* s,
                          RuleRecord* r) {
   const bool direct = Decided(*s, "direct_io_for_flush_and_compaction") != 0;
@@ -415,6 +443,8 @@ constexpr Rule kRocksDbRules[] = {
      WalBytesPerSync},
     {"direct-io-when-data-exceeds-memory", "direct_io_for_flush_and_compaction",
      "data vs memory, read and write shares", DirectIo},
+    {"mmap-reads-when-tables-fit-memory", "allow_mmap_reads",
+     "data vs memory, read share", MmapReads},
     {"compaction-readahead-for-device", "compaction_readahead_bytes",
      "rotational device, direct I/O", CompactionReadahead},
     {"bottommost-compression-for-disk", "bottommost_compression",

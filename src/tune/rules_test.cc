@@ -395,6 +395,19 @@ TEST(RocksDbRulesTest, DeviceDecidesReadaheadAndDirectIo) {
             std::vector<KnobValue>{0});
 }
 
+// Mapped reads are measured where reads dominate and the tables fit in the
+// page cache; never where the data exceeds memory, nor for writers.
+TEST(RocksDbRulesTest, MappedReadsWhenTablesFitMemory) {
+  RuleInput reads = RocksDbInput("read-heavy");
+  EXPECT_EQ(Own(ApplyRules(reads), "allow_mmap_reads"),
+            (std::vector<KnobValue>{1, 0}));
+  reads.facts.memory_bytes = 64 * kMiB;
+  EXPECT_EQ(Own(ApplyRules(reads), "allow_mmap_reads"),
+            std::vector<KnobValue>{0});
+  EXPECT_EQ(Own(ApplyRules(RocksDbInput("write-heavy")), "allow_mmap_reads"),
+            std::vector<KnobValue>{0});
+}
+
 TEST(RocksDbRulesTest, CodecsPerLevelFollowTheBottleneck) {
   RuleInput in = RocksDbInput("write-heavy");
   // 2 GB/s disk, snappy at 500 MB/s: the CPU limits writes.
