@@ -331,6 +331,29 @@ TEST_F(CliTest, BenchReportsWhatItWrote) {
   EXPECT_GT(j["bytes_written"].get<uint64_t>(), 0u);
 }
 
+// bench's figures are results: on stdout, so `> file` keeps them, with
+// progress on stderr; with --json - they move to stderr, and stdout is the
+// JSON alone.
+TEST_F(CliTest, BenchFiguresGoToStdout) {
+  RunOutput r = RunDisktune({"bench", "--scenario", "fillseq,readrandom",
+                             "--num", "2000", "--repeat", "2"},
+                            work_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Entries:    2000"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("readrandom   :"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(median of 2)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("run 1 of 2"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("run 1 of 2"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("(median of 2)"), std::string::npos) << r.err;
+
+  r = RunDisktune(
+      {"bench", "--scenario", "fillseq", "--num", "2000", "--json", "-"},
+      work_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
+  EXPECT_NE(r.err.find("fillseq      :"), std::string::npos) << r.err;
+}
+
 TEST_F(CliTest, JsonToAMissingDirectoryFailsBeforeMeasuring) {
   ExpectOneLineError(With({"probe", "--json", "nowhere/r.json"}, kShort), 2,
                      "does not exist");

@@ -661,7 +661,9 @@ Result<std::vector<BenchResult>> RunBench(const BenchRequest& request) {
       raw = serialized.get();
     }
     std::string path = request.db_root + "/" + id;
-    Emit(request.progress, Header(plan, id, path));
+    const LineSink& figures =
+        request.results ? request.results : request.progress;
+    Emit(figures, Header(plan, id, path));
 
     std::vector<std::vector<BenchResult>> by_step(plan.steps.size());
     bool interrupted = false;
@@ -704,7 +706,8 @@ Result<std::vector<BenchResult>> RunBench(const BenchRequest& request) {
           }
           if (InterruptRequested()) interrupted = true;
         }
-        Emit(request.progress, FormatDbBenchLine(r));
+        Emit(request.repeat > 1 ? request.progress : figures,
+             FormatDbBenchLine(r));
         by_step[i].push_back(std::move(r));
       }
       if (er.open) {
@@ -716,8 +719,8 @@ Result<std::vector<BenchResult>> RunBench(const BenchRequest& request) {
       if (by_step[i].empty()) continue;
       BenchResult agg = Aggregate(std::move(by_step[i]));
       if (request.repeat > 1 && agg.repeats) {
-        Emit(request.progress, FormatDbBenchLine(agg) + " (median of " +
-                                   std::to_string(agg.repeats->count) + ")");
+        Emit(figures, FormatDbBenchLine(agg) + " (median of " +
+                          std::to_string(agg.repeats->count) + ")");
       }
       results.push_back(std::move(agg));
     }

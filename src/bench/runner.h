@@ -38,6 +38,11 @@ struct BenchRequest {
   // AvailableEngines() and NewEngine in production; fakes in tests.
   std::vector<EngineInfo> available;
   EngineFactory factory;
+  // The results as db_bench prints them: each engine's header and each
+  // step's line (with repeat > 1, its median). Unset: they go to progress.
+  LineSink results;
+  // Everything else: which repetition is running, and with repeat > 1
+  // each run's own line.
   LineSink progress;
 };
 

@@ -1,5 +1,6 @@
 // `disktune bench`: db_bench scenarios on one or more engines, as a report.
-// Progress goes to stderr as db_bench's own lines; --json has every figure.
+// The figures go to stdout as db_bench's own lines (to stderr with --json -),
+// progress to stderr; --json has every figure.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
@@ -217,6 +218,12 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   if (opts.common.keep) dir.Keep();
   req.db_root = dir.Join("bench");
 
+  // The figures on stdout (stderr when the JSON goes there), progress on
+  // stderr, so `> file` keeps the results.
+  std::ostream* figures = HumanStream(ctx, opts.common);
+  req.results = [figures](std::string_view line) {
+    if (figures) *figures << line << "\n" << std::flush;
+  };
   std::ostream* lines = opts.common.quiet ? nullptr : &ctx.err;
   req.progress = [lines](std::string_view line) {
     if (lines) *lines << line << "\n" << std::flush;
