@@ -15,9 +15,10 @@
 #      max_open_files and the table size stay at LevelDB's defaults, which
 #      the tuner's rules also keep at these sizes. G = the grid's wall time.
 #   2. tune: `disktune tune` with --time-budget 0.2 x G (at least 30s),
-#      using one quick probe shared by both workloads. T = its wall time.
+#      using one quick probe shared by both workloads, --tunes times (each
+#      a separate tune). T = its wall time.
 #   3. final: the engine's defaults, the baseline (defaults with the budget
-#      in the cache), the recommendation and the grid's best point, each
+#      in the cache), the grid's best point and each recommendation, each
 #      --repeat times at full size in rotated order; paired ratios with a
 #      Student-t 95% interval of the mean log-ratio.
 # Targets: recommendation / defaults >= 1.3; recommendation / grid best
@@ -25,6 +26,7 @@
 #
 # Usage: benchmarks/tune_quality.sh [--dir DIR] [--repeat R]
 #          [--workloads write-heavy,read-heavy] [--grid-fraction 0.2]
+#          [--tunes N]   (separate tunes per workload, each judged; default 1)
 #          [--scale F]   (multiplies keys and reads; < 1 only to smoke-test)
 #          [--reuse-grid] (with --dir: take the grid, and its time G, from an
 #                          earlier run's grid-<workload>.json of the same size)
@@ -40,6 +42,7 @@ workloads=write-heavy,read-heavy
 fraction=0.2
 scale=1
 reuse=0
+tunes=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
@@ -48,10 +51,14 @@ while [ $# -gt 0 ]; do
     --grid-fraction) fraction=$2; shift 2 ;;
     --scale) scale=$2; shift 2 ;;
     --reuse-grid) reuse=1; shift ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    --tunes) tunes=$2; shift 2 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
     *) echo "tune_quality.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+
+case "$tunes" in ''|*[!0-9]*|0) echo "tune_quality.sh: --tunes wants a count >= 1, e.g. 5" >&2; exit 2 ;; esac
+case "$repeat" in ''|*[!0-9]*|0) echo "tune_quality.sh: --repeat wants a count >= 1, e.g. 5" >&2; exit 2 ;; esac
 
 disktune=$(find_disktune tune_quality.sh "$root" build build-tune)
 
@@ -59,11 +66,12 @@ work=${dir:-$(mktemp -d "$root/tunequality.XXXXXX")}
 mkdir -p "$work"
 [ -z "$dir" ] && trap 'rm -rf "$work"' EXIT
 
-python3 - "$disktune" "$work" "$repeat" "$workloads" "$fraction" "$scale" "$reuse" <<'PY'
+python3 - "$disktune" "$work" "$repeat" "$workloads" "$fraction" "$scale" "$reuse" "$tunes" <<'PY'
 import json, math, os, platform, subprocess, sys, time
 
-disktune, work, repeat, workloads, fraction, scale, reuse = sys.argv[1:8]
+disktune, work, repeat, workloads, fraction, scale, reuse, tunes = sys.argv[1:9]
 repeat, fraction, scale, reuse = int(repeat), float(fraction), float(scale), reuse == "1"
+tunes = int(tunes)
 MiB = 1 << 20
 BUDGET = 128 * MiB
 T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
@@ -183,32 +191,35 @@ for name in workloads.split(","):
     for g in grid[:5]:
         print("  %9.0f ops/s  %s" % (g[0], g[1]))
 
-    # 2. Tune within a fraction of the grid's time.
+    # 2. Tune within a fraction of the grid's time, --tunes times.
     budget_s = max(30, int(fraction * g_wall))
-    tuned = os.path.join(work, name + "-tuned.json")
-    t_wall = run(["tune", "--engine", "leveldb", "--workload", prof,
-                  "--memory-budget", "128MiB", "--time-budget", "%ds" % budget_s,
-                  "--probe-result", probe, "--out", tuned,
-                  "--dir", os.path.join(work, "tune"), "-q"])
-    t = json.load(open(tuned))
-    tj = t["tune"]
-    print("tune: --time-budget %ds, took %.0f s = %.2f of the grid's time" % (
-        budget_s, t_wall, t_wall / g_wall))
-    print("  recommendation: %s" % json.dumps(t.get("engine_options", {})))
-    v = tj["evidence"].get("verification")
-    if v:
-        print("  its A/B: scale %.3f (%d keys), %d pairs" % (
-            v["scale"], v["num"], v["repeats"]))
-    print("  its verdict: %s" % tj["verdict"])
-    base_cache = tj["evidence"]["baseline"]["engine_options"]["cache_bytes"]
+    recs = []  # (label, profile, tuner wall time)
+    for k in range(1, tunes + 1):
+        tuned = os.path.join(work, "%s-tuned-%d.json" % (name, k))
+        t_wall = run(["tune", "--engine", "leveldb", "--workload", prof,
+                      "--memory-budget", "128MiB", "--time-budget", "%ds" % budget_s,
+                      "--probe-result", probe, "--out", tuned,
+                      "--dir", os.path.join(work, "tune"), "-q"])
+        t = json.load(open(tuned))
+        tj = t["tune"]
+        print("tune %d: --time-budget %ds, took %.0f s = %.2f of the grid's time" % (
+            k, budget_s, t_wall, t_wall / g_wall))
+        print("  recommendation: %s" % json.dumps(t.get("engine_options", {})))
+        v = tj["evidence"].get("verification")
+        if v:
+            print("  its A/B: scale %.3f (%d keys), %d pairs" % (
+                v["scale"], v["num"], v["repeats"]))
+        print("  its verdict: %s" % tj["verdict"])
+        base_cache = tj["evidence"]["baseline"]["engine_options"]["cache_bytes"]
+        recs.append(("recommended %d" % k if tunes > 1 else "recommended",
+                     tuned, t_wall))
 
     # 3. Final comparison at full size, rotated order.
     configs = [
         ("defaults", prof, []),
         ("baseline", prof, ["--cache-size", "%dB" % base_cache]),
-        ("recommended", tuned, []),
         ("grid best", prof, grid[0][2]),
-    ]
+    ] + [(label, p, []) for label, p, _ in recs]
     scores = {c[0]: [] for c in configs}
     for r in range(repeat):
         for k in range(len(configs)):
@@ -217,22 +228,23 @@ for name in workloads.split(","):
             scores[label].append(ops)
     for label in scores:
         xs = sorted(scores[label])
-        print("  %-12s median %9.0f ops/s  runs %s" % (
+        print("  %-14s median %9.0f ops/s  runs %s" % (
             label, xs[len(xs) // 2], " ".join("%.0f" % x for x in scores[label])))
-    rec = scores["recommended"]
-    for other, target in (("defaults", 1.3), ("baseline", None), ("grid best", 0.95)):
-        m, lo, hi = gain(rec, scores[other])
-        verdict = ""
-        if target:
-            verdict = "meets" if m >= target else "MISSES"
-            verdict = "  %s the target of %.2f" % (verdict, target)
-        print("  recommended / %-10s %.3f [%.3f, %.3f]%s" % (other, m, lo, hi, verdict))
+    for label, _, t_wall in recs:
+        rec = scores[label]
+        for other, target in (("defaults", 1.3), ("baseline", None), ("grid best", 0.95)):
+            m, lo, hi = gain(rec, scores[other])
+            verdict = ""
+            if target:
+                verdict = "meets" if m >= target else "MISSES"
+                verdict = "  %s the target of %.2f" % (verdict, target)
+            print("  %s / %-10s %.3f [%.3f, %.3f]%s" % (label, other, m, lo, hi, verdict))
+        summary.append((name, label, t_wall / g_wall))
     m, lo, hi = gain(scores["grid best"], scores["defaults"])
     print("  (context) grid best / defaults  %.3f [%.3f, %.3f]" % (m, lo, hi))
-    summary.append((name, t_wall / g_wall))
 
 print("\nload average at the end: %.1f %.1f %.1f" % os.getloadavg())
-for name, share in summary:
-    print("%s: tuner time / grid time = %.2f (%s the 0.20 target)" % (
-        name, share, "meets" if share <= 0.2 else "MISSES"))
+for name, label, share in summary:
+    print("%s, %s: tuner time / grid time = %.2f (%s the 0.20 target)" % (
+        name, label, share, "meets" if share <= 0.2 else "MISSES"))
 PY
