@@ -210,7 +210,10 @@ for name in workloads.split(","):
             print("  its A/B: scale %.3f (%d keys), %d pairs" % (
                 v["scale"], v["num"], v["repeats"]))
         print("  its verdict: %s" % tj["verdict"])
-        base_cache = tj["evidence"]["baseline"]["engine_options"]["cache_bytes"]
+        # The baseline (the defaults, the budget in the cache) is the same
+        # for every tune of one workload: take the first's.
+        if k == 1:
+            base_cache = tj["evidence"]["baseline"]["engine_options"]["cache_bytes"]
         recs.append(("recommended %d" % k if tunes > 1 else "recommended",
                      tuned, t_wall))
 
