@@ -26,9 +26,10 @@ double FitScale(const PlanContext& c, double runs, double budget_ns) {
   return lo;
 }
 
-double KnobCheckRuns(size_t changed_knobs, size_t judged_knobs) {
+double KnobCheckRuns(size_t changed_knobs, size_t judged_knobs, int rounds) {
   return changed_knobs >= 2 && judged_knobs >= 1
-             ? static_cast<double>((1 + judged_knobs) * kMinRepeats)
+             ? static_cast<double>((1 + judged_knobs) *
+                                   static_cast<size_t>(rounds))
              : 0.0;
 }
 
@@ -123,11 +124,14 @@ CheckPlan PlanKnobCheck(const PlanContext& c, const PlanShares& shares,
   const bool check = check_runs > 0;
   // Should no knob survive the check, each judged knob gets its own A/B
   // against the defaults (as many runs as the check): with two or more
-  // judged, the scale fits both, and extra rounds come out of what is left.
-  const double solo_runs = judged >= 2 ? check_runs : 0;
+  // judged, the scale fits both (the own A/Bs' kMinRepeats rounds), and
+  // extra rounds come out of what is left.
+  const double solo_runs =
+      judged >= 2 ? KnobCheckRuns(2, judged, kMinRepeats) : 0;
   p.knob_scale = Rounded(
       c, std::min(p.ab_scale, check ? FitScale(c, check_runs + solo_runs, spare)
                                     : p.ab_scale));
+  p.knob_rounds = shares.knob_rounds;
   if (check && shares.extra_knob_rounds) {
     const double per_run = c.cost->Estimate(p.knob_scale);
     // Rounds past the minimum wait for the A/B's preferred pairs.
@@ -135,8 +139,8 @@ CheckPlan PlanKnobCheck(const PlanContext& c, const PlanShares& shares,
                             kAbReserveRuns * c.cost->Estimate(p.ab_scale);
     double rounds = kExtraKnobRoundsShare * (after_ab - solo_runs * per_run) /
                     (per_run * static_cast<double>(1 + judged));
-    p.knob_rounds =
-        std::clamp(static_cast<int>(rounds), kMinRepeats, kMaxKnobCheckRounds);
+    p.knob_rounds = std::clamp(static_cast<int>(rounds), shares.knob_rounds,
+                               kMaxKnobCheckRounds);
   }
   return p;
 }

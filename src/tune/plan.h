@@ -46,6 +46,17 @@ inline constexpr double kExtraKnobRoundsShare = 0.55;
 inline constexpr double kAbReserveRuns = 2.0 * kPreferredAbRepeats;
 // The A/B's minimum: kMinRepeats pairs.
 inline constexpr double kAbMinRuns = 2.0 * kMinRepeats;
+// Rounds the knob check's scale is fitted for when reads are scored: more
+// rounds on smaller copies. Three rounds give a 95% interval of +-2.5
+// standard deviations of a pair's log-ratio (Student's t with 2 degrees of
+// freedom), six +-1.05; and a read's pair spreads less on a smaller copy,
+// whose fill leaves less compaction running under the reads. Measured on
+// LevelDB read-heavy (2.3M keys, no compression, bloom 10 against none,
+// six pairs each): a copy of 0.12 of the size 1.08x-1.15x (sd of the
+// log-ratio 0.024), one of 0.36 0.99x-1.33x (0.12); tunes whose check ran
+// 3 rounds at 0.17 dropped the filter in 2 of 6 (gains 1.04x [0.92x,
+// 1.27x] and 1.14x [0.96x, 1.29x]), which the full size ran 1.18x-1.25x.
+inline constexpr int kReadKnobRounds = 6;
 
 // How the plan shares the time after calibration between the A/B, the knob
 // check and the search (which gets the rest).
@@ -56,6 +67,9 @@ struct PlanShares {
   bool extra_knob_rounds;  // spare time buys knob-check rounds
   bool ab_fills_time;      // the A/B takes the largest scale 3 pairs afford
                            // and adds pairs while time remains
+  // Rounds the knob check's scale is fitted for (and runs, when they fit
+  // before the A/B's minimum).
+  int knob_rounds = kMinRepeats;
 };
 inline constexpr PlanShares kPlan = {0.4, 0.25, 0.6, true, false};
 // When the A/B alone judges the knobs that shape the LSM, taken from the
@@ -65,6 +79,10 @@ inline constexpr PlanShares kPlan = {0.4, 0.25, 0.6, true, false};
 // significant twice; 1.40x in the full-size grid's means), so the A/B gets
 // most of the time, at the largest scale it affords.
 inline constexpr PlanShares kPlanShapeOnRule = {0.7, 0.1, 0.85, false, true};
+// Reads scored (knobs that shape the LSM stay at their defaults): as kPlan,
+// the knob check fitted for kReadKnobRounds rounds.
+inline constexpr PlanShares kPlanReads = {0.4,  0.25,  0.6,
+                                          true, false, kReadKnobRounds};
 
 // What the arithmetic needs: the workload (its scales are rounded to whole
 // keys), the cost model and the smallest scale worth a trial.
@@ -80,9 +98,10 @@ struct PlanContext {
 double FitScale(const PlanContext& c, double runs, double budget_ns);
 
 // Runs of a knob check: the winner and it without each judged knob,
-// kMinRepeats times; none with fewer than two changed knobs (the A/B is then
+// `rounds` times; none with fewer than two changed knobs (the A/B is then
 // each knob's test) or none to judge.
-double KnobCheckRuns(size_t changed_knobs, size_t judged_knobs);
+double KnobCheckRuns(size_t changed_knobs, size_t judged_knobs,
+                     int rounds = kMinRepeats);
 
 // The knob check's extra rounds (ExtendKnobCheck), decided once from the
 // judged knobs' gains after `done` rounds: only undecided knobs (Undecided,

@@ -38,6 +38,27 @@ TEST_F(PlanTest, KnobCheckRunsNeedTwoChangedKnobs) {
   EXPECT_EQ(KnobCheckRuns(1, 1), 0);
   EXPECT_EQ(KnobCheckRuns(2, 0), 0);
   EXPECT_EQ(KnobCheckRuns(3, 2), 3.0 * kMinRepeats);
+  EXPECT_EQ(KnobCheckRuns(3, 2, kReadKnobRounds), 3.0 * kReadKnobRounds);
+}
+
+TEST_F(PlanTest, ForReadsTheKnobCheckTakesMoreRoundsOnSmallerCopies) {
+  // 100 s left, the A/B planned at 0.5, two judged knobs: the reads' plan
+  // fits kReadKnobRounds rounds where kPlan fits kMinRepeats, on a smaller
+  // copy, and runs at least that many.
+  const double reads_runs = KnobCheckRuns(2, 2, kReadKnobRounds);
+  CheckPlan reads =
+      PlanKnobCheck(Ctx(), kPlanReads, 100 * kS, 0.5, reads_runs, 2);
+  CheckPlan three =
+      PlanKnobCheck(Ctx(), kPlan, 100 * kS, 0.5, KnobCheckRuns(2, 2), 2);
+  EXPECT_EQ(three.knob_rounds, kMinRepeats);
+  EXPECT_GE(reads.knob_rounds, kReadKnobRounds);
+  EXPECT_LT(reads.knob_scale, three.knob_scale);
+  // The check and the own A/Bs (at their kMinRepeats rounds) share the
+  // time the A/B's minimum leaves.
+  const double spare = 0.95 * 100 * kS - 6 * cost_.Estimate(reads.ab_scale);
+  EXPECT_LE(
+      (reads_runs + KnobCheckRuns(2, 2)) * cost_.Estimate(reads.knob_scale),
+      spare * 1.001);
 }
 
 TEST_F(PlanTest, ExtraKnobRoundsGoToTheMostPromisingFirst) {

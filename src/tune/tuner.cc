@@ -500,8 +500,10 @@ Status Search(TuneState& st) {
   TuneResult& res = st.res;
   const PlanContext ctx = st.Plan();
   const double left = st.Remaining();
+  // Reads scored: the knob check gets more rounds on smaller copies (plan.h).
+  if (!WritesScored(st)) st.shares = &kPlanReads;
   // The search stays at the scale whose LSM depth was checked.
-  const TunePlan first = PlanTune(ctx, kPlan, left, st.s_rank, 0);
+  const TunePlan first = PlanTune(ctx, *st.shares, left, st.s_rank, 0);
   const double s_search = first.ab_scale;
   TakeShapeFromRule(st, s_search, static_cast<double>(first.search_budget_ns));
   // Knobs that may change, and of them those the knob check would judge.
@@ -513,7 +515,8 @@ Status Search(TuneState& st) {
     varying += any ? 1 : 0;
     varying_judged += any && IsJudged(st, k, s_search) ? 1 : 0;
   }
-  const double knob_runs = KnobCheckRuns(varying, varying_judged);
+  const double knob_runs =
+      KnobCheckRuns(varying, varying_judged, st.shares->knob_rounds);
   const TunePlan plan = PlanTune(ctx, *st.shares, left, st.s_rank, knob_runs);
   st.s_v = plan.ab_scale;
   TunePlan shown = plan;
@@ -811,7 +814,8 @@ Status CheckKnobs(TuneState& st) {
       for (size_t i = 0; i < changed.size(); i++) {
         if (IsJudged(st, changed[i], at)) judged.push_back(i);
       }
-      check_runs = KnobCheckRuns(changed.size(), judged.size());
+      check_runs =
+          KnobCheckRuns(changed.size(), judged.size(), st.shares->knob_rounds);
       plan = PlanKnobCheck(st.Plan(), *st.shares, st.Remaining(), st.s_v,
                            check_runs, judged.size());
       if (std::all_of(judged.begin(), judged.end(), [&](size_t i) {
