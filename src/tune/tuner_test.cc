@@ -247,13 +247,13 @@ TEST_F(TunerTest, ForReadsTheKnobCheckRunsMoreRoundsAndANoiseKnobStaysOut) {
   ExpectNoPassengers(*r);
 }
 
-TEST_F(TunerTest, ReadsGetNoKnobRoundsBeyondThePlannedOnesBeforeTheAb) {
+TEST_F(TunerTest, ReadsRunThePlannedKnobRoundsAndNoMoreBeforeTheAb) {
   // The machine above, from the start of its noise sequence, with the
-  // default 600 s: past kMinRepeats, the check's rounds run while the A/B's
-  // kPreferredAbRepeats pairs still fit after them, so of the rounds its
-  // copies were fitted for it runs more than the minimum, and no extra
-  // ones: the undecided block size stays out all the same, and the A/B
-  // runs more than its minimum.
+  // default 600 s: the check runs the rounds its copies were fitted for,
+  // which keep only the A/B's minimum, and none past them, which wait for
+  // the A/B's kPreferredAbRepeats pairs (here they do not fit): the
+  // undecided block size stays out all the same, and the A/B runs more
+  // than its minimum.
   FakeMachine m(
       [](const TuneConfig& c) {
         return 100000.0 * (c.compression == Compression::kNone ? 1.4 : 1.0) *
@@ -267,8 +267,7 @@ TEST_F(TunerTest, ReadsGetNoKnobRoundsBeyondThePlannedOnesBeforeTheAb) {
   EXPECT_FALSE(HasNote(*r, "more round(s)"));
   const KnobEvidence* block = Evidence(*r, "block_size_bytes");
   ASSERT_TRUE(block && block->gain);
-  EXPECT_GT(block->gain->repeats, kMinRepeats);
-  EXPECT_LE(block->gain->repeats, kReadKnobRounds);
+  EXPECT_EQ(block->gain->repeats, kReadKnobRounds);
   ASSERT_TRUE(r->verification.has_value());
   EXPECT_GT(r->verification->baseline_ops_per_sec.size(),
             static_cast<size_t>(kMinRepeats));
