@@ -39,7 +39,7 @@
 # so a median of a few pairs moves far for the same code (Berkeley DB's
 # fillrandom: 0.83 with 3 pairs, then 0.885-1.084 in three runs of 5);
 # ten pairs held RocksDB, LevelDB, LMDB, Berkeley DB and SQLite at >= 0.95 in
-# three of three runs, Kyoto in three of four.
+# three of three runs, Kyoto in six of seven.
 #
 # Usage: benchmarks/bench_fidelity.sh [--num N] [--repeat R] [--readseq-passes P]
 #                                     [--only ENGINE[,ENGINE...]] [--dir DIR]
