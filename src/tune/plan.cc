@@ -127,7 +127,7 @@ CheckPlan PlanKnobCheck(const PlanContext& c, const PlanShares& shares,
   // judged, the scale fits both (the own A/Bs' kMinRepeats rounds), and
   // extra rounds come out of what is left.
   const double solo_runs =
-      judged >= 2 ? KnobCheckRuns(2, judged, kMinRepeats) : 0;
+      judged >= 2 ? KnobCheckRuns(judged, judged, kMinRepeats) : 0;
   p.knob_scale = Rounded(
       c, std::min(p.ab_scale, check ? FitScale(c, check_runs + solo_runs, spare)
                                     : p.ab_scale));

@@ -49,13 +49,15 @@ inline constexpr double kAbMinRuns = 2.0 * kMinRepeats;
 // Rounds the knob check's scale is fitted for when reads are scored: more
 // rounds on smaller copies. Three rounds give a 95% interval of +-2.5
 // standard deviations of a pair's log-ratio (Student's t with 2 degrees of
-// freedom), six +-1.05; and a read's pair spreads less on a smaller copy,
-// whose fill leaves less compaction running under the reads. Measured on
+// freedom), six +-1.05; and a read's pair spreads less on a smaller copy
+// (why was not measured: perhaps less compaction left running under the
+// reads after a smaller fill). Measured on
 // LevelDB read-heavy (2.3M keys, no compression, bloom 10 against none,
 // six pairs each): a copy of 0.12 of the size 1.08x-1.15x (sd of the
 // log-ratio 0.024), one of 0.36 0.99x-1.33x (0.12); tunes whose check ran
-// 3 rounds at 0.17 dropped the filter in 2 of 6 (gains 1.04x [0.92x,
-// 1.27x] and 1.14x [0.96x, 1.29x]), which the full size ran 1.18x-1.25x.
+// 3 rounds on copies of ~0.17 dropped the filter in 2 of 6 (gains 1.04x
+// [0.92x, 1.27x] and 1.14x [0.96x, 1.29x]); three pairs at full size ran
+// it 1.02x, 1.25x and 1.18x.
 inline constexpr int kReadKnobRounds = 6;
 
 // How the plan shares the time after calibration between the A/B, the knob
@@ -79,10 +81,13 @@ inline constexpr PlanShares kPlan = {0.4, 0.25, 0.6, true, false};
 // significant twice; 1.40x in the full-size grid's means), so the A/B gets
 // most of the time, at the largest scale it affords.
 inline constexpr PlanShares kPlanShapeOnRule = {0.7, 0.1, 0.85, false, true};
-// Reads scored (knobs that shape the LSM stay at their defaults): as kPlan,
-// the knob check fitted for kReadKnobRounds rounds.
-inline constexpr PlanShares kPlanReads = {0.4,  0.25,  0.6,
-                                          true, false, kReadKnobRounds};
+// Reads scored (knobs that shape the LSM stay at their defaults): kPlan,
+// with the knob check fitted for kReadKnobRounds rounds.
+constexpr PlanShares WithKnobRounds(PlanShares shares, int rounds) {
+  shares.knob_rounds = rounds;
+  return shares;
+}
+inline constexpr PlanShares kPlanReads = WithKnobRounds(kPlan, kReadKnobRounds);
 
 // What the arithmetic needs: the workload (its scales are rounded to whole
 // keys), the cost model and the smallest scale worth a trial.

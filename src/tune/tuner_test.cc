@@ -247,6 +247,33 @@ TEST_F(TunerTest, ForReadsTheKnobCheckRunsMoreRoundsAndANoiseKnobStaysOut) {
   ExpectNoPassengers(*r);
 }
 
+TEST_F(TunerTest, ForReadsAnUndecidedKnobGetsRoundsPastThePlannedOnes) {
+  // No compression is worth 1.4x and a bloom filter 1.04x, under noise the
+  // check's kReadKnobRounds rounds cannot separate from it. With 1200 s the
+  // A/B's preferred pairs still fit after more: the filter, undecided, gets
+  // them (the extra-rounds rule holds past the planned rounds too).
+  FakeMachine m(
+      [](const TuneConfig& c) {
+        return 100000.0 * (c.compression == Compression::kNone ? 1.4 : 1.0) *
+               (c.bloom_bits_per_key > 0 ? 1.04 : 1.0);
+      },
+      0.12);
+  TuneRequest req = Request("read-heavy", m);
+  req.time_budget_ns = 1200 * kSecondNs;
+  auto r = RunTuner(req, *scratch_, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_GT(r->winner.bloom_bits_per_key, 0) << ConfigText(r->winner);
+  EXPECT_TRUE(HasNote(*r, "more round(s) for bloom_bits_per_key"));
+  const KnobEvidence* bloom = Evidence(*r, "bloom_bits_per_key");
+  ASSERT_TRUE(bloom && bloom->gain);
+  EXPECT_GT(bloom->gain->repeats, kReadKnobRounds);
+  const KnobEvidence* none = Evidence(*r, "compression");
+  ASSERT_TRUE(none && none->gain);
+  EXPECT_EQ(none->gain->repeats, kReadKnobRounds);
+  EXPECT_EQ(none->status, "won");
+  ExpectNoPassengers(*r);
+}
+
 TEST_F(TunerTest, ReadsRunThePlannedKnobRoundsAndNoMoreBeforeTheAb) {
   // The machine above, from the start of its noise sequence, with the
   // default 600 s: the check runs the rounds its copies were fitted for,
@@ -264,6 +291,7 @@ TEST_F(TunerTest, ReadsRunThePlannedKnobRoundsAndNoMoreBeforeTheAb) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_NE(r->winner.block_size_bytes, r->baseline.block_size_bytes)
       << ConfigText(r->winner);
+  EXPECT_TRUE(HasNote(*r, "could not separate block_size_bytes"));
   EXPECT_FALSE(HasNote(*r, "more round(s)"));
   const KnobEvidence* block = Evidence(*r, "block_size_bytes");
   ASSERT_TRUE(block && block->gain);
