@@ -119,6 +119,17 @@ bool HasNote(const TuneResult& r, std::string_view text) {
   return false;
 }
 
+// No compression worth 1.4x and a bloom filter worth `filter`, nothing else
+// worth anything, under 12% trial noise starting at `seed`.
+FakeMachine NoCompressionAndFilter(double filter, int seed = 0) {
+  return FakeMachine(
+      [filter](const TuneConfig& c) {
+        return 100000.0 * (c.compression == Compression::kNone ? 1.4 : 1.0) *
+               (c.bloom_bits_per_key > 0 ? filter : 1.0);
+      },
+      0.12, seed);
+}
+
 TEST_F(TunerTest, AKnobThatPaysIsRecommendedAndPassengersAreNot) {
   // Bloom filters make the fake 30% faster; nothing else changes anything.
   FakeMachine m([](const TuneConfig& c) {
@@ -220,12 +231,7 @@ TEST_F(TunerTest, ForReadsTheKnobCheckRunsMoreRoundsAndANoiseKnobStaysOut) {
   // blocks. Reads are scored, so the check's copies are fitted for
   // kReadKnobRounds rounds, not kMinRepeats: the knobs that pay win in
   // them, and the blocks, within the noise, stay out.
-  FakeMachine m(
-      [](const TuneConfig& c) {
-        return 100000.0 * (c.compression == Compression::kNone ? 1.4 : 1.0) *
-               (c.bloom_bits_per_key > 0 ? 1.08 : 1.0);
-      },
-      0.12, /*seed=*/20);
+  FakeMachine m = NoCompressionAndFilter(1.08, /*seed=*/20);
   TuneRequest req = Request("read-heavy", m);
   req.time_budget_ns = 900 * kSecondNs;
   auto r = RunTuner(req, *scratch_, nullptr);
@@ -252,12 +258,7 @@ TEST_F(TunerTest, ForReadsAnUndecidedKnobGetsRoundsPastThePlannedOnes) {
   // check's kReadKnobRounds rounds cannot separate from it. With 1200 s the
   // A/B's preferred pairs still fit after more: the filter, undecided, gets
   // them (the extra-rounds rule holds past the planned rounds too).
-  FakeMachine m(
-      [](const TuneConfig& c) {
-        return 100000.0 * (c.compression == Compression::kNone ? 1.4 : 1.0) *
-               (c.bloom_bits_per_key > 0 ? 1.04 : 1.0);
-      },
-      0.12);
+  FakeMachine m = NoCompressionAndFilter(1.04);
   TuneRequest req = Request("read-heavy", m);
   req.time_budget_ns = 1200 * kSecondNs;
   auto r = RunTuner(req, *scratch_, nullptr);
@@ -281,12 +282,7 @@ TEST_F(TunerTest, ReadsRunThePlannedKnobRoundsAndNoMoreBeforeTheAb) {
   // the A/B's kPreferredAbRepeats pairs (here they do not fit): the
   // undecided block size stays out all the same, and the A/B runs more
   // than its minimum.
-  FakeMachine m(
-      [](const TuneConfig& c) {
-        return 100000.0 * (c.compression == Compression::kNone ? 1.4 : 1.0) *
-               (c.bloom_bits_per_key > 0 ? 1.08 : 1.0);
-      },
-      0.12);
+  FakeMachine m = NoCompressionAndFilter(1.08);
   auto r = RunTuner(Request("read-heavy", m), *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_NE(r->winner.block_size_bytes, r->baseline.block_size_bytes)
