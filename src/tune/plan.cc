@@ -8,8 +8,13 @@
 namespace disktune::tune {
 namespace {
 
+// The scale as the workload runs it, in whole keys, rounded down: a scale
+// fitted to a budget must not cost more once rounded.
 double Rounded(const PlanContext& c, double scale) {
-  return EffectiveScale(*c.workload, scale);
+  const double r = EffectiveScale(*c.workload, scale);
+  if (r <= scale || c.workload->num == 0) return r;
+  return EffectiveScale(*c.workload,
+                        scale - 1.0 / static_cast<double>(c.workload->num));
 }
 
 }  // namespace
@@ -146,12 +151,16 @@ CheckPlan PlanKnobCheck(const PlanContext& c, const PlanShares& shares,
 }
 
 AbPlan PlanAb(const PlanContext& c, const PlanShares& shares, double left_ns,
-              double ab_scale) {
+              double ab_scale, double floor_scale) {
   const double usable = kUsableTimeShare * left_ns;
+  const double preferred = FitScale(c, 2.0 * kPreferredAbRepeats, usable);
   AbPlan p;
-  p.scale =
-      Rounded(c, std::max(FitScale(c, 2.0 * kPreferredAbRepeats, usable),
-                          std::min(ab_scale, FitScale(c, kAbMinRuns, usable))));
+  p.scale = Rounded(
+      c,
+      std::max(preferred, std::min(ab_scale, FitScale(c, kAbMinRuns, usable))));
+  if (shares.ab_pairs_first) {
+    p.scale = Rounded(c, std::min(p.scale, std::max(preferred, floor_scale)));
+  }
   if (shares.ab_fills_time)
     p.scale = Rounded(c, FitScale(c, kAbMinRuns, usable));
   p.repeats =

@@ -176,5 +176,25 @@ TEST_F(PlanTest, TheAbGrowsIntoTimeTheSearchLeft) {
   EXPECT_LE(6 * cost_.Estimate(fill.scale), kUsableTimeShare * 600 * kS);
 }
 
+TEST_F(PlanTest, ForReadsTheAbTakesItsPreferredPairsBeforeScale) {
+  // 40 s left, the A/B planned at 0.5: 3 pairs fit there (36 s of 38 s),
+  // so kPlan runs them; the reads' plan runs kPreferredAbRepeats pairs on a
+  // smaller copy, but never below the floor it is given.
+  AbPlan planned = PlanAb(Ctx(), kPlan, 40 * kS, 0.5);
+  AbPlan reads = PlanAb(Ctx(), kPlanReads, 40 * kS, 0.5);
+  EXPECT_NEAR(planned.scale, 0.5, 1e-6);
+  EXPECT_EQ(planned.repeats, kMinRepeats);
+  EXPECT_LT(reads.scale, planned.scale);
+  EXPECT_GE(reads.repeats, kPreferredAbRepeats);
+  EXPECT_LE(2.0 * reads.repeats * cost_.Estimate(reads.scale),
+            kUsableTimeShare * 40 * kS);
+  AbPlan floored = PlanAb(Ctx(), kPlanReads, 40 * kS, 0.5, 0.45);
+  EXPECT_NEAR(floored.scale, 0.45, 1e-6);
+  EXPECT_EQ(floored.repeats, kMinRepeats);
+  // With time for five pairs at the planned scale, both plans agree.
+  EXPECT_EQ(PlanAb(Ctx(), kPlanReads, 600 * kS, 0.5).scale,
+            PlanAb(Ctx(), kPlan, 600 * kS, 0.5).scale);
+}
+
 }  // namespace
 }  // namespace disktune::tune

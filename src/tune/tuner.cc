@@ -986,7 +986,15 @@ double RefitAbScale(TuneState& st, double s_v, double planned_ns,
 // scale the time left affords.
 Status Verify(TuneState& st) {
   TuneResult& res = st.res;
-  AbPlan plan = PlanAb(st.Plan(), *st.shares, st.Remaining(), st.s_v);
+  // A smaller copy than planned must still judge a knob that shapes the
+  // LSM, should the candidate change one.
+  const bool shaped =
+      !st.changed.empty() &&
+      std::any_of(AllKnobs().begin(), AllKnobs().end(), [&](Knob k) {
+        return ShapesLsm(k) && KnobDiffers(st.candidate, res.baseline, k);
+      });
+  AbPlan plan = PlanAb(st.Plan(), *st.shares, st.Remaining(), st.s_v,
+                       shaped ? st.deep_scale : 0.0);
   st.s_v = plan.scale;
   if (st.changed.empty() || st.nothing_kept) return Status::OK();
   Verification& v = st.v;
