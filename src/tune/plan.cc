@@ -159,7 +159,11 @@ AbPlan PlanAb(const PlanContext& c, const PlanShares& shares, double left_ns,
       c,
       std::max(preferred, std::min(ab_scale, FitScale(c, kAbMinRuns, usable))));
   if (shares.ab_pairs_first) {
-    p.scale = Rounded(c, std::min(p.scale, std::max(preferred, floor_scale)));
+    // One run's slack: the pairs are all the A/B has, and a trial may cost
+    // more than the model says (a read-heavy tune's pairs ran ~6% over it,
+    // and the fifth did not fit).
+    const double slack = FitScale(c, 2.0 * kPreferredAbRepeats + 1, usable);
+    p.scale = Rounded(c, std::min(p.scale, std::max(slack, floor_scale)));
   }
   if (shares.ab_fills_time)
     p.scale = Rounded(c, FitScale(c, kAbMinRuns, usable));

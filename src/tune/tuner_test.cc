@@ -650,14 +650,14 @@ TEST_F(TunerTest, TheAbStaysInsideTheWriteBudgetWhenLargeCopiesWriteMore) {
 }
 
 TEST_F(TunerTest, AKnobThatWonOnlyOnCopiesSaysWhyItIsNotRecommended) {
-  // No compression and bloom filters pay on copies below 0.05 of the size
+  // No compression and bloom filters pay on copies below 0.04 of the size
   // only: the knob check (on such copies) keeps both, and the A/B of the
-  // whole recommendation (on a 0.068 copy, with 120 s) shows nothing. A knob
+  // whole recommendation (on a 0.048 copy, with 120 s) shows nothing. A knob
   // listed as no_gain beside a significant gain of its own says where it won.
   FakeMachine m([](const TuneConfig& c, double scale) {
     double speed =
-        c.bloom_bits_per_key > 0 && scale < 0.05 ? 110000.0 : 100000.0;
-    if (c.compression == Compression::kNone && scale < 0.05) speed *= 1.3;
+        c.bloom_bits_per_key > 0 && scale < 0.04 ? 110000.0 : 100000.0;
+    if (c.compression == Compression::kNone && scale < 0.04) speed *= 1.3;
     return speed;
   });
   TuneRequest req = Request("read-heavy", m);
