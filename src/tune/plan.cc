@@ -102,7 +102,12 @@ std::string PlanText(const PlanContext& c, const PlanShares& shares,
       " for the search over " + std::to_string(candidates) + " candidates, " +
       FormatDuration(p.verify_ns) + " held for the knob check and " +
       std::to_string(kMinRepeats) + " A/B pairs; ";
-  if (p.full_size()) {
+  if (p.full_size() && shares.ab_pairs_first) {
+    s += "full-size trials fit, so the search's last rung runs at full "
+         "size, and the A/B too if its " +
+         std::to_string(kPreferredAbRepeats) +
+         " pairs fit there (else on the largest copy that affords them)";
+  } else if (p.full_size()) {
     s += "full-size trials fit, so the search's last rung and the A/B run "
          "at full size";
   } else {

@@ -123,6 +123,13 @@ TEST_F(PlanTest, ThePlanSaysWhatItUsesAndWhetherFullSizeFits) {
   EXPECT_NE(t.find("40 candidates"), std::string::npos) << t;
   EXPECT_NEAR(static_cast<double>(big.search_budget_ns) + big.verify_ns,
               kUsableTimeShare * 600 * kS, 1.0);
+  // Reads: the A/B's preferred pairs come first, so full size is promised
+  // only if they fit there.
+  t = PlanText(Ctx(), kPlanReads,
+               PlanTune(Ctx(), kPlanReads, 600 * kS, 0.02, 0), 600 * kS, 40);
+  EXPECT_NE(t.find("and the A/B too if its 5 pairs fit there"),
+            std::string::npos)
+      << t;
   // 60 s: they do not (24 s for 6 runs of 11 s); the text says what one
   // costs.
   TunePlan small = PlanTune(Ctx(), kPlan, 60 * kS, 0.02, 0);
