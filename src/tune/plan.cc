@@ -102,14 +102,14 @@ std::string PlanText(const PlanContext& c, const PlanShares& shares,
       " for the search over " + std::to_string(candidates) + " candidates, " +
       FormatDuration(p.verify_ns) + " held for the knob check and " +
       std::to_string(kMinRepeats) + " A/B pairs; ";
-  if (p.full_size() && shares.ab_pairs_first) {
-    s += "full-size trials fit, so the search's last rung runs at full "
-         "size, and the A/B too if its " +
-         std::to_string(kPreferredAbRepeats) +
-         " pairs fit there (else on the largest copy that affords them)";
-  } else if (p.full_size()) {
-    s += "full-size trials fit, so the search's last rung and the A/B run "
-         "at full size";
+  if (p.full_size()) {
+    s += "full-size trials fit, so the search's last rung ";
+    s += shares.ab_pairs_first
+             ? "runs at full size, and the A/B too if its " +
+                   std::to_string(kPreferredAbRepeats) +
+                   " pairs fit there (else on the largest copy that "
+                   "affords them)"
+             : "and the A/B run at full size";
   } else {
     s += "a full-size trial costs ~" + FormatDuration(c.cost->Estimate(1.0)) +
          ", and " + std::to_string(2 * kMinRepeats) +
@@ -165,8 +165,9 @@ AbPlan PlanAb(const PlanContext& c, const PlanShares& shares, double left_ns,
       std::max(preferred, std::min(ab_scale, FitScale(c, kAbMinRuns, usable))));
   if (shares.ab_pairs_first) {
     // One run's slack: the pairs are all the A/B has, and a trial may cost
-    // more than the model says (a read-heavy tune's pairs ran ~6% over it,
-    // and the fifth did not fit).
+    // more than the model says (fitted for exactly five pairs, three of five
+    // read-heavy tunes ran four: in one, the pairs took ~7 s each and the
+    // fifth did not fit in the 6 s left).
     const double slack = FitScale(c, 2.0 * kPreferredAbRepeats + 1, usable);
     p.scale = Rounded(c, std::min(p.scale, std::max(slack, floor_scale)));
   }
