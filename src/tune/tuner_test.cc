@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 #include "src/core/scratch_dir.h"
 #include "tests/test_support.h"
@@ -38,13 +39,21 @@ class FakeMachine {
     bytes_at_ = std::move(bytes);
   }
 
+  // Every trial after the first `trials` takes `factor` times as long (a
+  // machine that slows down mid-tune).
+  void SlowAfter(int trials, double factor) {
+    slow_after_ = trials;
+    slow_factor_ = factor;
+  }
+
   TuneEnv Env() {
     TuneEnv env;
     env.now_ns = [this] { return now_ns_; };
     env.bytes_written = [this] { return bytes_; };
     env.trial = [this](const TuneConfig& c,
                        double scale) -> Result<TrialScore> {
-      uint64_t cost = static_cast<uint64_t>((2 + 20 * scale) * 1e9);
+      const double slow = trials_ >= slow_after_ ? slow_factor_ : 1.0;
+      uint64_t cost = static_cast<uint64_t>(slow * (2 + 20 * scale) * 1e9);
       now_ns_ += cost;
       if (bytes_at_) bytes_ += bytes_at_(scale);
       trials_++;
@@ -66,6 +75,8 @@ class FakeMachine {
   std::function<uint64_t(double)> bytes_at_;
   double noise_ = 0;
   int seed_ = 0;
+  int slow_after_ = std::numeric_limits<int>::max();
+  double slow_factor_ = 1.0;
   uint64_t now_ns_ = 1;
   uint64_t bytes_ = 0;
   int trials_ = 0;
@@ -579,6 +590,49 @@ TEST_F(TunerTest, ForReadsKnobsThatShapeTheLsmAreJudgedAtFullSizeOnly) {
     kept_note = kept_note || HasNote(*r, "kept at the default: the knob check");
   }
   EXPECT_TRUE(kept_note);
+}
+
+// The same rule at the A/B: when the knob check judged a level-0 trigger
+// of 2 at full size and the candidate keeps it, the A/B must judge it at
+// full size too. Here the trigger pays at every size, and the machine's
+// trials take six times as long from the A/B's first pair on, so the pairs
+// it needs no longer fit: the A/B stops rather than start again on a
+// smaller copy (without the floor, on one of 0.327), the defaults stay,
+// and a note says why.
+TEST_F(TunerTest, AnAbOfAKnobThatShapesTheLsmStopsRatherThanShrink) {
+  std::vector<double> trigger2_at;  // the scales a trigger of 2 ran at
+  auto speed = [&](const TuneConfig& c, double scale) {
+    double v = c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+    if (c.rocksdb.level0_file_num_compaction_trigger == 2) {
+      trigger2_at.push_back(scale);
+      v *= 1.3;
+    }
+    return v;
+  };
+  // Where the A/B starts: a tune on a steady machine, whose A/B judges
+  // the trigger at full size (the last trials are its pairs).
+  FakeMachine steady{FakeMachine::SpeedAt(speed)};
+  auto r = RunTuner(RocksDb("read-heavy", steady, 3000), *scratch_, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->recommendation.rocksdb.level0_file_num_compaction_trigger, 2);
+  ASSERT_TRUE(r->verification.has_value());
+  EXPECT_EQ(r->verification->scale, 1.0);
+  for (double s : trigger2_at) EXPECT_EQ(s, 1.0);
+  const int ab_trials =
+      2 * static_cast<int>(r->verification->candidate_ops_per_sec.size());
+
+  trigger2_at.clear();
+  FakeMachine slowing{FakeMachine::SpeedAt(speed)};
+  slowing.SlowAfter(steady.trials() - ab_trials, 6.0);
+  r = RunTuner(RocksDb("read-heavy", slowing, 3000), *scratch_, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  for (double s : trigger2_at) EXPECT_EQ(s, 1.0);
+  EXPECT_TRUE(HasNote(*r,
+                      "pairs of a copy as deep as the full size (scale 1.000"))
+      << r->notes.size() << " notes";
+  EXPECT_TRUE(HasNote(*r, "the A/B stopped"));
+  EXPECT_FALSE(r->significant);
+  EXPECT_NE(r->recommendation.rocksdb.level0_file_num_compaction_trigger, 2);
 }
 
 TEST_F(TunerTest, TheLevelDbSearchNeverSetsRocksDbKnobs) {
