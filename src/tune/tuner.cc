@@ -977,8 +977,8 @@ double RefitAbScale(TuneState& st, double s_v, double planned_ns,
                   Fixed(floor_scale, 3) +
                   ", where a knob the recommendation changes acts on the LSM)"
             : "a copy worth measuring";
-    st.res.notes.push_back(first + std::to_string(kMinRepeats) +
-                           " pairs of " + copy + " did not fit in the " +
+    st.res.notes.push_back(first + std::to_string(kMinRepeats) + " pairs of " +
+                           copy + " did not fit in the " +
                            FormatDuration(left) + " left: the A/B stopped");
     return 0;
   }
@@ -1005,8 +1005,8 @@ Status Verify(TuneState& st) {
   // usually overruns (`run --quick`), and stopping would end those tunes
   // with the defaults; how often that happens was not measured.
   const double floor_scale = shaped ? st.deep_scale : 0.0;
-  AbPlan plan = PlanAb(st.Plan(), *st.shares, st.Remaining(), st.s_v,
-                       floor_scale);
+  AbPlan plan =
+      PlanAb(st.Plan(), *st.shares, st.Remaining(), st.s_v, floor_scale);
   st.s_v = plan.scale;
   if (st.changed.empty() || st.nothing_kept) return Status::OK();
   Verification& v = st.v;

@@ -627,8 +627,8 @@ TEST_F(TunerTest, AnAbOfAKnobThatShapesTheLsmStopsRatherThanShrink) {
   r = RunTuner(RocksDb("read-heavy", slowing, 3000), *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   for (double s : trigger2_at) EXPECT_EQ(s, 1.0);
-  EXPECT_TRUE(HasNote(*r,
-                      "pairs of a copy as deep as the full size (scale 1.000"))
+  EXPECT_TRUE(
+      HasNote(*r, "pairs of a copy as deep as the full size (scale 1.000"))
       << r->notes.size() << " notes";
   EXPECT_TRUE(HasNote(*r, "the A/B stopped"));
   EXPECT_FALSE(r->significant);
