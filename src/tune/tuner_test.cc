@@ -548,6 +548,21 @@ TEST_F(TunerTest, KnobsThatShapeTheLsmAreNeverRankedOnShallowerCopies) {
   }
 }
 
+// RocksDB reads where a bloom filter is worth 1.3x and a level-0 trigger
+// of 2 is worth `trigger_gain(scale)`; each scale a trigger of 2 ran at is
+// appended to `at`.
+FakeMachine::SpeedAt FilterAndTrigger2(
+    std::vector<double>* at, std::function<double(double scale)> trigger_gain) {
+  return [at, trigger_gain](const TuneConfig& c, double scale) {
+    double v = c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+    if (c.rocksdb.level0_file_num_compaction_trigger == 2) {
+      at->push_back(scale);
+      v *= trigger_gain(scale);
+    }
+    return v;
+  };
+}
+
 // Read-heavy RocksDB: the rules set a level-0 trigger of 2 for reads, and
 // the fake rewards it on copies only, as the tuner once measured it (a
 // copy's fill leaves level-0 files a read checks; db_bench at full size
@@ -559,14 +574,8 @@ TEST_F(TunerTest, KnobsThatShapeTheLsmAreNeverRankedOnShallowerCopies) {
 // its default, and a note says why.
 TEST_F(TunerTest, ForReadsKnobsThatShapeTheLsmAreJudgedAtFullSizeOnly) {
   std::vector<double> trigger2_at;  // the scales a trigger of 2 ran at
-  auto speed = [&](const TuneConfig& c, double scale) {
-    double v = c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
-    if (c.rocksdb.level0_file_num_compaction_trigger == 2) {
-      trigger2_at.push_back(scale);
-      if (scale < 1.0) v *= 1.5;
-    }
-    return v;
-  };
+  const auto speed = FilterAndTrigger2(
+      &trigger2_at, [](double scale) { return scale < 1.0 ? 1.5 : 1.0; });
   bool kept_note = false;
   for (uint64_t seconds : {120, 300, 600, 1200, 2400, 7200}) {
     SCOPED_TRACE(std::to_string(seconds) + " s");
@@ -601,14 +610,8 @@ TEST_F(TunerTest, ForReadsKnobsThatShapeTheLsmAreJudgedAtFullSizeOnly) {
 // and a note says why.
 TEST_F(TunerTest, AnAbOfAKnobThatShapesTheLsmStopsRatherThanShrink) {
   std::vector<double> trigger2_at;  // the scales a trigger of 2 ran at
-  auto speed = [&](const TuneConfig& c, double scale) {
-    double v = c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
-    if (c.rocksdb.level0_file_num_compaction_trigger == 2) {
-      trigger2_at.push_back(scale);
-      v *= 1.3;
-    }
-    return v;
-  };
+  const auto speed =
+      FilterAndTrigger2(&trigger2_at, [](double) { return 1.3; });
   // Where the A/B starts: a tune on a steady machine, whose A/B judges
   // the trigger at full size (the last trials are its pairs).
   FakeMachine steady{FakeMachine::SpeedAt(speed)};
