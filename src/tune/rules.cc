@@ -287,15 +287,23 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
             Percent(t.scan_share) + " of scored ops";
   if (t.point_read_share + t.scan_share == 0) {
     // Without reads a block's size changes only what compactions pay per
-    // block (an index entry, a checksum, a compression call): on the 4M-key
-    // fillrandom + overwrite grid 16 KiB blocks averaged 1.07x 4 KiB, but
-    // the knob check (on copies of at most half the size) measured them
-    // 0.95x in both tunes that tried them (benchmarks/README.md, Tuner
-    // quality), so ranking them costs trial time the buffer's A/B needs.
+    // block (an index entry, a checksum, a compression call), and larger
+    // blocks save some of it only once the LSM is as deep as the full
+    // size's. LevelDB, fillrandom + overwrite, 16 MiB write buffers, 16 KiB
+    // against 4 KiB blocks, four interleaved pairs per size: at 4M keys
+    // fillrandom 1.06-1.10x (4 of 4 pairs), overwrite 0.99-1.10x; at 2M keys
+    // 0.96-1.06x and at 1M 0.97-1.04x (benchmarks/README.md, Tuner
+    // quality). Copies a write-heavy budget affords cannot judge it, and a
+    // full-size leave-one-out (three pairs, ~100 s on that VM) does not fit
+    // in 0.2 of the grid's time, so it is not ranked.
     s->block_size_bytes = {d};
     r->decision =
-        "keep the default: without reads, block size only changes "
-        "compaction's cost per block, a few percent either way";
+        "keep the default: without reads, block size changes only "
+        "compaction's cost per block, and larger blocks save some of it "
+        "only once the LSM is as deep as at full size, which a tune's "
+        "smaller copies do not show (to try 16KiB: disktune bench "
+        "--profile PROFILE --block-size 16KiB against the profile alone, "
+        "at full size)";
   } else if (t.scan_share >= 0.5) {
     s->block_size_bytes = {16 * kKiB, 64 * kKiB, d};
     r->decision =
