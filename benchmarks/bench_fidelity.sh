@@ -38,8 +38,9 @@
 # --repeat is the number of pairs (default 10). Single runs spread 10-30%,
 # so a median of a few pairs moves far for the same code (Berkeley DB's
 # fillrandom: 0.83 with 3 pairs, then 0.885-1.084 in three runs of 5);
-# ten pairs held RocksDB, LevelDB, LMDB, Berkeley DB and SQLite at >= 0.95 in
-# three of three runs, Kyoto in six of seven.
+# ten pairs held RocksDB, LMDB, Berkeley DB and SQLite at >= 0.95 in every
+# run (four of four), Kyoto in ten of eleven, LevelDB in six of seven
+# (benchmarks/README.md).
 #
 # Usage: benchmarks/bench_fidelity.sh [--num N] [--repeat R] [--readseq-passes P]
 #                                     [--only ENGINE[,ENGINE...]] [--dir DIR]
