@@ -354,6 +354,30 @@ TEST_F(CliTest, BenchFiguresGoToStdout) {
   EXPECT_NE(r.err.find("fillseq      :"), std::string::npos) << r.err;
 }
 
+// A library built with assertions skews every figure: the warning goes
+// where the figures go (stdout, or stderr with --json -), as db_bench says
+// it in its header, and only when the report's environment says so.
+TEST_F(CliTest, BenchWarnsOfAnAssertionBuildWithItsFigures) {
+  RunOutput r = RunDisktune({"bench", "--engine", "rocksdb", "--scenario",
+                             "fillseq", "--num", "2000", "--json", "r.json"},
+                            work_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(ReadFile(work_ + "/r.json"));
+  std::string assertions;
+  for (const auto& lib : j["environment"]["engine_libraries"]) {
+    if (lib["engine"] == "rocksdb") assertions = lib.value("assertions", "");
+  }
+  ASSERT_FALSE(assertions.empty()) << j["environment"].dump();
+  const bool warned =
+      r.out.find("WARNING: rocksdb library") != std::string::npos;
+  EXPECT_EQ(warned, assertions == "on") << assertions << "\n" << r.out;
+  if (warned) {
+    // Before the figures, in their header.
+    EXPECT_LT(r.out.find("WARNING:"), r.out.find("fillseq      :")) << r.out;
+    EXPECT_EQ(r.err.find("WARNING:"), std::string::npos) << r.err;
+  }
+}
+
 TEST_F(CliTest, JsonToAMissingDirectoryFailsBeforeMeasuring) {
   ExpectOneLineError(With({"probe", "--json", "nowhere/r.json"}, kShort), 2,
                      "does not exist");

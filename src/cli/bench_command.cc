@@ -232,6 +232,10 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   Report report = NewReport("bench");
   report.environment = CollectEnvironment(dir.path());
   RecordEngineLibraries(plan->engines, &report);
+  // A library build that skews every figure (assertions on) is said where
+  // the figures go, before them, as the engines' own db_bench says it in
+  // its header: `> file` keeps the figures with their caveat.
+  for (const std::string& w : report.warnings) req.results("WARNING: " + w);
   report.config["scratch_dir"] = PathToJson(dir.path());
   report.config["bench"] = {{"engines", plan->engines},
                             {"scenarios", req.scenarios},
