@@ -17,6 +17,7 @@
 #include "probes/environment.h"
 #include "reports/report.h"
 #include "src/cli/command.h"
+#include "src/cli/engine_libraries.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
 #include "src/cli/write_count.h"
@@ -151,10 +152,18 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
       if (!w.ok()) return Fail(ctx, w);
     }
   }
+  // The library build every trial ran on, and its warning (assertions on),
+  // as bench records them.
+  Report libraries;
+  RecordEngineLibraries({result->engine}, &libraries);
   if (!opts.common.json_path.empty()) {
     Report report = NewReport("tune");
     report.environment = result->environment ? *result->environment
                                              : CollectEnvironment(dir.path());
+    report.environment.engine_libraries =
+        libraries.environment.engine_libraries;
+    report.warnings.insert(report.warnings.end(), libraries.warnings.begin(),
+                           libraries.warnings.end());
     report.config["scratch_dir"] = PathToJson(dir.path());
     report.config["tune"] = {{"engine", req.engine},
                              {"workload", f.workload},
@@ -177,6 +186,9 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     if (!s.ok()) return Fail(ctx, s);
   }
   if (std::ostream* human = HumanStream(ctx, opts.common)) {
+    for (const std::string& w : libraries.warnings) {
+      *human << "WARNING: " << w << "\n";
+    }
     for (const std::string& line : result->explanation) *human << line << "\n";
     if (!f.out.empty()) {
       *human << "Wrote " << f.out;

@@ -179,6 +179,10 @@ TEST_F(TuneCliTest, TunesLevelDbAndBenchLoadsTheProfile) {
   auto report = ReadReportFile(work_ + "/report.json");
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   EXPECT_EQ(report->tune["verdict"], t["verdict"]);
+  // The library build the trials ran on, as bench records it.
+  ASSERT_EQ(report->environment.engine_libraries.size(), 1u);
+  EXPECT_EQ(report->environment.engine_libraries[0].engine, "leveldb");
+  EXPECT_FALSE(report->environment.engine_libraries[0].version.empty());
   std::ifstream schema_file(std::string(DISKTUNE_TEST_SOURCE_DIR) +
                             "/reports/schema/report.v1.schema.json");
   json schema = json::parse(schema_file, nullptr, false);
