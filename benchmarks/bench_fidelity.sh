@@ -40,7 +40,8 @@
 # fillrandom: 0.83 with 3 pairs, then 0.885-1.084 in three runs of 5);
 # ten pairs held RocksDB, LMDB, Berkeley DB and SQLite at >= 0.95 in every
 # run (four of four), Kyoto in ten of eleven, LevelDB in six of seven;
-# twenty pairs held both in two of two (benchmarks/README.md).
+# twenty pairs held Kyoto in three of three, LevelDB in two of three (its
+# overwrite, below the direct loop; benchmarks/README.md).
 #
 # Usage: benchmarks/bench_fidelity.sh [--num N] [--repeat R] [--readseq-passes P]
 #                                     [--only ENGINE[,ENGINE...]] [--dir DIR]
