@@ -63,7 +63,7 @@ while [ $# -gt 0 ]; do
     --readseq-passes) passes=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,47p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/{/^#/p}' "$0"; exit 0 ;;
     *) echo "bench_fidelity.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
