@@ -152,18 +152,18 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
       if (!w.ok()) return Fail(ctx, w);
     }
   }
-  // The library build every trial ran on, and its warning (assertions on),
-  // as bench records them.
-  Report libraries;
-  RecordEngineLibraries({result->engine}, &libraries);
+  // The environment only for the JSON; the library build every trial ran
+  // on, and its warning (assertions on), for both outputs, as bench records
+  // them.
+  Report report = NewReport("tune");
   if (!opts.common.json_path.empty()) {
-    Report report = NewReport("tune");
     report.environment = result->environment ? *result->environment
                                              : CollectEnvironment(dir.path());
-    report.environment.engine_libraries =
-        libraries.environment.engine_libraries;
-    report.warnings.insert(report.warnings.end(), libraries.warnings.begin(),
-                           libraries.warnings.end());
+    // Those of this run, not any a --probe-result file carried in.
+    report.environment.engine_libraries.clear();
+  }
+  RecordEngineLibraries({result->engine}, &report);
+  if (!opts.common.json_path.empty()) {
     report.config["scratch_dir"] = PathToJson(dir.path());
     report.config["tune"] = {{"engine", req.engine},
                              {"workload", f.workload},
@@ -186,7 +186,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     if (!s.ok()) return Fail(ctx, s);
   }
   if (std::ostream* human = HumanStream(ctx, opts.common)) {
-    for (const std::string& w : libraries.warnings) {
+    for (const std::string& w : report.warnings) {
       *human << "WARNING: " << w << "\n";
     }
     for (const std::string& line : result->explanation) *human << line << "\n";
