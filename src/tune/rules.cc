@@ -290,12 +290,14 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     // block (an index entry, a checksum, a compression call), and larger
     // blocks save some of it only once the LSM is as deep as the full
     // size's. LevelDB, fillrandom + overwrite, 16 MiB write buffers, 16 KiB
-    // against 4 KiB blocks, four interleaved pairs per size: at 4M keys
-    // fillrandom 1.06-1.10x (4 of 4 pairs), overwrite 0.99-1.10x; at 2M keys
-    // 0.96-1.06x and at 1M 0.97-1.04x (benchmarks/README.md, Tuner
-    // quality). Copies a write-heavy budget affords cannot judge it, and a
-    // full-size leave-one-out (three pairs, ~100 s on that VM) does not fit
-    // in 0.2 of the grid's time, so it is not ranked.
+    // against 4 KiB blocks, interleaved pairs: at 4M keys (five) fillrandom
+    // 1.06-1.10x in 4 pairs and 0.96x in the fifth, overwrite 0.99-1.10x;
+    // at 2M keys (four) fillrandom 0.96-1.06x, overwrite 0.98-1.04x; at 1M
+    // 0.97-1.04x and 0.91-1.05x (benchmarks/README.md, Tuner quality).
+    // Copies a write-heavy budget affords cannot judge it, and a full-size
+    // leave-one-out (three pairs: six runs whose timed steps alone take
+    // 15-16 s each on that VM) does not fit in 0.2 of the grid's time, so it
+    // is not ranked.
     s->block_size_bytes = {d};
     r->decision =
         "keep the default: without reads, block size changes only "
