@@ -18,6 +18,7 @@ void DbModel::Reset(ValueShape shape) {
   live_bytes_ = 0;
   key_end_ = 0;
   exact_ = true;
+  single_writer_ = false;
 }
 
 void DbModel::Reserve(uint64_t n) {
@@ -38,25 +39,46 @@ void DbModel::NoteShape(const ValueShape& shape) {
 }
 
 int64_t DbModel::Put(uint64_t k) {
-  uint64_t end = key_end_.load(std::memory_order_relaxed);
-  while (k + 1 > end && !key_end_.compare_exchange_weak(
-                            end, k + 1, std::memory_order_relaxed)) {
+  constexpr auto kRelaxed = std::memory_order_relaxed;
+  uint64_t end = key_end_.load(kRelaxed);
+  if (k + 1 > end) {
+    if (single_writer_) {
+      key_end_.store(k + 1, kRelaxed);
+    } else {
+      while (k + 1 > end &&
+             !key_end_.compare_exchange_weak(end, k + 1, kRelaxed)) {
+      }
+    }
   }
   if (k >= capacity_) {
-    exact_ = false;
+    exact_.store(false, kRelaxed);
     return 0;
   }
-  uint64_t mask = uint64_t{1} << (k % 64);
-  uint64_t old = bits_[k / 64].fetch_or(mask, std::memory_order_relaxed);
+  std::atomic<uint64_t>& word = bits_[k / 64];
+  const uint64_t mask = uint64_t{1} << (k % 64);
+  // Most puts of an overwrite find their key present: a load settles them.
+  uint64_t old = word.load(kRelaxed);
   if (old & mask) return 0;
+  if (single_writer_) {
+    word.store(old | mask, kRelaxed);
+  } else if (word.fetch_or(mask, kRelaxed) & mask) {
+    return 0;
+  }
   return static_cast<int64_t>(shape_.EntryBytes(k));
 }
 
 int64_t DbModel::Delete(uint64_t k) {
+  constexpr auto kRelaxed = std::memory_order_relaxed;
   if (k >= capacity_) return 0;
-  uint64_t mask = uint64_t{1} << (k % 64);
-  uint64_t old = bits_[k / 64].fetch_and(~mask, std::memory_order_relaxed);
+  std::atomic<uint64_t>& word = bits_[k / 64];
+  const uint64_t mask = uint64_t{1} << (k % 64);
+  uint64_t old = word.load(kRelaxed);
   if (!(old & mask)) return 0;
+  if (single_writer_) {
+    word.store(old & ~mask, kRelaxed);
+  } else if (!(word.fetch_and(~mask, kRelaxed) & mask)) {
+    return 0;
+  }
   return -static_cast<int64_t>(shape_.EntryBytes(k));
 }
 

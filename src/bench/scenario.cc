@@ -172,6 +172,12 @@ Status ScenarioRun::Parallel(int threads, const Body& body, PhaseStats* into) {
     const SpaceGuard** p;
     ~ClearSpace() { *p = nullptr; }
   } clear_space{&space_};
+  // One thread: the model needs no locked instructions (see DbModel).
+  model_->SetSingleWriter(threads == 1);
+  struct ClearSingleWriter {
+    DbModel* m;
+    ~ClearSingleWriter() { m->SetSingleWriter(false); }
+  } clear_single_writer{model_};
   std::vector<std::unique_ptr<Worker>> workers;
   workers.reserve(static_cast<size_t>(threads));
   for (int i = 0; i < threads; i++) {
