@@ -46,8 +46,8 @@ TEST_P(DbModelWriterTest, KeyPastCapacityMakesItInexact) {
   EXPECT_EQ(m.key_end(), 65u);
 }
 
-INSTANTIATE_TEST_SUITE_P(SingleAndShared, DbModelWriterTest,
-                         ::testing::Bool(), [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(SingleAndShared, DbModelWriterTest, ::testing::Bool(),
+                         [](const auto& info) {
                            return info.param ? "SingleWriter" : "Shared";
                          });
 
