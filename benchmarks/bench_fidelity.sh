@@ -35,27 +35,40 @@
 # pass of 1M entries takes ~130 ms, where the machine's noise alone spreads a
 # single pass by 10-20%.
 #
+# --in-image runs each direct loop inside disktune's own executable image
+# (built as a shared object with benchmarks/run_in_image.cc and loaded with
+# LD_PRELOAD into `disktune --version`, which it runs before disktune's main
+# and exits), so both sides have the same libraries mapped in the same order.
+# LevelDB's overwrite moves by ~5% with the process's layout alone; the
+# default (a separate executable) includes that, --in-image leaves the
+# harness. RocksDB's db_bench is a separate program either way.
+#
 # --repeat is the number of pairs (default 10). Single runs spread 10-30%,
 # so a median of a few pairs moves far for the same code (Berkeley DB's
 # fillrandom: 0.83 with 3 pairs, then 0.885-1.084 in three runs of 5);
 # ten pairs held RocksDB, LMDB, Berkeley DB and SQLite at >= 0.95 in every
 # run (four of four), Kyoto in ten of eleven, LevelDB in six of seven;
-# twenty pairs held Kyoto in three of three, LevelDB in two of three (its
-# overwrite, below the direct loop; benchmarks/README.md).
+# twenty pairs held Kyoto in three of three, LevelDB in two of three. Its
+# misses, on overwrite, were the process's layout, not disktune's code
+# (--in-image, above; benchmarks/README.md).
 #
 # Usage: benchmarks/bench_fidelity.sh [--num N] [--repeat R] [--readseq-passes P]
 #                                     [--only ENGINE[,ENGINE...]] [--dir DIR]
+#                                     [--in-image]
 #   DISKTUNE=path/to/disktune (default: build/disktune, then build-bench/disktune;
 #   bench_harness_overhead is looked up in the same build tree)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 num=1000000
 repeat=10
 passes=5
 only=""
 dir=""
+in_image=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --num) num=$2; shift 2 ;;
@@ -63,6 +76,7 @@ while [ $# -gt 0 ]; do
     --readseq-passes) passes=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
+    --in-image) in_image=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/{/^#/p}' "$0"; exit 0 ;;
     *) echo "bench_fidelity.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -100,6 +114,11 @@ scenarios=fillseq,fillrandom,overwrite,readrandom$(printf ',readseq%.0s' $(seq "
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r)"
 echo "disk:    $(df -h "$work" | awk 'NR==2 {print $1 " (" $2 ")"}'), fs $(findmnt -no FSTYPE -T "$work" 2>/dev/null || stat -f -c %T "$work")"
 echo "disktune: $disktune; num $num; $repeat runs each, interleaved; readseq $passes passes per run"
+if [ "$in_image" = 1 ]; then
+  echo "direct loops: inside disktune's executable image (--in-image)"
+else
+  echo "direct loops: separate executables"
+fi
 echo "load:    $(uptime)"
 echo
 
@@ -129,21 +148,18 @@ run_db_bench() {
 
 run_direct() {  # engine
   rm -rf "$work/ref"
-  "$work/$1_direct_loop" "$work/ref" "$num" "$passes" | awk '{print $1, $4}'
+  if [ "$in_image" = 1 ]; then
+    DIRECT_LOOP_ARGS="$work/ref $num $passes" \
+      LD_PRELOAD="$work/$1_direct_loop.so" "$disktune" --version
+  else
+    "$work/$1_direct_loop" "$work/ref" "$num" "$passes"
+  fi | awk '{print $1, $4}'
 }
 
-# Builds benchmarks/<engine>_direct_loop.cc against the Debian library.
+# Builds benchmarks/<engine>_direct_loop.cc (and its in-image .so) against
+# the Debian library.
 build_direct() {  # engine
-  local libs
-  case "$1" in
-    leveldb) libs="-lleveldb -lsnappy -lpthread" ;;
-    lmdb) libs="-llmdb" ;;
-    kyotocabinet) libs="$(pkg-config --cflags --libs kyotocabinet)" ;;
-    sqlite3) libs="-lsqlite3" ;;
-    bdb) libs="-ldb" ;;
-  esac
-  # shellcheck disable=SC2086
-  g++ -O2 -std=c++17 "$here/$1_direct_loop.cc" -o "$work/$1_direct_loop" $libs
+  build_direct_loop "$here" "$1" "$work"
 }
 
 # Appends one paired run to $work/<tag>_ref and $work/<tag>_dt, the side
