@@ -89,13 +89,7 @@ wanted() { [ -z "$only" ] || case ",$only," in *",$1,"*) return 0 ;; *) return 1
 case "$passes" in ''|*[!0-9]*|0) echo "bench_fidelity.sh: --readseq-passes wants a count >= 1, e.g. 5" >&2; exit 2 ;; esac
 case "$repeat" in ''|*[!0-9]*|0) echo "bench_fidelity.sh: --repeat wants a count of pairs >= 1, e.g. 10" >&2; exit 2 ;; esac
 
-disktune=${DISKTUNE:-}
-if [ -z "$disktune" ]; then
-  for c in "$root/build/disktune" "$root/build-bench/disktune"; do
-    [ -x "$c" ] && { disktune=$c; break; }
-  done
-fi
-[ -x "${disktune:-}" ] || { echo "bench_fidelity.sh: build disktune first (or set DISKTUNE)" >&2; exit 2; }
+disktune=$(find_disktune bench_fidelity.sh "$root" build build-bench)
 
 db_bench=""
 for c in /usr/bin/db_bench /usr/bin/rocksdb_db_bench $(command -v db_bench || true); do
