@@ -27,11 +27,11 @@ KnobValue Decided(const CandidateSpace& s, std::string_view key) {
   for (const KnobCandidates& c : s.rocksdb) {
     if (c.spec->json_key == key && !c.values.empty()) return c.values.front();
   }
-  return *FindKnob(key)->rocksdb_default;
+  return *FindKnob(key)->rocksdb.default_value;
 }
 
 KnobValue Default(std::string_view key) {
-  return *FindKnob(key)->rocksdb_default;
+  return *FindKnob(key)->rocksdb.default_value;
 }
 
 // The write buffer the rules prefer (the first one the search tries).
@@ -265,11 +265,8 @@ void DirectIo(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   }
 }
 
-// Measured with db_bench (readrandom after a fill of 2.3M random keys, 128
-// MiB budget, the tables in the page cache): a bloom filter, no compression
-// and mapped reads 1.74x-1.97x db_bench's defaults in five rounds; in two of
-// them the same without mapped reads 1.43x and 1.46x, and mapped reads with
-// snappy 1.43x and 1.40x.
+// Mapped reads when the tables sit in the page cache (benchmarks/README.md,
+// Tuner design records: Mapped reads for RocksDB).
 void MmapReads(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const WorkloadTraits& t = in.traits;
   const bool hit = ReadsHitDevice(in);
@@ -304,9 +301,8 @@ void CompactionReadahead(const RuleInput& in, CandidateSpace* s,
             "; scored writes " + Percent(in.traits.write_share);
   if (in.traits.write_share == 0) {
     // A changed knob the scored steps cannot show is a passenger the knob
-    // check spends rounds on (a read-heavy tune on a disk that says it is
-    // rotational ran 8 rounds for 2 MiB at 1.02x [0.96x, 1.09x], and its
-    // A/B, left 4 pairs, could not show the filter's gain).
+    // check spends rounds on (benchmarks/README.md, Tuner design records:
+    // Readahead without scored writes).
     Decide(s, r, {0});
     r->decision =
         "keep 0: no scored writes, and the scored reads do not wait on "
