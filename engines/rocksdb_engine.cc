@@ -51,22 +51,6 @@ Status IteratorStatus(const rocksdb::Iterator& it) {
 }
 using RocksDbIterator = LsmIterator<rocksdb::Iterator, rocksdb::Slice>;
 
-// Whether this RocksDB build has the codec RocksDB spells `name`
-// ("kZSTD"); kNoCompression and kDisableCompressionOption always.
-bool CodecBuilt(const std::string& name) {
-  if (name == "kNoCompression" || name == "kDisableCompressionOption") {
-    return true;
-  }
-  for (rocksdb::CompressionType t : rocksdb::GetSupportedCompressions()) {
-    std::string built;
-    if (rocksdb::GetStringFromCompressionType(&built, t).ok() &&
-        built == name) {
-      return true;
-    }
-  }
-  return false;
-}
-
 class RocksDbEngine final : public AdapterEngine {
  public:
   ~RocksDbEngine() override { (void)Close(); }
@@ -248,6 +232,22 @@ class RocksDbEngine final : public AdapterEngine {
           "in_memory", "the adapter runs rocksdb on disk only (no memory Env)");
     }
     return ro;
+  }
+
+  // Whether this RocksDB build has the codec RocksDB spells `name`
+  // ("kZSTD"); kNoCompression and kDisableCompressionOption always.
+  static bool CodecBuilt(const std::string& name) {
+    if (name == "kNoCompression" || name == "kDisableCompressionOption") {
+      return true;
+    }
+    for (rocksdb::CompressionType t : rocksdb::GetSupportedCompressions()) {
+      std::string built;
+      if (rocksdb::GetStringFromCompressionType(&built, t).ok() &&
+          built == name) {
+        return true;
+      }
+    }
+    return false;
   }
 
   rocksdb::ReadOptions IteratorReadOptions() const {

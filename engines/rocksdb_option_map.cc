@@ -5,22 +5,15 @@
 namespace disktune {
 namespace {
 
-// RocksDB's CompressionType names (include/rocksdb/compression_type.h);
-// nullopt for a codec RocksDB does not have.
+// RocksDB's CompressionType names (include/rocksdb/compression_type.h), in
+// the order of Compression; "" for a codec RocksDB does not have (LZO).
+constexpr std::string_view kCodecNames[] = {
+    "kNoCompression", "kSnappyCompression", "kLZ4Compression", "kZSTD", ""};
+
 std::optional<std::string> CodecName(Compression c) {
-  switch (c) {
-    case Compression::kNone:
-      return "kNoCompression";
-    case Compression::kSnappy:
-      return "kSnappyCompression";
-    case Compression::kLz4:
-      return "kLZ4Compression";
-    case Compression::kZstd:
-      return "kZSTD";
-    case Compression::kLzo:
-      break;
-  }
-  return std::nullopt;
+  const std::string_view name = kCodecNames[static_cast<size_t>(c)];
+  if (name.empty()) return std::nullopt;
+  return std::string(name);
 }
 
 // compression_per_level as RocksDB lists it: one codec per level of the
@@ -57,20 +50,15 @@ std::optional<std::string> Spelling(const KnobSpec& k, KnobValue v,
     default:
       break;
   }
-  switch (k.unit) {
-    case KnobUnit::kCompression:
-      return CodecName(static_cast<Compression>(v));
-    case KnobUnit::kBool:
-      return v != 0 ? "true" : "false";
-    case KnobUnit::kEnum:
-      if (v >= 0 && static_cast<size_t>(v) < k.choices.size()) {
-        return std::string(k.choices[static_cast<size_t>(v)].rocksdb);
-      }
+  if (k.unit == KnobUnit::kCompression) {
+    return CodecName(static_cast<Compression>(v));
+  }
+  if (k.unit == KnobUnit::kBool) return v != 0 ? "true" : "false";
+  if (k.unit == KnobUnit::kEnum) {
+    if (v < 0 || static_cast<size_t>(v) >= k.choices.size()) {
       return std::nullopt;
-    case KnobUnit::kBytes:
-    case KnobUnit::kCount:
-    case KnobUnit::kBitsPerKey:
-      break;
+    }
+    return std::string(k.choices[static_cast<size_t>(v)].rocksdb);
   }
   return std::to_string(v);
 }

@@ -24,6 +24,7 @@
 #include "engines/engine.h"
 #include "engines/knob_spec.h"
 #include "src/core/units.h"
+#include "src/tune/chosen_config_for_test.h"
 #include "src/tune/engine_forms.h"
 
 namespace disktune::tune {
@@ -197,14 +198,8 @@ TEST(EngineFormsFidelityTest, OptionsFileNamesTheLinkedRocksDb) {
 
 // LevelDB's configs: its defaults, and every knob away from them.
 std::vector<TuneConfig> LevelDbConfigs() {
-  TuneConfig away = ModelFor("leveldb").defaults;
-  away.cache_bytes = 24 * kMiB;
-  away.write_buffer_bytes = 48 * kMiB;
-  away.bloom_bits_per_key = 10;
-  away.compression = Compression::kNone;
-  away.block_size_bytes = 16 * kKiB;
-  away.max_open_files = 6000;
-  away.max_file_bytes = 16 * kMiB;
+  TuneConfig away = ChosenConfigForTest();
+  away.compression = Compression::kNone;  // LevelDB's other codec
   return {ModelFor("leveldb").defaults, away};
 }
 

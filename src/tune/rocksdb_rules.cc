@@ -21,13 +21,14 @@ void Decide(CandidateSpace* s, RuleRecord* r, std::vector<KnobValue> values) {
   s->rocksdb.push_back({k, std::move(values)});
 }
 
-// What an earlier rule decided for `key` (its first value), else RocksDB's
+// What an earlier rule decided for knob `id` (its first value), else RocksDB's
 // default.
-KnobValue Decided(const CandidateSpace& s, std::string_view key) {
+KnobValue Decided(const CandidateSpace& s, KnobId id) {
+  const KnobSpec& k = KnobRow(id);
   for (const KnobCandidates& c : s.rocksdb) {
-    if (c.spec->json_key == key && !c.values.empty()) return c.values.front();
+    if (c.spec == &k && !c.values.empty()) return c.values.front();
   }
-  return *FindKnob(key)->rocksdb.default_value;
+  return *k.rocksdb.default_value;
 }
 
 KnobValue Default(std::string_view key) {
@@ -154,7 +155,7 @@ void Level0Compaction(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 }
 
 void Level0Slowdown(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
-  const KnobValue trigger = Decided(*s, "level0_file_num_compaction_trigger");
+  const KnobValue trigger = Decided(*s, KnobId::kLevel0FileNumCompactionTrigger);
   r->fact = "scored writes " + Percent(in.traits.write_share) +
             "; level-0 compaction trigger " + std::to_string(trigger);
   if (WriteHeavy(in)) {
@@ -170,7 +171,7 @@ void Level0Slowdown(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 }
 
 void Level0Stop(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
-  const KnobValue slowdown = Decided(*s, "level0_slowdown_writes_trigger");
+  const KnobValue slowdown = Decided(*s, KnobId::kLevel0SlowdownWritesTrigger);
   const KnobValue d = Default(r->knob);
   r->fact = "level-0 slowdown trigger " + std::to_string(slowdown) +
             "; scored writes " + Percent(in.traits.write_share);
@@ -184,8 +185,8 @@ void Level0Stop(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 
 void Level1Size(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const uint64_t wb = FirstWriteBuffer(in, *s);
-  const KnobValue merge = Decided(*s, "min_write_buffer_number_to_merge");
-  const KnobValue trigger = Decided(*s, "level0_file_num_compaction_trigger");
+  const KnobValue merge = Decided(*s, KnobId::kMinWriteBufferNumberToMerge);
+  const KnobValue trigger = Decided(*s, KnobId::kLevel0FileNumCompactionTrigger);
   // RocksDB's tuning guide: level 1 about the size of level 0 when its
   // compaction starts, so an L0->L1 compaction rewrites as much as it
   // reads.
@@ -292,7 +293,7 @@ void MmapReads(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 
 void CompactionReadahead(const RuleInput& in, CandidateSpace* s,
                          RuleRecord* r) {
-  const bool direct = Decided(*s, "direct_io_for_flush_and_compaction") != 0;
+  const bool direct = Decided(*s, KnobId::kDirectIoForFlushAndCompaction) != 0;
   r->fact = std::string("device ") +
             (!in.facts.rotational   ? "type unknown"
              : *in.facts.rotational ? "rotational"
