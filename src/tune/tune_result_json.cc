@@ -64,7 +64,7 @@ json OptionVerdicts(const TuneResult& r) {
       if (ev.gain) e["gain"] = GainToJson(*ev.gain);
     }
     // The block cache is the budget's remainder, not a searched knob.
-    if (k.json_key == "cache_bytes" && verdict == "set") verdict = "budget";
+    if (k.id == KnobId::kCacheBytes && verdict == "set") verdict = "budget";
     e["verdict"] = verdict;
     out.push_back(e);
   }
