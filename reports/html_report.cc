@@ -200,6 +200,12 @@ void Header(const Report& r, std::string& out) {
       H(r.tool_version) + " " + H(r.command) +
       (r.completion != "complete" ? " · <b>" + H(r.completion) + "</b>" : "") +
       "</p>\n";
+  if (const auto& t = e.throttle) {
+    out += "<p class=\"throttle\"><b>" + H(ThrottleBanner(*t)) + "</b>";
+    if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
+      out += "<br>" + H(esc);
+    out += "</p>\n";
+  }
 }
 
 void Nav(const Report& r, std::string& out) {

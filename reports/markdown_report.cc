@@ -55,6 +55,12 @@ void Header(const Report& r, std::ostringstream& os) {
      << Md(r.created_at);
   if (r.completion != "complete") os << ", **" << Md(r.completion) << "**";
   os << "\n\n";
+  if (const auto& t = e.throttle) {
+    os << "> **" << Md(ThrottleBanner(*t)) << "**";
+    if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
+      os << "\n>\n> " << Md(esc);
+    os << "\n\n";
+  }
   os << HeaderRow({"", ""}, "ll");
   std::string sys = e.system.os.empty() ? "" : e.system.os + ", ";
   sys += "kernel " + e.system.kernel + ", " +

@@ -55,6 +55,11 @@ void Header(const Report& r, std::ostringstream& os) {
   }
   if (r.completion != "complete")
     os << "status:   " << r.completion << " (partial results)\n";
+  if (const auto& t = e.throttle) {
+    os << "throttle: " << ThrottleBanner(*t) << "\n";
+    if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
+      os << "          " << esc << "\n";
+  }
 }
 
 bool IsFsync(const ProbeResult& p) { return p.probe == "fsync"; }

@@ -24,6 +24,8 @@
 #include "src/cli/predict_inputs.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
+#include "src/cli/restore_command.h"
+#include "src/cli/throttle_session.h"
 #include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
@@ -247,10 +249,32 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
     if (!disk.ok()) return Fail(ctx, disk.status());
   }
 
+  auto throttle = PlanThrottle(opts.common);
+  if (!throttle.ok()) return Fail(ctx, throttle.status());
+  if (*throttle) {
+    // The throttle's journal must hold only this run's objects.
+    Status r = RecoverFromKilledRun(ctx);
+    if (!r.ok()) return Fail(ctx, r);
+  }
+
   auto scratch = OpenScratch(opts.common);
   if (!scratch.ok()) return Fail(ctx, scratch.status());
-  ScratchDir& dir = **scratch;
-  if (opts.common.keep) dir.Keep();
+  std::unique_ptr<ThrottleSession> throttled;
+  if (*throttle) {
+    std::unique_ptr<TerminalProgress> p = MakeProgress(ctx, opts.common);
+    auto t = ThrottleSession::Start(**throttle, **scratch, p.get());
+    if (!t.ok()) return Fail(ctx, t.status());
+    throttled = std::move(*t);
+    auto before = std::make_shared<ThrottleAccounting>();
+    ThrottleSession* ts = throttled.get();
+    req.step_started = [ts, before] { *before = ts->Snapshot(); };
+    req.step_finished = [ts, before](bench::BenchResult* r) {
+      ThrottleRecord rec;
+      rec.accounting = ts->Snapshot() - *before;
+      r->notes.push_back(ThrottleEscapeLine(rec));
+    };
+  }
+  const ScratchDir& dir = throttled ? throttled->scratch() : **scratch;
   req.db_root = dir.Join("bench");
 
   // The figures on stdout (stderr when the JSON goes there), progress on
@@ -271,6 +295,7 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   // the figures go, before them, as the engines' own db_bench says it in
   // its header: `> file` keeps the figures with their caveat.
   for (const std::string& w : report.warnings) req.results("WARNING: " + w);
+  if (throttled) req.results(ThrottleBanner(throttled->Record()));
   report.config["scratch_dir"] = PathToJson(dir.path());
   report.config["bench"] = {{"engines", plan->engines},
                             {"scenarios", req.scenarios},
@@ -282,6 +307,11 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   std::optional<uint64_t> harness_anon = bench::AnonRss();
   const WriteCount written(opts.common.dir);
   auto results = bench::RunBench(req);
+  if (throttled) {
+    Status t = throttled->Finish(&report.environment);
+    if (!t.ok() && results.ok()) return Fail(ctx, t);
+    req.results(ThrottleEscapeLine(*report.environment.throttle));
+  }
   if (!results.ok()) return Fail(ctx, results.status());
   if (InterruptRequested()) report.completion = "interrupted";
   report.benches = *results;
