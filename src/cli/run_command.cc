@@ -196,6 +196,8 @@ void PredictFromThisRun(const bench::BenchRequest& req, Report* report) {
   if (!plan.ok()) return;
   bench::BenchRequest calibrate = req;
   calibrate.engines.clear();
+  calibrate.step_started = nullptr;
+  calibrate.step_finished = nullptr;
   for (const std::string& e : plan->engines) {
     if (predict::HasModel(e)) calibrate.engines.push_back(e);
   }
