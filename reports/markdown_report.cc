@@ -1,7 +1,5 @@
 #include "reports/markdown_report.h"
 
-#include "reports/prediction_text.h"
-
 #include <algorithm>
 #include <sstream>
 
@@ -10,6 +8,7 @@
 #include "reports/char_escape.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
+#include "reports/prediction_text.h"
 #include "reports/render_util.h"
 #include "reports/tune_table.h"
 #include "src/core/units.h"
@@ -230,7 +229,6 @@ void Benches(const Report& r, std::ostringstream& os) {
                m.latency_ns ? Dur(static_cast<double>(m.latency_ns->p99)) : "-",
                spread});
   }
-  os << RenderPredictionsMarkdown(r.benches);
   os << RenderPredictionsMarkdown(r.benches);
   if (auto mem = MemoryBudgetOf(r.analyses)) {
     os << "\nMemory: " << Md(MemoryBudgetText(*mem)) << ".\n";

@@ -1,7 +1,5 @@
 #include "reports/text_report.h"
 
-#include "reports/prediction_text.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -11,6 +9,7 @@
 #include "reports/durability_text.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
+#include "reports/prediction_text.h"
 #include "reports/render_util.h"
 #include "reports/tune_table.h"
 #include "src/core/histogram.h"
@@ -301,7 +300,6 @@ void Benches(const Report& r, std::ostringstream& os) {
         m.micros_per_op, mbs.c_str(), p50.c_str(), p99.c_str(), spread.c_str());
     os << line;
   }
-  os << RenderPredictionsText(r.benches);
   os << RenderPredictionsText(r.benches);
   if (auto mem = MemoryBudgetOf(r.analyses)) {
     os << "\nmemory: " << MemoryBudgetText(*mem) << "\n";

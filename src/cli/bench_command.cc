@@ -166,28 +166,39 @@ void MergeProfile(const bench::Overrides& profile, bench::Overrides* o) {
   take(o->entries_per_batch, profile.entries_per_batch);
 }
 
-// Every figure's prediction (src/predict): the disk's figures, then the same
-// steps in memory for the CPU cost. A failure costs the predictions only.
-void Predict(const BenchFlags& f, const CommonOptions& common,
-             CommandContext& ctx, const ScratchDir& dir,
-             const bench::BenchPlan& plan, const bench::BenchRequest& req,
-             Report* report) {
-  std::ostream* lines = common.quiet ? nullptr : &ctx.err;
-  if (lines && f.probe_result.empty()) {
-    *lines << "measuring the probe points the prediction needs\n";
+// The disk's figures for the predictions (src/predict): a probe result, or
+// the model's few probe points measured in `dir` (inside the throttle, when
+// there is one, so they describe the device the engines ran on).
+std::optional<predict::DiskFigures> PredictionDisk(const BenchFlags& f,
+                                                   const CommonOptions& common,
+                                                   CommandContext& ctx,
+                                                   const ScratchDir& dir,
+                                                   Report* report) {
+  if (common.quiet == false && f.probe_result.empty()) {
+    ctx.err << "measuring the probe points the prediction needs\n";
   }
   auto disk = ModelDiskFigures(f.probe_result, common, ctx, dir, report);
   if (!disk.ok()) {
     report->warnings.push_back("no predictions: " + disk.status().message());
-    return;
+    return std::nullopt;
   }
+  return *disk;
+}
+
+// Every figure's prediction: the same steps in memory for the CPU cost, then
+// the model. A failure costs the predictions only.
+void Predict(const predict::DiskFigures& disk, const CommonOptions& common,
+             CommandContext& ctx, const bench::BenchPlan& plan,
+             const bench::BenchRequest& req, Report* report) {
   bench::BenchRequest calibrate = req;
   calibrate.engines.clear();
+  calibrate.step_started = nullptr;
+  calibrate.step_finished = nullptr;
   for (const std::string& e : plan.engines) {
     if (predict::HasModel(e)) calibrate.engines.push_back(e);
   }
   if (calibrate.engines.empty()) return;
-  PredictResults(calibrate, *disk, lines, report);
+  PredictResults(calibrate, disk, common.quiet ? nullptr : &ctx.err, report);
 }
 
 int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
@@ -307,6 +318,10 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   std::optional<uint64_t> harness_anon = bench::AnonRss();
   const WriteCount written(opts.common.dir);
   auto results = bench::RunBench(req);
+  std::optional<predict::DiskFigures> disk;
+  if (results.ok() && !f.no_predict && !InterruptRequested()) {
+    disk = PredictionDisk(f, opts.common, ctx, dir, &report);
+  }
   if (throttled) {
     Status t = throttled->Finish(&report.environment);
     if (!t.ok() && results.ok()) return Fail(ctx, t);
@@ -315,8 +330,8 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   if (!results.ok()) return Fail(ctx, results.status());
   if (InterruptRequested()) report.completion = "interrupted";
   report.benches = *results;
-  if (!f.no_predict && !InterruptRequested()) {
-    Predict(f, opts.common, ctx, dir, *plan, req, &report);
+  if (disk && !InterruptRequested()) {
+    Predict(*disk, opts.common, ctx, *plan, req, &report);
     if (figures) *figures << RenderPredictionsText(report.benches);
   }
   written.Record(&report);

@@ -17,6 +17,7 @@
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
 #include "src/cli/engine_libraries.h"
+#include "src/cli/predict_inputs.h"
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
@@ -28,6 +29,8 @@
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
+#include "src/predict/disk_figures.h"
+#include "src/predict/engine_facts.h"
 #include "src/tune/engine_forms.h"
 #include "src/tune/knobs.h"
 #include "src/tune/profile.h"
@@ -182,6 +185,26 @@ Status PlanRun(const RunCommandOptions& o, const bench::BenchRequest& bench_req,
 }
 
 // The baseline scenarios on the engine, in the run's scratch directory.
+// Each engine figure's prediction from this run's own probe points.
+void PredictFromThisRun(const bench::BenchRequest& req, Report* report) {
+  auto disk = predict::DiskFiguresFromProbes(report->probes);
+  if (!disk.ok()) {
+    report->warnings.push_back("no predictions: " + disk.status().message());
+    return;
+  }
+  auto plan = bench::PlanBench(req);
+  if (!plan.ok()) return;
+  bench::BenchRequest calibrate = req;
+  calibrate.engines.clear();
+  calibrate.step_started = nullptr;
+  calibrate.step_finished = nullptr;
+  for (const std::string& e : plan->engines) {
+    if (predict::HasModel(e)) calibrate.engines.push_back(e);
+  }
+  if (!calibrate.engines.empty())
+    PredictResults(calibrate, *disk, nullptr, report);
+}
+
 Status RunBaselineBench(bench::BenchRequest req, const ScratchDir& scratch,
                         ProgressSink* progress, Report* report) {
   req.db_root = scratch.Join("bench");
@@ -203,6 +226,7 @@ Status RunBaselineBench(bench::BenchRequest req, const ScratchDir& scratch,
     }
   }
   if (InterruptRequested()) return Status::Aborted("interrupted");
+  PredictFromThisRun(req, report);
   return Status::OK();
 }
 

@@ -44,18 +44,20 @@ std::string MissCause(const bench::BenchResult& r, const bench::Prediction& p,
              "% of the time (its own counters)";
     }
   }
-  const bool cold = r.scenario.size() > 5 &&
-                    r.scenario.compare(r.scenario.size() - 5, 5, "-cold") == 0;
-  if (cold && ratio > 1 && r.page_cache && r.page_cache->resident_bytes_after &&
+  const bool device_read =
+      p.bound == "read_iops" || p.bound == "read_bandwidth";
+  if (device_read && ratio > 1 && r.page_cache &&
+      r.page_cache->resident_bytes_after &&
       *r.page_cache->resident_bytes_after > 0) {
     return "page cache: " +
            std::to_string(*r.page_cache->resident_bytes_after >> 20) +
            " MiB of the database stayed cached after eviction (" +
            r.page_cache->method + ")";
   }
-  if (cold && ratio > 1) {
-    return "page cache: reads found blocks cached by readahead (the model "
-           "counts one 4 KiB read per first touch of a block)";
+  if (device_read && ratio > 1) {
+    return "page cache: reads found blocks already cached (readahead or "
+           "memory-mapped read-around; the model counts one 4 KiB read per "
+           "first touch of a block)";
   }
   if (!calibrated_cpu.empty() && !system.cpu_model.empty() &&
       calibrated_cpu != system.cpu_model) {
