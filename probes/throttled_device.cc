@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <filesystem>
 #include <sstream>
@@ -63,7 +64,11 @@ Result<std::unique_ptr<ThrottledDevice>> ThrottledDevice::Create(
 
 Status ThrottledDevice::Enter() {
   DT_RETURN_IF_ERROR(cgroup_->Enter());
-  if (cgroup_->version() == 1 && !pacer_.joinable()) {
+  // $DISKTUNE_THROTTLE_PACER=off: for the lab's comparison only
+  // (benchmarks/device_classes.sh); the report then says so.
+  const char* pacer_env = getenv("DISKTUNE_THROTTLE_PACER");
+  pacer_off_ = pacer_env && std::string(pacer_env) == "off";
+  if (cgroup_->version() == 1 && !pacer_off_ && !pacer_.joinable()) {
     {
       std::lock_guard<std::mutex> l(mu_);
       stop_ = false;
@@ -131,7 +136,11 @@ ThrottleRecord ThrottledDevice::Record() const {
   r.loop_device = fs_->loop_device();
   r.filesystem = fs_->fs_type() + " (" + fs_->mount_options() + ")";
   r.host_dir = host_dir_;
-  if (cgroup_->version() == 1) {
+  if (cgroup_->version() == 1 && pacer_off_) {
+    r.writeback =
+        "under cgroup v1 the kernel's flusher writes outside the cgroup; the "
+        "writeback pacer was off ($DISKTUNE_THROTTLE_PACER=off)";
+  } else if (cgroup_->version() == 1) {
     r.writeback =
         "under cgroup v1 the kernel's flusher writes outside the cgroup, so "
         "a thread of the run starts writeback of every file on the device "

@@ -73,6 +73,7 @@ class ThrottledDevice {
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
+  bool pacer_off_ = false;
 };
 
 // The filesystem a throttled device gets for a --dir on `host_type`: the
