@@ -12,6 +12,7 @@
 #include "probes/rand_read_saturation.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
+#include "reports/prediction_text.h"
 #include "reports/page_style.h"
 #include "reports/render_util.h"
 #include "reports/svg_chart.h"
@@ -983,7 +984,10 @@ void BenchTable(const Report& r, std::string& out) {
 void Figures(const Report& r, std::string& out) {
   if (r.probes.empty() && r.benches.empty()) return;
   out += "<section id=\"figures\"><h2>All figures</h2>\n";
-  if (!r.benches.empty()) BenchTable(r, out);
+  if (!r.benches.empty()) {
+    BenchTable(r, out);
+    out += RenderPredictionsHtml(r.benches);
+  }
   if (!r.probes.empty()) ProbeTable(r, out);
   out += "</section>\n";
 }

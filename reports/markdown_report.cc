@@ -1,5 +1,7 @@
 #include "reports/markdown_report.h"
 
+#include "reports/prediction_text.h"
+
 #include <algorithm>
 #include <sstream>
 
@@ -228,6 +230,8 @@ void Benches(const Report& r, std::ostringstream& os) {
                m.latency_ns ? Dur(static_cast<double>(m.latency_ns->p99)) : "-",
                spread});
   }
+  os << RenderPredictionsMarkdown(r.benches);
+  os << RenderPredictionsMarkdown(r.benches);
   if (auto mem = MemoryBudgetOf(r.analyses)) {
     os << "\nMemory: " << Md(MemoryBudgetText(*mem)) << ".\n";
   }

@@ -1,5 +1,7 @@
 #include "reports/text_report.h"
 
+#include "reports/prediction_text.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -299,6 +301,8 @@ void Benches(const Report& r, std::ostringstream& os) {
         m.micros_per_op, mbs.c_str(), p50.c_str(), p99.c_str(), spread.c_str());
     os << line;
   }
+  os << RenderPredictionsText(r.benches);
+  os << RenderPredictionsText(r.benches);
   if (auto mem = MemoryBudgetOf(r.analyses)) {
     os << "\nmemory: " << MemoryBudgetText(*mem) << "\n";
   }

@@ -96,6 +96,7 @@ void SetupRunCommand(CLI::App& app, CommandContext& ctx);
 void SetupListCommand(CLI::App& app, CommandContext& ctx);
 void SetupRestoreCommand(CLI::App& app, CommandContext& ctx);
 void SetupBenchCommand(CLI::App& app, CommandContext& ctx);
+void SetupPredictCommand(CLI::App& app, CommandContext& ctx);
 void SetupReportCommand(CLI::App& app, CommandContext& ctx);
 void SetupCompareCommand(CLI::App& app, CommandContext& ctx);
 void SetupFleetCommand(CLI::App& app, CommandContext& ctx);
