@@ -55,6 +55,7 @@ Result<uint64_t> ParseRate(const std::string& text, const std::string& key,
 Result<ThrottleSpec> ParseThrottle(const std::string& text) {
   ThrottleSpec spec;
   spec.class_name = "custom";
+  if (!text.empty() && text.back() == ',') return Bad(text, "an empty item");
   std::stringstream in(text);
   bool first = true;
   for (std::string tok; std::getline(in, tok, ','); first = false) {

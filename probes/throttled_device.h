@@ -8,7 +8,7 @@
 // Under cgroup v1 the kernel's flusher threads write buffered data back
 // outside the writer's cgroup, so those bytes would escape the throttle. A
 // pacer thread of this process (so inside the cgroup) starts writeback of
-// every file on the throttled filesystem every 100 ms; the bytes are then
+// every file on the throttled filesystem every 5 s; the bytes are then
 // charged and throttled, and the flusher finds little left to write
 // (benchmarks/README.md, "Device classes: what escapes the throttle").
 #pragma once
@@ -73,6 +73,7 @@ class ThrottledDevice {
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
+  bool pacer_off_ = false;
 };
 
 // The filesystem a throttled device gets for a --dir on `host_type`: the

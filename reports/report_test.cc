@@ -67,6 +67,38 @@ TEST(ReportTest, RealReportValidatesAgainstSchema) {
   EXPECT_TRUE(errors.empty()) << errors.front();
 }
 
+// A throttled run's record: kept by the JSON, valid against the schema, and
+// said by every human format.
+TEST(ReportTest, ThrottleIsRecordedAndSaidByEveryFormat) {
+  Report r = SampleReport();
+  ThrottleRecord t;
+  t.spec = *ParseThrottle("hdd");
+  t.mechanism = "cgroup v1 blkio.throttle";
+  t.cgroup_version = 1;
+  t.cgroup = "/sys/fs/cgroup/blkio/disktune-throttle-1";
+  t.loop_device = "/dev/loop0";
+  t.filesystem = "ext4 (rw,relatime)";
+  t.accounting = ThrottleAccounting{0, 1000, 0, 950};
+  r.environment.throttle = t;
+  nlohmann::json j = ReportToJson(r);
+  auto errors = ValidateAgainstSchema(LoadSchema(), j);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  Result<Report> back = ReportFromJson(j);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(ReportToJson(*back), j);
+  nlohmann::json bad = j;
+  bad["environment"]["throttle"]["mechanism"] = "dm-delay";
+  EXPECT_FALSE(ValidateAgainstSchema(LoadSchema(), bad).empty());
+  for (const std::string& out :
+       {RenderText(r), RenderHtml(r), RenderMarkdown(r)}) {
+    EXPECT_NE(out.find("THROTTLED"), std::string::npos);
+    EXPECT_NE(out.find("hdd class"), std::string::npos);
+    EXPECT_NE(out.find("cgroup v1 blkio.throttle"), std::string::npos);
+    EXPECT_NE(out.find("emulates rates only"), std::string::npos);
+    EXPECT_NE(out.find("5.0% escaped"), std::string::npos);
+  }
+}
+
 TEST(ReportTest, SchemaRejectsWhatIsWrong) {
   nlohmann::json schema = LoadSchema();
   nlohmann::json j = ReportToJson(SampleReport());
