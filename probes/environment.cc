@@ -87,6 +87,7 @@ void to_json(nlohmann::json& j, const Environment& e) {
     }
     j["engine_libraries"] = std::move(libs);
   }
+  if (e.throttle) j["throttle"] = *e.throttle;
 }
 
 void from_json(const nlohmann::json& j, Environment& e) {
@@ -142,6 +143,8 @@ void from_json(const nlohmann::json& j, Environment& e) {
       e.engine_libraries.push_back(std::move(b));
     }
   }
+  if (auto it = j.find("throttle"); it != j.end() && it->is_object())
+    e.throttle = it->get<ThrottleRecord>();
 }
 
 }  // namespace disktune

@@ -21,17 +21,18 @@ void Decide(CandidateSpace* s, RuleRecord* r, std::vector<KnobValue> values) {
   s->rocksdb.push_back({k, std::move(values)});
 }
 
-// What an earlier rule decided for `key` (its first value), else RocksDB's
+// What an earlier rule decided for knob `id` (its first value), else RocksDB's
 // default.
-KnobValue Decided(const CandidateSpace& s, std::string_view key) {
+KnobValue Decided(const CandidateSpace& s, KnobId id) {
+  const KnobSpec& k = KnobRow(id);
   for (const KnobCandidates& c : s.rocksdb) {
-    if (c.spec->json_key == key && !c.values.empty()) return c.values.front();
+    if (c.spec == &k && !c.values.empty()) return c.values.front();
   }
-  return *FindKnob(key)->rocksdb_default;
+  return *k.rocksdb.default_value;
 }
 
 KnobValue Default(std::string_view key) {
-  return *FindKnob(key)->rocksdb_default;
+  return *FindKnob(key)->rocksdb.default_value;
 }
 
 // The write buffer the rules prefer (the first one the search tries).
@@ -167,7 +168,7 @@ void Level0Compaction(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 }
 
 void Level0Slowdown(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
-  const KnobValue trigger = Decided(*s, "level0_file_num_compaction_trigger");
+  const KnobValue trigger = Decided(*s, KnobId::kLevel0FileNumCompactionTrigger);
   r->fact = "scored writes " + Percent(in.traits.write_share) +
             "; level-0 compaction trigger " + std::to_string(trigger);
   if (WriteHeavy(in)) {
@@ -204,7 +205,7 @@ std::string DeviceSpeedText(const DeviceFacts& f) {
 }
 
 void Level0Stop(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
-  const KnobValue slowdown = Decided(*s, "level0_slowdown_writes_trigger");
+  const KnobValue slowdown = Decided(*s, KnobId::kLevel0SlowdownWritesTrigger);
   const KnobValue d = Default(r->knob);
   r->fact = "level-0 slowdown trigger " + std::to_string(slowdown) +
             "; scored writes " + Percent(in.traits.write_share) + "; " +
@@ -232,8 +233,8 @@ void Level0Stop(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 
 void Level1Size(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const uint64_t wb = FirstWriteBuffer(in, *s);
-  const KnobValue merge = Decided(*s, "min_write_buffer_number_to_merge");
-  const KnobValue trigger = Decided(*s, "level0_file_num_compaction_trigger");
+  const KnobValue merge = Decided(*s, KnobId::kMinWriteBufferNumberToMerge);
+  const KnobValue trigger = Decided(*s, KnobId::kLevel0FileNumCompactionTrigger);
   // RocksDB's tuning guide: level 1 about the size of level 0 when its
   // compaction starts, so an L0->L1 compaction rewrites as much as it
   // reads.
@@ -313,11 +314,8 @@ void DirectIo(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   }
 }
 
-// Measured with db_bench (readrandom after a fill of 2.3M random keys, 128
-// MiB budget, the tables in the page cache): a bloom filter, no compression
-// and mapped reads 1.74x-1.97x db_bench's defaults in five rounds; in two of
-// them the same without mapped reads 1.43x and 1.46x, and mapped reads with
-// snappy 1.43x and 1.40x.
+// Mapped reads when the tables sit in the page cache (benchmarks/README.md,
+// Tuner design records: Mapped reads for RocksDB).
 void MmapReads(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const WorkloadTraits& t = in.traits;
   const bool hit = ReadsHitDevice(in);
@@ -343,7 +341,7 @@ void MmapReads(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 
 void CompactionReadahead(const RuleInput& in, CandidateSpace* s,
                          RuleRecord* r) {
-  const bool direct = Decided(*s, "direct_io_for_flush_and_compaction") != 0;
+  const bool direct = Decided(*s, KnobId::kDirectIoForFlushAndCompaction) != 0;
   r->fact =
       std::string("device ") +
       (!in.facts.rotational   ? "type unknown"
@@ -356,9 +354,8 @@ void CompactionReadahead(const RuleInput& in, CandidateSpace* s,
       "; scored writes " + Percent(in.traits.write_share);
   if (in.traits.write_share == 0) {
     // A changed knob the scored steps cannot show is a passenger the knob
-    // check spends rounds on (a read-heavy tune on a disk that says it is
-    // rotational ran 8 rounds for 2 MiB at 1.02x [0.96x, 1.09x], and its
-    // A/B, left 4 pairs, could not show the filter's gain).
+    // check spends rounds on (benchmarks/README.md, Tuner design records:
+    // Readahead without scored writes).
     Decide(s, r, {0});
     r->decision =
         "keep 0: no scored writes, and the scored reads do not wait on "

@@ -106,7 +106,7 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   r->fact = std::to_string(tables) + " tables expected (" +
             Bytes(static_cast<double>(EstimateDbBytes(in.shape, c))) + " / " +
             Bytes(static_cast<double>(c.max_file_bytes)) + "); default " +
-            KnobValueText(m.defaults, KnobNamed("max_open_files")) +
+            KnobValueText(m.defaults, Knob::Of(KnobId::kMaxOpenFiles)) +
             "; open-file limit " + std::to_string(in.facts.fd_limit);
   s->max_open_files = m.defaults.max_open_files;
   if (!m.defaults.max_open_files) {
@@ -343,11 +343,8 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     // Without reads a block's size changes only what compactions pay per
     // block (an index entry, a checksum, a compression call), and larger
     // blocks save some of it only once the LSM is as deep as the full
-    // size's. LevelDB, fillrandom + overwrite, 16 MiB write buffers, 16 KiB
-    // against 4 KiB blocks, interleaved pairs: at 4M keys (five) fillrandom
-    // 1.06-1.10x in 4 pairs and 0.96x in the fifth, overwrite 0.99-1.10x;
-    // at 2M keys (four) fillrandom 0.96-1.06x, overwrite 0.98-1.04x; at 1M
-    // 0.97-1.04x and 0.91-1.05x (benchmarks/README.md, Tuner quality).
+    // size's (benchmarks/README.md, Tuner design records: Block size
+    // without reads).
     // Copies a write-heavy budget affords cannot judge it, and a full-size
     // leave-one-out (three pairs: six runs whose timed steps alone take
     // 15-16 s each on that VM) does not fit in 0.2 of the grid's time, so it

@@ -367,7 +367,7 @@ bool WritesScored(const TuneState& st) {
 // The values the rules left for knob k, preferred first.
 std::vector<KnobValue> RuleValues(const CandidateSpace& space, Knob k) {
   std::vector<KnobValue> out;
-  if (k.name() == "write_buffer_bytes") {
+  if (k == Knob::Of(KnobId::kWriteBufferBytes)) {
     for (uint64_t x : space.write_buffer_bytes) {
       out.push_back(static_cast<KnobValue>(x));
     }
@@ -460,11 +460,9 @@ TuneConfig WithDefaultShape(const TuneState& st, TuneConfig c) {
 // Scored reads after the writes (read-heavy: a fill, then point reads): a
 // read checks every level-0 file the fill's last flushes left, and how many
 // that is (the flushes modulo the level-0 trigger, give or take one for the
-// memtable's overhead) differs between a copy and the full size. Measured:
-// RocksDB read-heavy at 128 MiB on 2.3M keys, a level-0 trigger of 2 won
-// the tuner's A/B on a copy of 0.38 of the size at 1.51x [1.31x, 1.77x],
-// and db_bench at full size measured it 0.91x, 1.02x, 1.00x and 1.05x in
-// four pairs. So for reads a knob that shapes the LSM is judged at
+// memtable's overhead) differs between a copy and the full size
+// (benchmarks/README.md, Tuner design records: Shape knobs and reads). So
+// for reads a knob that shapes the LSM is judged at
 // full size only: the search ranks no lower, and when full-size trials do
 // not fit, such knobs keep their defaults.
 void KeepShapeForReads(TuneState& st, double s_search) {
@@ -508,14 +506,9 @@ void KeepShapeForReads(TuneState& st, double s_search) {
 // Knobs that shape the LSM are never ranked or judged on copies that fill
 // fewer LSM levels than the full size. A larger write buffer pays off as
 // level 0 absorbing flushes while the deeper levels compact, and a trial
-// whose LSM is a level shallower lacks those compactions. Measured
-// (benchmarks/README.md, tuner quality): fillrandom + overwrite of 4M keys
-// fills 3 levels, and its full-size grid ran 1.40x faster with 16 MiB
-// buffers than with the default 4 MiB (mean of 8 points each), while every
-// ranking at <= 1.6M keys (2 levels, or barely 3) put 4 MiB first. RocksDB's
-// compaction style likewise: on 20M keys at 64 MiB universal compaction ran
-// 1.64x db_bench's defaults, and at 4M keys no configuration moved the
-// figure, while the tuner had ranked it on copies of at most 1.86M keys.
+// whose LSM is a level shallower lacks those compactions; RocksDB's
+// compaction style likewise (benchmarks/README.md, Tuner design records:
+// Shape knobs and the LSM's depth).
 //
 // Sets deep_scale, the smallest scale whose copy fills as many levels as
 // the full size (for a write-heavy workload whose candidates change such a
@@ -843,25 +836,19 @@ bool MayStayOnRule(Knob k) {
 // kExtraKnobRoundsShare of the time before the A/B's preferred pairs
 // (kAbReserveRuns; its minimum while no knob has won, below) affords, up to
 // kMaxKnobCheckRounds in all; their gains then come from every round. Three
-// rounds cannot hold a ~1.1x knob above 1 (LevelDB read-heavy at 128 MiB: a
-// bloom filter that measured 1.15x and 1.11x in two tunes was dropped at 1.10x
-// [0.99x, 1.22x] in a third, whose recommendation measured 1.22x against the
-// others' 1.38-1.44x), nor always on the right side of it: another tune
-// dropped the filter at 0.98x [0.86x, 1.21x], and the ones that kept it
-// after more rounds measured it at 1.05-1.14x. The interval decides who
-// may get the rounds, not the median's side, which is the noise's; when
-// the time does not buy as many rounds for all of them, the most promising
-// (highest median) get them (PlanExtraKnobRounds): two tunes gave a 16 KiB
-// block size, behind at 0.97x and 0.93x, a share of the rounds, and the
-// filter ended undecided at 1.13x [0.98x, 1.19x] and 1.05x [0.99x, 1.12x].
+// rounds cannot hold a knob of about a tenth above 1, nor always on the
+// right side of it. The interval decides who may get the rounds, not the
+// median's side, which is the noise's; when the time does not buy as many
+// rounds for all of them, the most promising (highest median) get them
+// (PlanExtraKnobRounds). Measured: benchmarks/README.md, Tuner design
+// records: Undecided knobs get more rounds.
 // configs[0] is the winner, configs[1 + j] it without changed[judged[j]].
 // While no knob has won (and none is kept without the check), the A/B runs
 // only if an extra round makes one win,
 // so the rounds may use the time down to the A/B's minimum (kAbMinRuns)
 // instead of its preferred pairs: otherwise a tune whose knobs are all
-// undecided keeps the defaults and leaves that time unused (LevelDB
-// write-heavy: 16 MiB write buffers at 1.07x [0.99x, 1.16x] after three
-// full-size rounds, the defaults kept with 146 s of 480 s left).
+// undecided keeps the defaults and leaves that time unused (the same
+// record).
 Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
                        const std::vector<size_t>& judged, double s_k,
                        double ab_reserve_ns, double ab_min_ns,
@@ -987,9 +974,8 @@ Status CheckKnobs(TuneState& st) {
   if (!WritesScored(st) && !judged.empty() && judged.size() < changed.size()) {
     // Reads: the A/B's gain would come from the knobs the check judges, and
     // a knob that shapes the LSM, which the check's copies cannot judge,
-    // would ride on it (no passengers). Measured: a tune's level-0 trigger
-    // of 2 and 32 MiB level 1 added to its bloom filter and memory split, in
-    // db_bench at full size, 0.91x, 0.92x and 1.06x the same without them.
+    // would ride on it (no passengers; benchmarks/README.md, Tuner design
+    // records: Shape knobs and reads).
     std::vector<std::string> names;
     for (size_t i = 0; i < changed.size(); i++) {
       if (std::find(judged.begin(), judged.end(), i) == judged.end()) {
@@ -1023,10 +1009,9 @@ Status CheckKnobs(TuneState& st) {
       // Past the minimum, a round starts only if it ends before the
       // deadline (a rule on time, not on results, so it cannot bias them):
       // the rounds the check's copies were fitted for (plan.h, reads) keep
-      // the A/B's minimum, any beyond them its preferred pairs. (Held to
-      // the preferred pairs, a read-heavy tune whose A/B was planned on a
-      // copy of 0.63 of the size ran 3 of its 6 rounds and dropped the
-      // filter and the 16 KiB blocks at 1.05x and 1.01x.)
+      // the A/B's minimum, any beyond them its preferred pairs
+      // (benchmarks/README.md, Tuner design records: Undecided knobs get
+      // more rounds).
       const double reserve =
           round < st.shares->knob_rounds ? ab_min_ns : ab_reserve_ns;
       if (round >= kMinRepeats &&
