@@ -158,6 +158,12 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     if (!t.ok() && result.ok()) return Fail(ctx, t);
   }
   if (!result.ok()) return Fail(ctx, result.status());
+  if (*throttle) {
+    // The profile records the class it was tuned for (its device facts
+    // were measured on it).
+    result->facts.throttle = (*throttle)->class_name + " (" +
+                             DescribeThrottleLimits((*throttle)->limits) + ")";
+  }
 
   std::string name = f.out.empty()
                          ? result->workload.name + "-" + result->engine

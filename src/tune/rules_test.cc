@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "src/core/units.h"
+
 namespace disktune::tune {
 namespace {
 
@@ -352,9 +354,21 @@ TEST(RocksDbRulesTest, WritesRaiseMemtablesAndLevel0Triggers) {
   ASSERT_EQ(l1.size(), 1u);
   EXPECT_GE(static_cast<uint64_t>(l1[0]), l0);
   EXPECT_LT(static_cast<uint64_t>(l1[0]), 2 * l0);
-  // A budget too small for a third 64 MiB memtable keeps the default.
+  // Decided for the smallest buffer the rules left, which the decision
+  // names (a budget too small for a third 64 MiB memtable still holds four
+  // of its smallest buffer in half of it).
   CandidateSpace small = ApplyRules(RocksDbInput("write-heavy", 160 * kMiB));
-  EXPECT_EQ(Own(small, "max_write_buffer_number"), std::vector<KnobValue>{2});
+  EXPECT_EQ(Own(small, "max_write_buffer_number"),
+            (std::vector<KnobValue>{4, 2}));
+  const uint64_t smallest = *std::min_element(small.write_buffer_bytes.begin(),
+                                              small.write_buffer_bytes.end());
+  for (const RuleRecord& r : small.records) {
+    if (r.rule != "memtables-for-write-bursts") continue;
+    EXPECT_NE(
+        r.decision.find("4 x " + FormatBytes(static_cast<double>(smallest))),
+        std::string::npos)
+        << r.decision;
+  }
   // Under one the default two overrun, the buffers shrink to an eighth of
   // the budget each, and four of them take half of it.
   CandidateSpace tiny = ApplyRules(RocksDbInput("write-heavy", 32 * kMiB));
@@ -559,6 +573,62 @@ TEST(KnobsTest, LsmDepth) {
   DataShape shape;
   shape.live_entries = 3458658;
   EXPECT_EQ(LsmDepth(l, EstimateDbBytes(shape, l.defaults)), 3);
+}
+
+// LevelDB syncs each table it finishes: on a disk whose sync costs more
+// than half of writing a 2 MiB table (a 7,200 rpm drive: ~8 ms, 150 MB/s)
+// larger tables are measured against the default; on a fast disk not.
+TEST(RulesTest, TheTableSizeFollowsTheSyncRate) {
+  RuleInput fast = Input("write-heavy", 1000000);
+  CandidateSpace f = ApplyRules(fast);
+  EXPECT_TRUE(f.max_file_bytes_values.empty());
+  EXPECT_EQ(f.max_file_bytes, 2 * kMiB);
+  RuleInput hdd = fast;
+  hdd.facts.fdatasync_p50_ns = 8000000;
+  hdd.facts.seq_write_bytes_per_sec = 150e6;
+  hdd.facts.rotational = true;
+  CandidateSpace h = ApplyRules(hdd);
+  EXPECT_EQ(h.max_file_bytes_values,
+            (std::vector<uint64_t>{16 * kMiB, 2 * kMiB}));
+  const RuleRecord* r = Record(h, "table-file-size");
+  ASSERT_NE(r, nullptr);
+  EXPECT_NE(r->fact.find("125 syncs/s"), std::string::npos) << r->fact;
+  EXPECT_NE(r->decision.find("measure 16 MiB tables"), std::string::npos)
+      << r->decision;
+  // Every candidate holds one of the two sizes.
+  std::vector<TuneConfig> cands =
+      EnumerateCandidates(hdd, BaselineConfig(hdd, nullptr), &h);
+  bool larger = false;
+  for (const TuneConfig& c : cands) larger |= c.max_file_bytes == 16 * kMiB;
+  EXPECT_TRUE(larger);
+  // RocksDB syncs in bytes_per_sync chunks: no such rule.
+  RuleInput rocks = RocksDbInput("write-heavy");
+  rocks.facts = hdd.facts;
+  EXPECT_TRUE(ApplyRules(rocks).max_file_bytes_values.empty());
+}
+
+TEST(RocksDbRulesTest, SpinningDisksGetLargerBlocksAndReadaheadWithinTheQueue) {
+  RuleInput in = RocksDbInput("write-heavy");
+  in.facts.rotational = true;
+  in.facts.max_sectors_kb = 512;
+  CandidateSpace s = ApplyRules(in);
+  // RocksDB's wiki: >= 2 MiB, but no larger than max_sectors_kb.
+  EXPECT_EQ(Own(s, "compaction_readahead_bytes"),
+            std::vector<KnobValue>{512 * 1024});
+  in.facts.max_sectors_kb = 4096;
+  EXPECT_EQ(Own(ApplyRules(in), "compaction_readahead_bytes"),
+            std::vector<KnobValue>{2 * 1024 * 1024});
+  // A slow device measures a far higher level-0 stop trigger.
+  in.facts.seq_write_bytes_per_sec = 125e6;
+  EXPECT_EQ(Own(ApplyRules(in), "level0_stop_writes_trigger"),
+            (std::vector<KnobValue>{256, 48}));
+  // Reads that reach a spinning disk: 64 KiB blocks first.
+  RuleInput reads = Input("read-heavy", 1000000, 128 * kMiB, "rocksdb");
+  reads.facts.rotational = true;
+  reads.facts.memory_bytes = 64 * kMiB;  // the data exceeds memory
+  CandidateSpace r = ApplyRules(reads);
+  ASSERT_FALSE(r.block_size_bytes.empty());
+  EXPECT_EQ(r.block_size_bytes.front(), 64 * kKiB);
 }
 
 }  // namespace
