@@ -22,6 +22,7 @@
 #include "src/cli/engine_libraries.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
+#include "src/cli/restore_command.h"
 #include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
@@ -212,11 +213,16 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   Status js = CheckJsonDestination(opts.common);
   if (!js.ok()) return Fail(ctx, js);
 
+  // A killed run's scratch directory (journaled) goes before this one is
+  // made, with a line saying so.
+  Status recovered = RecoverFromKilledRun(ctx);
+  if (!recovered.ok()) return Fail(ctx, recovered);
   auto scratch = OpenScratch(opts.common);
   if (!scratch.ok()) return Fail(ctx, scratch.status());
   ScratchDir& dir = **scratch;
   if (opts.common.keep) dir.Keep();
-  req.db_root = dir.Join("bench");
+  req.db_root = dir.HandlePath("bench");
+  req.db_root_shown = dir.Join("bench");
 
   // The figures on stdout (stderr when the JSON goes there), progress on
   // stderr, so `> file` keeps the results.

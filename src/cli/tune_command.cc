@@ -20,6 +20,7 @@
 #include "src/cli/engine_libraries.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
+#include "src/cli/restore_command.h"
 #include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
@@ -129,6 +130,10 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   Status js = CheckJsonDestination(opts.common);
   if (!js.ok()) return Fail(ctx, js);
 
+  // A killed run's scratch directory (journaled) goes before this one is
+  // made, with a line saying so.
+  Status recovered = RecoverFromKilledRun(ctx);
+  if (!recovered.ok()) return Fail(ctx, recovered);
   auto scratch = OpenScratch(opts.common);
   if (!scratch.ok()) return Fail(ctx, scratch.status());
   ScratchDir& dir = **scratch;
