@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "probes/cgroup_throttle.h"
 #include "probes/journal_objects.h"
 #include "probes/journal_trust.h"
 #include "probes/loop_fs.h"
@@ -395,6 +396,7 @@ Status UndoJournalEntry(const JournalEntry& e, std::string* what) {
     return UndoLoopDevice(e.target, e.original, what);
   if (e.kind == kJournalImageFile) return UndoImageEntry(e, what);
   if (e.kind == kJournalScratchDir) return UndoScratchDirEntry(e, what);
+  if (e.kind == kJournalCgroup) return UndoCgroup(e.target, what);
   return Status::Corruption("unknown journal entry kind '" + e.kind + "'");
 }
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "probes/cgroup_throttle.h"
 #include "probes/device_journal.h"
 #include "probes/write_cache.h"
 #include "src/core/sysinfo.h"
@@ -169,27 +170,37 @@ Status ValidateJournalEntry(const JournalEntry& e) {
     return Status::OK();
   }
   if (e.kind == kJournalImageFile) {
-    if (!InsideScratch(t) || !Matches(fs::path(t).filename().string(),
-                                      "^fsmatrix-(ext3|ext4|xfs)\\.img$")) {
-      return Refuse(e,
-                    "not a disktune image (fsmatrix-<fs>.img inside a "
-                    "disktune scratch directory)");
+    if (!InsideScratch(t) ||
+        !Matches(fs::path(t).filename().string(),
+                 "^(fsmatrix|throttle)-(ext3|ext4|xfs)\\.img$")) {
+      return Refuse(
+          e,
+          "not a disktune image ({fsmatrix,throttle}-<fs>.img inside a "
+          "disktune scratch directory)");
     }
     if (e.object_inode == 0 || e.parent_inode == 0)
       return Refuse(e, "recorded without the image's device and inode");
     return Status::OK();
   }
   if (e.kind == kJournalMount) {
-    if (!InsideScratch(t) ||
-        !Matches(fs::path(t).filename().string(), "^fsmatrix-(ext3|ext4|xfs)$"))
-      return Refuse(e,
-                    "not a disktune mount point (fsmatrix-<fs> inside a "
-                    "disktune scratch directory)");
+    if (!InsideScratch(t) || !Matches(fs::path(t).filename().string(),
+                                      "^(fsmatrix|throttle)-(ext3|ext4|xfs)$"))
+      return Refuse(
+          e,
+          "not a disktune mount point ({fsmatrix,throttle}-<fs> inside a "
+          "disktune scratch directory)");
     if (e.object_inode == 0 || e.parent_inode == 0 || e.source_device == 0) {
       return Refuse(e,
                     "recorded without the mount point's identity and the "
                     "device mounted");
     }
+    return Status::OK();
+  }
+  if (e.kind == kJournalCgroup) {
+    if (!IsThrottleCgroupPath(t))
+      return Refuse(e,
+                    "not a disktune cgroup (disktune-throttle-<pid> at a "
+                    "cgroup hierarchy's root)");
     return Status::OK();
   }
   if (e.kind == kJournalScratchDir) {

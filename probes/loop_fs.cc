@@ -78,7 +78,8 @@ const char* PackageFor(const std::string& fs_type) {
 
 }  // namespace
 
-Result<std::string> AttachLoop(int image_fd, const std::string& shown) {
+Result<std::string> AttachLoop(int image_fd, const std::string& shown,
+                               bool direct_io) {
   int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
   if (ctl < 0) return Status::FromErrno(errno, "open /dev/loop-control");
   Status last = Status::Busy("no free loop device");
@@ -98,6 +99,7 @@ Result<std::string> AttachLoop(int image_fd, const std::string& shown) {
     }
     struct loop_config cfg {};
     cfg.fd = static_cast<uint32_t>(image_fd);
+    if (direct_io) cfg.info.lo_flags |= LO_FLAGS_DIRECT_IO;
     std::strncpy(reinterpret_cast<char*>(cfg.info.lo_file_name), shown.c_str(),
                  LO_NAME_SIZE - 1);
     int rc = ioctl(lfd, LOOP_CONFIGURE, &cfg);
@@ -248,19 +250,18 @@ Status UndoImageFile(const std::string& image, std::string* what) {
 Result<std::unique_ptr<LoopFs>> LoopFs::Create(const std::string& scratch_dir,
                                                const std::string& fs_type,
                                                uint64_t image_bytes,
-                                               DeviceJournal* journal) {
+                                               DeviceJournal* journal,
+                                               LoopFsOptions options) {
   int fd = open(scratch_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return Status::FromErrno(errno, "open " + scratch_dir);
-  auto l = Create(fd, scratch_dir, fs_type, image_bytes, journal);
+  auto l = Create(fd, scratch_dir, fs_type, image_bytes, journal, options);
   close(fd);
   return l;
 }
 
-Result<std::unique_ptr<LoopFs>> LoopFs::Create(int dir_fd,
-                                               const std::string& scratch_dir,
-                                               const std::string& fs_type,
-                                               uint64_t image_bytes,
-                                               DeviceJournal* journal) {
+Result<std::unique_ptr<LoopFs>> LoopFs::Create(
+    int dir_fd, const std::string& scratch_dir, const std::string& fs_type,
+    uint64_t image_bytes, DeviceJournal* journal, LoopFsOptions options) {
   if (std::find(MatrixFilesystems().begin(), MatrixFilesystems().end(),
                 fs_type) == MatrixFilesystems().end()) {
     return Status::InvalidArgument("unknown filesystem '" + fs_type +
@@ -303,8 +304,9 @@ Result<std::unique_ptr<LoopFs>> LoopFs::Create(int dir_fd,
   std::unique_ptr<LoopFs> l(new LoopFs());
   l->journal_ = journal;
   l->fs_type_ = fs_type;
-  l->image_name_ = "fsmatrix-" + fs_type + ".img";
-  l->mount_name_ = "fsmatrix-" + fs_type;
+  l->options_ = options;
+  l->image_name_ = options.name + "-" + fs_type + ".img";
+  l->mount_name_ = options.name + "-" + fs_type;
   l->image_ = scratch_dir + "/" + l->image_name_;
   l->mount_point_ = scratch_dir + "/" + l->mount_name_;
   l->dir_fd_ = fcntl(dir_fd, F_DUPFD_CLOEXEC, 3);
@@ -339,24 +341,7 @@ Status LoopFs::Setup(uint64_t image_bytes) {
   if (!id.ok()) return id.status();
   image_entry_ = *id;
   // Attached by descriptor: losetup would turn any path back into a name.
-  Result<std::string> attached = AttachLoop(fd, image_);
-  if (!attached.ok()) {
-    if (attached.status().code() != Status::Code::kBusy)
-      return attached.status();
-    return Status::Busy("no free loop device for the " + fs_type_ + " image (" +
-                        attached.status().message() +
-                        "); detach unused ones (losetup -a lists them) or "
-                        "load the loop module");
-  }
-  loop_device_ = *attached;
-  JournalEntry loop;
-  loop.kind = kJournalLoopDevice;
-  loop.target = loop_device_;
-  loop.original = image_;
-  loop.description = "loop device for the " + fs_type_ + " image";
-  id = journal_->Add(loop);
-  if (!id.ok()) return id.status();
-  loop_entry_ = *id;
+  DT_RETURN_IF_ERROR(Attach(fd));
 
   // ext3/ext4 initialise inode tables and the journal now rather than in a
   // background thread that would write during the measurements.
@@ -402,6 +387,43 @@ Status LoopFs::Setup(uint64_t image_bytes) {
       continue;
     seen.push_back(o);
     mount_options_ += (mount_options_.empty() ? "" : ",") + o;
+  }
+  return Status::OK();
+}
+
+Status LoopFs::Attach(int image_fd) {
+  Result<std::string> attached =
+      AttachLoop(image_fd, image_, options_.direct_io);
+  if (!attached.ok()) {
+    if (attached.status().code() != Status::Code::kBusy)
+      return attached.status();
+    return Status::Busy("no free loop device for the " + fs_type_ + " image (" +
+                        attached.status().message() +
+                        "); detach unused ones (losetup -a lists them) or "
+                        "load the loop module");
+  }
+  loop_device_ = *attached;
+  JournalEntry loop;
+  loop.kind = kJournalLoopDevice;
+  loop.target = loop_device_;
+  loop.original = image_;
+  loop.description = "loop device for the " + fs_type_ + " image";
+  Result<std::string> id = journal_->Add(loop);
+  if (!id.ok()) return id.status();
+  loop_entry_ = *id;
+  Result<std::string> dev = ReadTextFile("/sys/block/" + loop_name() + "/dev");
+  if (dev.ok()) device_number_ = *dev;
+  if (options_.direct_io) {
+    // The kernel falls back to buffered I/O silently when the host refuses.
+    Result<std::string> dio =
+        ReadTextFile("/sys/block/" + loop_name() + "/loop/dio");
+    if (!dio.ok() || *dio != "1") {
+      return Status::NotSupported(
+          "the filesystem under " + image_ + " refused direct I/O for " +
+          loop_device_ +
+          ", so the host's page cache would serve it; use a --dir on a "
+          "filesystem with O_DIRECT (ext4, xfs)");
+    }
   }
   return Status::OK();
 }

@@ -19,6 +19,16 @@ namespace disktune {
 // The filesystems --fs-matrix accepts, in the order they are reported.
 const std::vector<std::string>& MatrixFilesystems();
 
+// How the loop filesystem is made. `name` prefixes the image and the mount
+// point ("<name>-<fs>.img", "<name>-<fs>"); the journal accepts "fsmatrix"
+// and "throttle". `direct_io` attaches the loop device with direct I/O to
+// the image, so the host's page cache holds nothing of it (NotSupported when
+// the host filesystem refuses).
+struct LoopFsOptions {
+  std::string name = "fsmatrix";
+  bool direct_io = false;
+};
+
 class LoopFs {
  public:
   // PermissionDenied without root, NotFound when mkfs.<fs> or losetup is
@@ -32,16 +42,15 @@ class LoopFs {
   // attached to a loop device by its open descriptor, the mount point is made
   // with mkdirat and given to mount(2)/umount2(2) as "/proc/<pid>/fd/<fd>/name"
   // (with --no-canonicalize, so no tool turns it back into a name).
-  static Result<std::unique_ptr<LoopFs>> Create(int dir_fd,
-                                                const std::string& shown_dir,
-                                                const std::string& fs_type,
-                                                uint64_t image_bytes,
-                                                DeviceJournal* journal);
+  static Result<std::unique_ptr<LoopFs>> Create(
+      int dir_fd, const std::string& shown_dir, const std::string& fs_type,
+      uint64_t image_bytes, DeviceJournal* journal, LoopFsOptions options = {});
   // The same in a directory given by name (tests).
   static Result<std::unique_ptr<LoopFs>> Create(const std::string& scratch_dir,
                                                 const std::string& fs_type,
                                                 uint64_t image_bytes,
-                                                DeviceJournal* journal);
+                                                DeviceJournal* journal,
+                                                LoopFsOptions options = {});
   ~LoopFs();
   LoopFs(const LoopFs&) = delete;
   LoopFs& operator=(const LoopFs&) = delete;
@@ -56,6 +65,8 @@ class LoopFs {
     return loop_device_;
   }                               // "/dev/loop3"
   std::string loop_name() const;  // "loop3"
+  // "7:3", for cgroup limits and /sys/dev/block.
+  const std::string& device_number() const { return device_number_; }
   const std::string& image() const { return image_; }
   const std::string& mount_options() const { return mount_options_; }
   // The mounted filesystem's root, opened through the handle (the caller
@@ -68,11 +79,14 @@ class LoopFs {
   LoopFs() = default;
   Status Setup(uint64_t image_bytes);
   Status CreateImage(uint64_t image_bytes, int* fd);
+  Status Attach(int image_fd);
   Status UnmountByHandle(std::string* what);
   Status DetachByIdentity(std::string* what);
   Status DeleteImageByIdentity(std::string* what);
 
   DeviceJournal* journal_ = nullptr;
+  LoopFsOptions options_;
+  std::string device_number_;
   std::string fs_type_, image_, loop_device_, mount_point_, mount_options_;
   std::string image_entry_, loop_entry_, mount_entry_;
   std::string image_name_, mount_name_;  // relative to dir_fd_
@@ -94,7 +108,8 @@ Status DetachLoop(const std::string& device);
 
 // Attaches the open file `image_fd` to a free loop device (LOOP_CONFIGURE:
 // the file itself, not a name); returns "/dev/loopN". Busy when none is free.
-Result<std::string> AttachLoop(int image_fd, const std::string& shown);
+Result<std::string> AttachLoop(int image_fd, const std::string& shown,
+                               bool direct_io = false);
 // umount2(path, UMOUNT_NOFOLLOW), retried while busy, then lazily; `how`
 // gets "unmounted " or "lazily unmounted (it was busy) ".
 Status UnmountPath(const std::string& path, const std::string& shown,

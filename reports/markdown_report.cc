@@ -1,5 +1,7 @@
 #include "reports/markdown_report.h"
 
+#include "reports/prediction_text.h"
+
 #include <algorithm>
 #include <sstream>
 
@@ -54,6 +56,12 @@ void Header(const Report& r, std::ostringstream& os) {
      << Md(r.created_at);
   if (r.completion != "complete") os << ", **" << Md(r.completion) << "**";
   os << "\n\n";
+  if (const auto& t = e.throttle) {
+    os << "> **" << Md(ThrottleBanner(*t)) << "**";
+    if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
+      os << "\n>\n> " << Md(esc);
+    os << "\n\n";
+  }
   os << HeaderRow({"", ""}, "ll");
   std::string sys = e.system.os.empty() ? "" : e.system.os + ", ";
   sys += "kernel " + e.system.kernel + ", " +
@@ -222,6 +230,8 @@ void Benches(const Report& r, std::ostringstream& os) {
                m.latency_ns ? Dur(static_cast<double>(m.latency_ns->p99)) : "-",
                spread});
   }
+  os << RenderPredictionsMarkdown(r.benches);
+  os << RenderPredictionsMarkdown(r.benches);
   if (auto mem = MemoryBudgetOf(r.analyses)) {
     os << "\nMemory: " << Md(MemoryBudgetText(*mem)) << ".\n";
   }

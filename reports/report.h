@@ -19,7 +19,7 @@ namespace disktune {
 
 inline constexpr const char* kReportSchema = "disktune.report";
 inline constexpr int kReportSchemaMajor = 1;
-inline constexpr int kReportSchemaMinor = 2;
+inline constexpr int kReportSchemaMinor = 3;
 
 struct Report {
   std::string tool_version;

@@ -1,5 +1,7 @@
 #include "reports/text_report.h"
 
+#include "reports/prediction_text.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -54,6 +56,11 @@ void Header(const Report& r, std::ostringstream& os) {
   }
   if (r.completion != "complete")
     os << "status:   " << r.completion << " (partial results)\n";
+  if (const auto& t = e.throttle) {
+    os << "throttle: " << ThrottleBanner(*t) << "\n";
+    if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
+      os << "          " << esc << "\n";
+  }
 }
 
 bool IsFsync(const ProbeResult& p) { return p.probe == "fsync"; }
@@ -294,6 +301,8 @@ void Benches(const Report& r, std::ostringstream& os) {
         m.micros_per_op, mbs.c_str(), p50.c_str(), p99.c_str(), spread.c_str());
     os << line;
   }
+  os << RenderPredictionsText(r.benches);
+  os << RenderPredictionsText(r.benches);
   if (auto mem = MemoryBudgetOf(r.analyses)) {
     os << "\nmemory: " << MemoryBudgetText(*mem) << "\n";
   }

@@ -8,6 +8,7 @@
 
 #include "probes/device_journal.h"
 #include "probes/journal_objects.h"
+#include "probes/throttle_spec.h"
 #include "reports/report.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
@@ -33,6 +34,8 @@ void AddCommonOptions(CLI::App* cmd, CommonOptions* opts, bool with_dir) {
         ->type_name("DIR");
     cmd->add_flag("--keep", opts->keep,
                   "keep the scratch files at the end (for debugging)");
+    cmd->add_option("--throttle", opts->throttle, ThrottleFlagHelp())
+        ->type_name("hdd|cloud|LIMITS");
   }
 }
 

@@ -21,6 +21,7 @@
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
 #include "src/cli/restore_command.h"
+#include "src/cli/throttle_session.h"
 #include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
@@ -130,17 +131,31 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   Status js = CheckJsonDestination(opts.common);
   if (!js.ok()) return Fail(ctx, js);
 
-  // A killed run's scratch directory (journaled) goes before this one is
-  // made, with a line saying so.
+  auto throttle = PlanThrottle(opts.common);
+  if (!throttle.ok()) return Fail(ctx, throttle.status());
+  // A killed run's scratch directory (journaled) and objects go before this
+  // run makes its own, with a line saying so.
   Status recovered = RecoverFromKilledRun(ctx);
   if (!recovered.ok()) return Fail(ctx, recovered);
+
   auto scratch = OpenScratch(opts.common);
   if (!scratch.ok()) return Fail(ctx, scratch.status());
-  ScratchDir& dir = **scratch;
   auto progress = MakeProgress(ctx, opts.common);
+  std::unique_ptr<ThrottleSession> throttled;
+  if (*throttle) {
+    auto t = ThrottleSession::Start(**throttle, **scratch, progress.get());
+    if (!t.ok()) return Fail(ctx, t.status());
+    throttled = std::move(*t);
+  }
+  const ScratchDir& dir = throttled ? throttled->scratch() : **scratch;
   const WriteCount written(opts.common.dir);
   auto result = tune::RunTuner(req, dir, progress.get());
   progress->Finish();
+  Environment throttled_env;
+  if (throttled) {
+    Status t = throttled->Finish(&throttled_env);
+    if (!t.ok() && result.ok()) return Fail(ctx, t);
+  }
   if (!result.ok()) return Fail(ctx, result.status());
 
   std::string name = f.out.empty()
@@ -167,6 +182,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     // Those of this run, not any a --probe-result file carried in.
     report.environment.engine_libraries.clear();
   }
+  report.environment.throttle = throttled_env.throttle;
   RecordEngineLibraries({result->engine}, &report);
   if (!opts.common.json_path.empty()) {
     report.config["scratch_dir"] = PathToJson(dir.path());
@@ -193,6 +209,9 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   if (std::ostream* human = HumanStream(ctx, opts.common)) {
     for (const std::string& w : report.warnings) {
       *human << "WARNING: " << w << "\n";
+    }
+    if (const auto& t = report.environment.throttle) {
+      *human << ThrottleBanner(*t) << "\n" << ThrottleEscapeLine(*t) << "\n";
     }
     for (const std::string& line : result->explanation) *human << line << "\n";
     if (!f.out.empty()) {
