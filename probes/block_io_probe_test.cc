@@ -1,7 +1,9 @@
 // Runs the block I/O probes for a fraction of a second on the real disk
 // (the build directory's filesystem) and checks what must hold physically.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <map>
@@ -20,7 +22,10 @@ namespace {
 // Why `dir`'s filesystem refuses O_DIRECT, or "" where it takes it.
 std::string DirectIoRefused(const std::string& dir) {
   std::string why;
-  auto direct = ProbeDirectIo(dir, &why);
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  EXPECT_GE(fd, 0) << dir;
+  auto direct = ProbeDirectIo(fd, dir, &why);
+  close(fd);
   EXPECT_TRUE(direct.ok());
   if (!direct.ok() || *direct) return "";
   return why;

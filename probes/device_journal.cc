@@ -15,10 +15,13 @@
 #include <sstream>
 
 #include "probes/cgroup_throttle.h"
+#include "probes/journal_objects.h"
 #include "probes/journal_trust.h"
 #include "probes/loop_fs.h"
 #include "probes/write_cache.h"
+#include "src/core/clock.h"
 #include "src/core/json_input.h"
+#include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 
 namespace disktune {
@@ -44,6 +47,15 @@ uint64_t ProcessStartTicks(int pid) {
 }
 
 // An exclusive lock on "<journal>.lock" for one read-modify-write.
+std::function<void(const std::string&)>& NoticeSink() {
+  static auto* sink = new std::function<void(const std::string&)>();
+  return *sink;
+}
+
+void JournalNotice(const std::string& line) {
+  if (NoticeSink()) NoticeSink()(line);
+}
+
 class JournalLock {
  public:
   explicit JournalLock(const std::string& journal) {
@@ -57,12 +69,7 @@ class JournalLock {
       status_ = Status::FromErrno(errno, "journal lock " + p);
       return;
     }
-    while (flock(fd_, LOCK_EX) != 0) {
-      if (errno != EINTR) {
-        status_ = Status::FromErrno(errno, "lock " + p);
-        return;
-      }
-    }
+    status_ = WaitForLock(p);
   }
   ~JournalLock() {
     if (fd_ >= 0) close(fd_);
@@ -70,6 +77,37 @@ class JournalLock {
   const Status& status() const { return status_; }
 
  private:
+  // Polls, so a signal ends the wait at once; says so after
+  // kJournalLockNoticeNs, gives up after kJournalLockTimeoutNs.
+  Status WaitForLock(const std::string& p) {
+    uint64_t start = NowNanos();
+    bool told = false;
+    while (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (errno != EWOULDBLOCK && errno != EINTR)
+        return Status::FromErrno(errno, "lock " + p);
+      if (InterruptRequested())
+        return Status::Aborted("interrupted while waiting for " + p);
+      uint64_t waited = NowNanos() - start;
+      if (waited >= kJournalLockTimeoutNs) {
+        return Status::IOError(
+            "gave up after " +
+            std::to_string(kJournalLockTimeoutNs / 1000000000) +
+            " s waiting for the device journal lock " + p +
+            ", held by another disktune run; let it finish (or end it) and "
+            "run again");
+      }
+      if (!told && waited >= kJournalLockNoticeNs) {
+        told = true;
+        JournalNotice("waiting for the device journal lock " + p +
+                      ", held by another disktune run (giving up after " +
+                      std::to_string(kJournalLockTimeoutNs / 1000000000) +
+                      " s; Ctrl-C stops)");
+      }
+      usleep(20000);
+    }
+    return Status::OK();
+  }
+
   int fd_ = -1;
   Status status_;
 };
@@ -145,6 +183,13 @@ void to_json(nlohmann::json& j, const JournalEntry& e) {
     j["backing_inode"] = e.backing_inode;
     j["backing_file"] = PathToJson(e.backing_file);
   }
+  if (e.object_inode != 0) {
+    j["object_device"] = e.object_device;
+    j["object_inode"] = e.object_inode;
+    j["parent_device"] = e.parent_device;
+    j["parent_inode"] = e.parent_inode;
+  }
+  if (e.source_device != 0) j["source_device"] = e.source_device;
 }
 
 void from_json(const nlohmann::json& j, JournalEntry& e) {
@@ -160,6 +205,11 @@ void from_json(const nlohmann::json& j, JournalEntry& e) {
   e.backing_device = j.value("backing_device", uint64_t{0});
   e.backing_inode = j.value("backing_inode", uint64_t{0});
   e.backing_file = PathFromJson(j.value("backing_file", ""));
+  e.object_device = j.value("object_device", uint64_t{0});
+  e.object_inode = j.value("object_inode", uint64_t{0});
+  e.parent_device = j.value("parent_device", uint64_t{0});
+  e.parent_inode = j.value("parent_inode", uint64_t{0});
+  e.source_device = j.value("source_device", uint64_t{0});
 }
 
 std::string DeviceJournal::DefaultPath() {
@@ -222,6 +272,10 @@ Status DeviceJournal::Save(const std::vector<JournalEntry>& entries) const {
     close(dfd);
   }
   return Status::OK();
+}
+
+void SetJournalNoticeSink(std::function<void(const std::string&)> sink) {
+  NoticeSink() = std::move(sink);
 }
 
 Result<std::vector<JournalEntry>> DeviceJournal::Load() const {
@@ -337,10 +391,11 @@ Status UndoJournalEntry(const JournalEntry& e, std::string* what) {
             (now.ok() ? *now : e.applied) + "') via " + e.target;
     return Status::OK();
   }
-  if (e.kind == kJournalMount) return UndoMount(e.target, what);
+  if (e.kind == kJournalMount) return UndoMountEntry(e, what);
   if (e.kind == kJournalLoopDevice)
     return UndoLoopDevice(e.target, e.original, what);
-  if (e.kind == kJournalImageFile) return UndoImageFile(e.target, what);
+  if (e.kind == kJournalImageFile) return UndoImageEntry(e, what);
+  if (e.kind == kJournalScratchDir) return UndoScratchDirEntry(e, what);
   if (e.kind == kJournalCgroup) return UndoCgroup(e.target, what);
   return Status::Corruption("unknown journal entry kind '" + e.kind + "'");
 }

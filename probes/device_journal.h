@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -32,6 +33,7 @@ inline constexpr const char* kJournalDefaultPath =
 inline constexpr const char* kJournalMount = "mount";
 inline constexpr const char* kJournalLoopDevice = "loop_device";
 inline constexpr const char* kJournalImageFile = "image_file";
+inline constexpr const char* kJournalScratchDir = "scratch_dir";
 // A --throttle cgroup (cgroup_throttle.h); target: its directory.
 inline constexpr const char* kJournalCgroup = "cgroup";
 
@@ -55,6 +57,17 @@ struct JournalEntry {
   uint64_t backing_device = 0;
   uint64_t backing_inode = 0;
   std::string backing_file;
+  // image_file, mount, scratch_dir: the object's identity when created (a
+  // mount: its mount point directory) and that of the directory holding it;
+  // restore acts only while both match (journal_objects.h). 0 = unknown,
+  // which restore refuses.
+  uint64_t object_device = 0;
+  uint64_t object_inode = 0;
+  uint64_t parent_device = 0;
+  uint64_t parent_inode = 0;
+  // mount: the device mounted there (st_rdev of /dev/loopN), the only one
+  // restore unmounts.
+  uint64_t source_device = 0;
 };
 void to_json(nlohmann::json& j, const JournalEntry& e);
 void from_json(const nlohmann::json& j, JournalEntry& e);
@@ -90,6 +103,14 @@ class DeviceJournal {
   Status Save(const std::vector<JournalEntry>& entries) const;
   std::string path_;
 };
+
+// Waiting for another run's journal lock: a line through the notice sink
+// after this long, and an IOError (exit 3) after the timeout. A signal
+// (InterruptRequested) ends the wait with Aborted.
+inline constexpr uint64_t kJournalLockNoticeNs = 500000000ull;
+inline constexpr uint64_t kJournalLockTimeoutNs = 30000000000ull;
+// Where the journal's notices go (the CLI's stderr); none when unset.
+void SetJournalNoticeSink(std::function<void(const std::string&)> sink);
 
 // The journal this process records its changes in (DefaultPath()).
 DeviceJournal& ProcessJournal();

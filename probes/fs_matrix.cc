@@ -24,9 +24,9 @@ constexpr uint64_t kImageMaxBytes = 1ull << 30;
 constexpr uint64_t kImageMinBytes = 320ull << 20;
 constexpr uint64_t kOverwriteBytes = 16ull << 20;
 
-uint64_t ImageBytes(const std::string& dir) {
+uint64_t ImageBytes(int dir_fd) {
   struct statvfs sv {};
-  if (statvfs(dir.c_str(), &sv) != 0) return kImageMaxBytes;
+  if (fstatvfs(dir_fd, &sv) != 0) return kImageMaxBytes;
   uint64_t room = static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize / 4 * 3;
   room = std::min(room, kImageMaxBytes);
   // Below the minimum, LoopFs::Create refuses with the sizes in the message.
@@ -48,9 +48,8 @@ Status RunFsMatrix(ProbeContext& ctx, int* index,
             ? Result<std::unique_ptr<LoopFs>>(Status::PermissionDenied(
                   "needs root (losetup, mkfs, mount); run as root to compare "
                   "filesystems"))
-            : LoopFs::Create(ctx.scratch->path(), fs,
-                             ImageBytes(ctx.scratch->path()),
-                             &ProcessJournal());
+            : LoopFs::Create(ctx.scratch->fd(), ctx.scratch->path(), fs,
+                             ImageBytes(ctx.scratch->fd()), &ProcessJournal());
     if (!lfs.ok()) {
       if (lfs.status().IsAborted()) return lfs.status();
       ProbeResult r =
@@ -68,6 +67,13 @@ Status RunFsMatrix(ProbeContext& ctx, int* index,
         fs + " on " + l.loop_name() + " (image in the scratch directory)");
     t.filesystem = fs;
     t.extra["mount_options"] = l.mount_options();
+    Result<int> root = l.OpenMountRoot();
+    if (!root.ok()) return root.status();
+    struct Closer {
+      int fd;
+      ~Closer() { close(fd); }
+    } closer{*root};
+    t.dir_fd = *root;
     Status s = PrepareOverwriteFile(&t, kOverwriteBytes, cfg.seed);
     if (!s.ok()) {
       RecordOverwriteFailures(t, points, s, FsyncLimitsFor(cfg), results);
@@ -81,13 +87,15 @@ Status RunFsMatrix(ProbeContext& ctx, int* index,
     if (s.ok() && ctx.fs_workload) {
       ctx.StartPoint(prefix + " workload", *index, 0);
       size_t first = results->size();
-      s = ctx.fs_workload(l.mount_point() + "/workload", fs, results);
+      s = ctx.fs_workload(l.MountHandlePath("workload"), fs, results);
       for (size_t i = first; i < results->size(); i++) {
         (*results)[i].params.filesystem = fs;
         (*results)[i].params.extra["mount_options"] = l.mount_options();
       }
     }
-    if (!t.overwrite_file.empty()) unlink(t.overwrite_file.c_str());
+    (void)RemoveOverwriteFile(t);
+    close(closer.fd);
+    closer.fd = -1;
     Status td = l.Teardown();
     if (!s.ok()) return s;
     if (!td.ok())

@@ -13,6 +13,7 @@
 #include "src/core/clock.h"
 #include "src/core/histogram.h"
 #include "src/core/rng.h"
+#include "src/core/scratch_dir.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
 
@@ -76,21 +77,29 @@ class PointFiles {
     if (ring_ok_) io_uring_queue_exit(&ring_);
     if (sync_fd_ >= 0 && sync_fd_ != fd_) close(sync_fd_);
     if (fd_ >= 0) close(fd_);
-    if (!created_path_.empty()) unlink(created_path_.c_str());
+    if (!created_name_.empty())
+      unlinkat(TargetDirFd(t_), created_name_.c_str(), 0);
   }
 
   Status Open() {
-    int flags = O_WRONLY | O_CLOEXEC | OpenFlags(p_.method);
-    std::string path;
+    int flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW | OpenFlags(p_.method);
+    std::string path, name;
+    int dir_fd = TargetDirFd(t_);
     if (p_.mode == FileMode::kOverwrite) {
       path = t_.overwrite_file;
+      name = t_.overwrite_name;
     } else {
-      path = created_path_ =
-          t_.dir + "/fsync-" + FileModeName(p_.mode) + ".dat";
-      flags |= O_CREAT | O_TRUNC;
+      std::string base = std::string("fsync-") + FileModeName(p_.mode) + ".dat";
+      path = t_.dir + "/" + base;
+      name = TargetName(t_, base);
+      // What a killed point left under this name in the directory created
+      // (never its target: unlinkat removes a link itself).
+      unlinkat(dir_fd, name.c_str(), 0);
+      flags |= O_CREAT | O_EXCL;
     }
-    fd_ = open(path.c_str(), flags, 0644);
+    fd_ = openat(dir_fd, name.c_str(), flags, 0600);
     if (fd_ < 0) return Fail(errno, "open " + path);
+    if (p_.mode != FileMode::kOverwrite) created_name_ = name;
     if (p_.mode == FileMode::kPrealloc) {
       DT_RETURN_IF_ERROR(ReserveSegment());
       // The first segment is committed before any sync is timed.
@@ -99,7 +108,8 @@ class PointFiles {
     sync_fd_ = fd_;
     if (p_.sync_other_fd) {
       // A read-only descriptor, as pg_test_fsync's "non-write descriptor".
-      sync_fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      sync_fd_ =
+          openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
       if (sync_fd_ < 0) return Fail(errno, "open " + path);
     }
     size_t len = p_.write_bytes * static_cast<uint64_t>(p_.writes_per_op);
@@ -187,7 +197,8 @@ class PointFiles {
                            static_cast<off_t>(kPreallocSegmentBytes))) != 0 &&
            errno == EINTR) {
     }
-    if (rc != 0) return Fail(errno, "fallocate " + created_path_);
+    if (rc != 0)
+      return Fail(errno, "fallocate " + t_.dir + "/" + created_name_);
     reserved_ += kPreallocSegmentBytes;
     return Status::OK();
   }
@@ -250,8 +261,9 @@ class PointFiles {
   const FsyncPoint& p_;
   Rng rng_;
   int fd_ = -1, sync_fd_ = -1, err_ = 0;
-  std::string created_path_;  // removed on every path
-  uint64_t reserved_ = 0;     // bytes of the preallocated file reserved
+  std::string
+      created_name_;  // relative to the target handle; removed on every path
+  uint64_t reserved_ = 0;  // bytes of the preallocated file reserved
   std::unique_ptr<char, FreeDeleter> buf_;
   io_uring ring_{};
   bool ring_ok_ = false;
@@ -366,11 +378,28 @@ std::optional<FileMode> ParseFileMode(std::string_view name) {
   return std::nullopt;
 }
 
+int TargetDirFd(const FsyncTarget& t) {
+  return t.dir_fd >= 0 ? t.dir_fd : AT_FDCWD;
+}
+
+std::string TargetName(const FsyncTarget& t, const std::string& name) {
+  return t.dir_fd >= 0 ? name : t.dir + "/" + name;
+}
+
+Status RemoveOverwriteFile(const FsyncTarget& t) {
+  if (t.overwrite_name.empty()) return Status::OK();
+  return UnlinkAt(TargetDirFd(t), t.overwrite_name, t.overwrite_file);
+}
+
 Status PrepareOverwriteFile(FsyncTarget* target, uint64_t bytes,
                             uint64_t seed) {
   std::string path = target->dir + "/fsync-overwrite.dat";
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Status::FromErrno(errno, "create " + path);
+  std::string name = TargetName(*target, "fsync-overwrite.dat");
+  int dir_fd = TargetDirFd(*target);
+  unlinkat(dir_fd, name.c_str(), 0);  // a killed run's, in our directory
+  Result<int> created = CreateFileAt(dir_fd, name, O_WRONLY, path);
+  if (!created.ok()) return created.status();
+  int fd = *created;
   Rng rng(seed);
   std::vector<uint64_t> chunk((1 << 20) / 8);
   Status s;
@@ -391,10 +420,11 @@ Status PrepareOverwriteFile(FsyncTarget* target, uint64_t bytes,
   if (s.ok() && fsync(fd) != 0) s = Status::FromErrno(errno, "fsync " + path);
   close(fd);
   if (!s.ok()) {
-    unlink(path.c_str());
+    unlinkat(dir_fd, name.c_str(), 0);
     return s;
   }
   target->overwrite_file = path;
+  target->overwrite_name = name;
   target->overwrite_bytes = bytes;
   return Status::OK();
 }

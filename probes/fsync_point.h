@@ -74,10 +74,15 @@ struct FsyncLimits {
 
 // Where a family of points runs.
 struct FsyncTarget {
-  std::string dir;                       // files are created here
+  std::string dir;  // files are created here; for messages and reports
+  // The directory's handle: every file is created (O_EXCL | O_NOFOLLOW),
+  // opened and removed relative to it, so a name swapped under `dir` during
+  // the run steers nothing. -1: use `dir` by name (tests of plain dirs).
+  int dir_fd = -1;
   std::vector<std::string> flush_disks;  // FlushDisks() of its device
   uint64_t logical_block_bytes = 512;    // O_DIRECT granularity
-  std::string overwrite_file;            // set by PrepareOverwriteFile
+  std::string overwrite_file;  // set by PrepareOverwriteFile (for messages)
+  std::string overwrite_name;  // its name relative to dir_fd
   uint64_t overwrite_bytes = 0;
   std::string filesystem;  // --fs-matrix: the loop filesystem
   CacheState write_cache = CacheState::kAsFound;
@@ -85,10 +90,17 @@ struct FsyncTarget {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// The handle files are reached through, and a file's name relative to it.
+int TargetDirFd(const FsyncTarget& t);
+std::string TargetName(const FsyncTarget& t, const std::string& name);
+
 // Creates <dir>/fsync-overwrite.dat: `bytes` of random data, written and
 // synced, so overwrites change no metadata (no allocation, no unwritten
 // extents). NoSpace with a clear message when the disk is full.
 Status PrepareOverwriteFile(FsyncTarget* target, uint64_t bytes, uint64_t seed);
+
+// Removes the file PrepareOverwriteFile made, through the handle.
+Status RemoveOverwriteFile(const FsyncTarget& t);
 
 // The params a point's result carries, whatever its outcome.
 ProbeParams FsyncPointParams(const FsyncTarget& target, const FsyncPoint& point,

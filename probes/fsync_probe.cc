@@ -44,10 +44,11 @@ bool IsMemoryFs(const std::string& type) {
 
 // Leaves room for the rest of the run: a point may append at most a quarter
 // of the free space.
-Status FitToSpace(const std::string& dir, FsyncLimits* l) {
+Status FitToSpace(const FsyncTarget& t, FsyncLimits* l) {
+  const std::string& dir = t.dir;
   struct statvfs sv {};
-  if (statvfs(dir.c_str(), &sv) != 0)
-    return Status::FromErrno(errno, "statvfs " + dir);
+  int rc = t.dir_fd >= 0 ? fstatvfs(t.dir_fd, &sv) : statvfs(dir.c_str(), &sv);
+  if (rc != 0) return Status::FromErrno(errno, "statvfs " + dir);
   uint64_t free_bytes = static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize;
   constexpr uint64_t kMinAppend = 1ull << 20;
   if (free_bytes / 4 < kMinAppend) {
@@ -211,7 +212,7 @@ Status RunFsyncPoints(ProbeContext& ctx, const FsyncTarget& target,
                       std::vector<ProbeResult>* results) {
   const ProbeConfig& cfg = *ctx.config;
   FsyncLimits limits = FsyncLimitsFor(cfg);
-  Status space = FitToSpace(target.dir, &limits);
+  Status space = FitToSpace(target, &limits);
   for (const FsyncPoint& p : points) {
     FsyncLimits point_limits = LimitsForPoint(p, limits);
     ctx.StartPoint(p.name, (*index)++,
@@ -259,6 +260,7 @@ Status FsyncProbe::Run(ProbeContext& ctx,
     DeviceInfo device = ctx.device.value_or(DeviceInfo{});
     FsyncTarget target =
         MakeFsyncTarget(ctx.scratch->path(), device, "scratch directory");
+    target.dir_fd = ctx.scratch->fd();
     if (!ctx.device) {
       target.extra["note"] = "no block device found: flushes are not counted";
     }
@@ -267,11 +269,9 @@ Status FsyncProbe::Run(ProbeContext& ctx,
     family.insert(family.end(), pg.begin(), pg.end());
     Status prep = PrepareOverwriteFile(&target, kOverwriteBytes, cfg.seed);
     struct Remove {
-      std::string path;
-      ~Remove() {
-        if (!path.empty()) unlink(path.c_str());
-      }
-    } remove{target.overwrite_file};
+      const FsyncTarget& t;
+      ~Remove() { (void)RemoveOverwriteFile(t); }
+    } remove{target};
     if (!prep.ok()) {
       RecordOverwriteFailures(target, family, prep, FsyncLimitsFor(cfg),
                               results);

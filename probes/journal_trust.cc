@@ -178,9 +178,8 @@ Status ValidateJournalEntry(const JournalEntry& e) {
           "not a disktune image ({fsmatrix,throttle}-<fs>.img inside a "
           "disktune scratch directory)");
     }
-    struct stat st {};
-    if (lstat(t.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-      return Refuse(e, "not a regular file");
+    if (e.object_inode == 0 || e.parent_inode == 0)
+      return Refuse(e, "recorded without the image's device and inode");
     return Status::OK();
   }
   if (e.kind == kJournalMount) {
@@ -190,6 +189,11 @@ Status ValidateJournalEntry(const JournalEntry& e) {
           e,
           "not a disktune mount point ({fsmatrix,throttle}-<fs> inside a "
           "disktune scratch directory)");
+    if (e.object_inode == 0 || e.parent_inode == 0 || e.source_device == 0) {
+      return Refuse(e,
+                    "recorded without the mount point's identity and the "
+                    "device mounted");
+    }
     return Status::OK();
   }
   if (e.kind == kJournalCgroup) {
@@ -197,6 +201,14 @@ Status ValidateJournalEntry(const JournalEntry& e) {
       return Refuse(e,
                     "not a disktune cgroup (disktune-throttle-<pid> at a "
                     "cgroup hierarchy's root)");
+    return Status::OK();
+  }
+  if (e.kind == kJournalScratchDir) {
+    if (t.empty() || t[0] != '/' || t.find("/../") != std::string::npos ||
+        !Matches(fs::path(t).filename().string(), "^disktune-[^/]+$"))
+      return Refuse(e, "not a disktune scratch directory (disktune-...)");
+    if (e.object_inode == 0 || e.parent_inode == 0)
+      return Refuse(e, "recorded without the directory's device and inode");
     return Status::OK();
   }
   return Refuse(e, "unknown kind");

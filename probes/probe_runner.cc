@@ -56,7 +56,8 @@ Status RunProbes(const std::vector<const Probe*>& probes,
   ctx.progress = progress;
   ctx.fs_workload = fs_workload;
 
-  Result<bool> direct = ProbeDirectIo(scratch.path(), &ctx.direct_refusal);
+  Result<bool> direct =
+      ProbeDirectIo(scratch.fd(), scratch.path(), &ctx.direct_refusal);
   if (!direct.ok()) return direct.status();
   ctx.direct_supported = *direct;
 

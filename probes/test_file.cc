@@ -26,25 +26,27 @@ constexpr uint64_t kChunk = 1 << 20;
 constexpr uint64_t kHeadroom = 64ull << 20;
 }  // namespace
 
-Result<bool> ProbeDirectIo(const std::string& dir, std::string* why) {
+Result<bool> ProbeDirectIo(int dir_fd, const std::string& dir,
+                           std::string* why) {
   // Kernels since 6.6 accept O_DIRECT on tmpfs, but it still only copies
   // memory: treat memory-backed filesystems as refusing it.
   struct statfs sf {};
-  if (statfs(dir.c_str(), &sf) == 0 &&
+  if (fstatfs(dir_fd, &sf) == 0 &&
       (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)) {
     *why = std::string(sf.f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs") +
            " is memory, not a disk: O_DIRECT there never reaches a device";
     return false;
   }
-  std::string path = dir + "/.disktune-odirect-check";
-  int fd = open(path.c_str(), O_CREAT | O_RDWR | O_DIRECT | O_CLOEXEC, 0644);
-  if (fd >= 0) {
-    close(fd);
-    unlink(path.c_str());
-    return true;
-  }
+  const char* name = ".disktune-odirect-check";
+  std::string path = dir + "/" + name;
+  int fd = openat(dir_fd, name,
+                  O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_DIRECT | O_CLOEXEC,
+                  0600);
   int err = errno;
-  unlink(path.c_str());
+  if (fd >= 0) close(fd);
+  // Only a file this call created is removed.
+  if (fd >= 0 || err == EINVAL || err == EOPNOTSUPP) unlinkat(dir_fd, name, 0);
+  if (fd >= 0) return true;
   if (err == EINVAL || err == EOPNOTSUPP) {
     FilesystemInfo fs = ReadFilesystemInfo(dir);
     *why = (fs.type.empty() ? std::string("this filesystem") : fs.type) +
@@ -55,7 +57,8 @@ Result<bool> ProbeDirectIo(const std::string& dir, std::string* why) {
 }
 
 Result<int> OpenTestFile(const std::string& path, bool direct, bool write) {
-  int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC | (direct ? O_DIRECT : 0);
+  int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW |
+              (direct ? O_DIRECT : 0);
   int fd = open(path.c_str(), flags);
   if (fd < 0) return Status::FromErrno(errno, "open " + path);
   return fd;
@@ -71,12 +74,13 @@ Result<TestFile> PrepareTestFile(const ScratchDir& scratch,
   DT_RETURN_IF_ERROR(
       scratch.RequireFreeSpace(size_bytes + kHeadroom, "the test file"));
   TestFile tf;
-  tf.path = scratch.Join(name);
+  tf.path = scratch.HandlePath(name);
   tf.size_bytes = size_bytes;
-  int fd = open(
-      tf.path.c_str(),
-      O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
-  if (fd < 0) return Status::FromErrno(errno, "create " + tf.path);
+  const std::string shown = scratch.Join(name);
+  Result<int> created =
+      scratch.CreateFile(name, O_WRONLY | (direct ? O_DIRECT : 0));
+  if (!created.ok()) return created.status();
+  int fd = *created;
   struct Closer {
     int fd;
     ~Closer() { close(fd); }
@@ -85,7 +89,7 @@ Result<TestFile> PrepareTestFile(const ScratchDir& scratch,
   // the file is laid out as contiguously as the filesystem allows.
   if (fallocate(fd, 0, 0, static_cast<off_t>(size_bytes)) != 0 &&
       errno != EOPNOTSUPP) {
-    return Status::FromErrno(errno, "fallocate " + tf.path);
+    return Status::FromErrno(errno, "fallocate " + shown);
   }
   void* p = nullptr;
   if (posix_memalign(&p, 4096, kChunk) != 0)
@@ -95,21 +99,20 @@ Result<TestFile> PrepareTestFile(const ScratchDir& scratch,
   uint64_t start = NowNanos();
   for (uint64_t off = 0; off < size_bytes; off += kChunk) {
     if (InterruptRequested())
-      return Status::Aborted("interrupted while filling " + tf.path);
+      return Status::Aborted("interrupted while filling " + shown);
     auto* w = reinterpret_cast<uint64_t*>(buf.get());
     for (uint64_t i = 0; i < kChunk / 8; i++) w[i] = rng.Next();
     ssize_t n = pwrite(fd, buf.get(), kChunk, static_cast<off_t>(off));
-    if (n < 0) return Status::FromErrno(errno, "write " + tf.path);
+    if (n < 0) return Status::FromErrno(errno, "write " + shown);
     if (static_cast<uint64_t>(n) != kChunk)
-      return Status::IOError("short write to " + tf.path);
+      return Status::IOError("short write to " + shown);
     if (progress && (off / kChunk) % 256 == 0) {
       progress->Step(
           "filling test file " + std::to_string(off * 100 / size_bytes) + "%",
           0, 1, 0);
     }
   }
-  if (fdatasync(fd) != 0)
-    return Status::FromErrno(errno, "fdatasync " + tf.path);
+  if (fdatasync(fd) != 0) return Status::FromErrno(errno, "fdatasync " + shown);
   posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
   tf.fill_ns = NowNanos() - start;
   return tf;

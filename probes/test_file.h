@@ -13,17 +13,20 @@ namespace disktune {
 
 class ScratchDir;
 
-// Whether the filesystem under `dir` accepts O_DIRECT. OK(true/false); the
-// refusal text goes to `why` ("tmpfs refuses O_DIRECT (Invalid argument)").
-Result<bool> ProbeDirectIo(const std::string& dir, std::string* why);
+// Whether the filesystem of the directory open as `dir_fd` (`shown` in
+// messages) accepts O_DIRECT. OK(true/false); the refusal text goes to `why`
+// ("tmpfs refuses O_DIRECT (Invalid argument)").
+Result<bool> ProbeDirectIo(int dir_fd, const std::string& shown,
+                           std::string* why);
 
 struct TestFile {
-  std::string path;
+  std::string path;  // ScratchDir::HandlePath: the file as created
   uint64_t size_bytes = 0;
   uint64_t fill_ns = 0;
 };
 
-// Creates `name` in the scratch directory with `size_bytes` of random bytes,
+// Creates `name` (exclusively, through the directory's handle) in the scratch
+// directory with `size_bytes` of random bytes,
 // synced, and drops it from the page cache. Checks free space first (the size
 // plus 64 MiB of headroom). `direct` writes with O_DIRECT.
 Result<TestFile> PrepareTestFile(const ScratchDir& scratch,

@@ -661,9 +661,11 @@ Result<std::vector<BenchResult>> RunBench(const BenchRequest& request) {
       raw = serialized.get();
     }
     std::string path = request.db_root + "/" + id;
+    const std::string& shown_root =
+        request.db_root_shown.empty() ? request.db_root : request.db_root_shown;
     const LineSink& figures =
         request.results ? request.results : request.progress;
-    Emit(figures, Header(plan, id, path));
+    Emit(figures, Header(plan, id, shown_root + "/" + id));
 
     std::vector<std::vector<BenchResult>> by_step(plan.steps.size());
     bool interrupted = false;
@@ -679,7 +681,7 @@ Result<std::vector<BenchResult>> RunBench(const BenchRequest& request) {
       er.path = path;
       std::string failed_step;
       if (ec) {
-        failed_step = "create " + request.db_root + ": " + ec.message();
+        failed_step = "create " + shown_root + ": " + ec.message();
       } else {
         // Each repetition starts from nothing.
         Status d = raw->Destroy(path);
@@ -692,7 +694,7 @@ Result<std::vector<BenchResult>> RunBench(const BenchRequest& request) {
           r = Skeleton(id, plan.steps[i], static_cast<int>(i));
           if (ec && i == 0) {
             r.status = RunStatus::kFailed;
-            r.error = Status::FromErrno(ec.value(), "create " + request.db_root)
+            r.error = Status::FromErrno(ec.value(), "create " + shown_root)
                           .ToString();
           } else {
             r.status = RunStatus::kSkipped;
@@ -708,6 +710,12 @@ Result<std::vector<BenchResult>> RunBench(const BenchRequest& request) {
           }
           if (InterruptRequested()) interrupted = true;
         }
+        // An engine's message names the handle path; the user knows the
+        // scratch directory's name.
+        for (size_t at;
+             !request.db_root_shown.empty() &&
+             (at = r.error.find(request.db_root)) != std::string::npos;)
+          r.error.replace(at, request.db_root.size(), request.db_root_shown);
         Emit(request.repeat > 1 ? request.progress : figures,
              FormatDbBenchLine(r));
         by_step[i].push_back(std::move(r));

@@ -33,8 +33,12 @@ struct BenchRequest {
   Overrides user;
   bool quick = false;
   int repeat = 1;
-  // Scratch directory; engine X's database lives in db_root/X.
+  // Scratch directory; engine X's database lives in db_root/X. In the tool
+  // it is ScratchDir::HandlePath() (engines open by name: the handle keeps
+  // that name from being steered; DESIGN.md, safety rules), and
+  // `db_root_shown` is what headers and messages print instead.
   std::string db_root;
+  std::string db_root_shown;
   // AvailableEngines() and NewEngine in production; fakes in tests.
   std::vector<EngineInfo> available;
   EngineFactory factory;

@@ -262,12 +262,10 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
 
   auto throttle = PlanThrottle(opts.common);
   if (!throttle.ok()) return Fail(ctx, throttle.status());
-  if (*throttle) {
-    // The throttle's journal must hold only this run's objects.
-    Status r = RecoverFromKilledRun(ctx);
-    if (!r.ok()) return Fail(ctx, r);
-  }
-
+  // A killed run's scratch directory (journaled) and objects go before this
+  // run makes its own, with a line saying so.
+  Status recovered = RecoverFromKilledRun(ctx);
+  if (!recovered.ok()) return Fail(ctx, recovered);
   auto scratch = OpenScratch(opts.common);
   if (!scratch.ok()) return Fail(ctx, scratch.status());
   std::unique_ptr<ThrottleSession> throttled;
@@ -286,7 +284,8 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
     };
   }
   const ScratchDir& dir = throttled ? throttled->scratch() : **scratch;
-  req.db_root = dir.Join("bench");
+  req.db_root = dir.HandlePath("bench");
+  req.db_root_shown = dir.Join("bench");
 
   // The figures on stdout (stderr when the JSON goes there), progress on
   // stderr, so `> file` keeps the results.

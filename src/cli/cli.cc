@@ -4,11 +4,28 @@
 #include <ostream>
 
 #include "generated/version.h"
+#include "probes/device_journal.h"
 #include "src/cli/command.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
 
 namespace disktune::cli {
+
+namespace {
+
+// A command that ended well (0) or with a verdict (1) but whose output could
+// not be written (a closed stdout, a reader that went away: EPIPE) has lost
+// its result: exit 3 with one line. EmitJson says so itself, with exit 3.
+int ResultWritten(CommandContext& ctx, int code) {
+  ctx.out.flush();
+  if (ctx.out.good() || (code != 0 && code != 1)) return code;
+  ctx.err << "disktune: the result could not be written to standard output "
+             "(it is closed, or its reader went away); nothing else was "
+             "lost, run again with --json FILE\n";
+  return 3;
+}
+
+}  // namespace
 
 int Main(const std::vector<std::string>& args, std::ostream& out,
          std::ostream& err, bool err_is_terminal) {
@@ -59,6 +76,9 @@ int Main(const std::vector<std::string>& args, std::ostream& out,
   std::reverse(rest.begin(), rest.end());  // CLI11 takes them in reverse order
   // Before any command runs, so every one of them cleans up on a signal.
   InstallInterruptHandlers();
+  SetJournalNoticeSink([&err](const std::string& line) {
+    err << "disktune: " << line << "\n" << std::flush;
+  });
   try {
     app.parse(rest);
   } catch (const nlohmann::json::exception& e) {
@@ -93,7 +113,7 @@ int Main(const std::vector<std::string>& args, std::ostream& out,
     err << "disktune: " << e.what() << " (see disktune --help)\n";
     return 2;
   }
-  return ctx.exit_code;
+  return ResultWritten(ctx, ctx.exit_code);
 }
 
 }  // namespace disktune::cli

@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
+#include "probes/device_journal.h"
+#include "probes/journal_objects.h"
 #include "probes/throttle_spec.h"
 #include "reports/report.h"
 #include "src/core/json_input.h"
@@ -116,7 +119,26 @@ Status ParseTuneBudgetFlags(const std::string& time_text,
 Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts) {
   Result<std::unique_ptr<ScratchDir>> s = ScratchDir::Create(opts.dir, "--dir");
   if (s.ok() && opts.keep) (*s)->Keep();
+  if (s.ok()) DT_RETURN_IF_ERROR(JournalScratch(**s));
   return s;
+}
+
+Status JournalScratch(ScratchDir& dir) {
+  // The journal is root's: an unprivileged run has none unless a test names
+  // one.
+  if (geteuid() != 0 && std::getenv("DISKTUNE_JOURNAL") == nullptr)
+    return Status::OK();
+  JournalEntry e;
+  e.kind = kJournalScratchDir;
+  e.target = dir.path();
+  e.description = "scratch directory";
+  DT_RETURN_IF_ERROR(RecordIdentity(dir.parent_fd(), dir.name(), &e));
+  Result<std::string> id = ProcessJournal().Add(e);
+  if (!id.ok()) return id.status();
+  dir.SetOnEnd([id = *id](bool done) {
+    if (done) (void)ProcessJournal().Remove(id);
+  });
+  return Status::OK();
 }
 
 std::unique_ptr<TerminalProgress> MakeProgress(CommandContext& ctx,
@@ -126,12 +148,19 @@ std::unique_ptr<TerminalProgress> MakeProgress(CommandContext& ctx,
       ParseProgressMode(opts.progress).value_or(ProgressMode::kAuto));
 }
 
+Status ResultNotWritten() {
+  return Status::IOError(
+      "the result could not be written to standard output (it is closed, or "
+      "its reader went away); run again with --json FILE");
+}
+
 Status EmitJson(CommandContext& ctx, const CommonOptions& opts,
                 const nlohmann::json& j) {
   if (opts.json_path.empty()) return Status::OK();
   if (opts.json_path == "-") {
     ctx.out << DumpJson(j) << "\n";
     ctx.out.flush();
+    if (!ctx.out.good()) return ResultNotWritten();
     return Status::OK();
   }
   return WriteJsonFile(opts.json_path, j, "--json");

@@ -52,6 +52,8 @@ inline constexpr int kExitMeasurementFailed = 3;
 
 // Prints "disktune: <message>" on stderr and returns the exit code for it.
 int Fail(CommandContext& ctx, const Status& status);
+// IOError, exit 3: a result stdout did not take (closed, EPIPE).
+Status ResultNotWritten();
 int ExitCodeFor(const Status& status);
 
 // Parses a size/duration flag value; the error names the flag and shows a valid
@@ -76,6 +78,9 @@ void AddProgressOption(CLI::App* cmd, CommonOptions* opts);
 // Opens the scratch directory: --dir, or a new "disktune-<stamp>-<pid>" under
 // the current directory.
 Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts);
+// Journals `dir` (device and inode) so `restore` and the next run remove it
+// after a SIGKILL; the entry goes when the directory does.
+Status JournalScratch(ScratchDir& dir);
 
 // The progress sink for a command: a status line on stderr (in place on a
 // terminal, plain lines in a log) as --progress says, warnings unless

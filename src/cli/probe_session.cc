@@ -82,7 +82,7 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
   // A shared scratch directory outlives the session: the space of the test
   // file goes back to what runs next in it.
   if (own == nullptr && !out.test_file.empty() && !common.keep)
-    unlink(out.test_file.c_str());
+    (void)dir.Unlink("probe.dat");
   report->probes = std::move(out.results);
   report->analyses = std::move(out.analyses);
   report->warnings = std::move(out.warnings);

@@ -21,6 +21,7 @@ Status WriteOutput(CommandContext& ctx, const std::string& out,
   if (out.empty() || out == "-") {
     ctx.out << text;
     ctx.out.flush();
+    if (!ctx.out.good()) return ResultNotWritten();
     return Status::OK();
   }
   return WriteOutputFile(out, text, "--out");

@@ -207,14 +207,14 @@ void PredictFromThisRun(const bench::BenchRequest& req, Report* report) {
 
 Status RunBaselineBench(bench::BenchRequest req, const ScratchDir& scratch,
                         ProgressSink* progress, Report* report) {
-  req.db_root = scratch.Join("bench");
+  req.db_root = scratch.HandlePath("bench");
+  req.db_root_shown = scratch.Join("bench");
   req.progress = [progress](std::string_view line) {
     progress->Info(std::string(line));
   };
   Result<std::vector<bench::BenchResult>> results = bench::RunBench(req);
   // The tuner runs in the same scratch directory next: free its space.
-  std::error_code ec;
-  fs::remove_all(req.db_root, ec);
+  scratch.RemoveTree("bench");
   if (!results.ok()) return results.status();
   report->benches = std::move(*results);
   RecordEngineLibraries(req.engines, report);

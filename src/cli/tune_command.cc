@@ -133,11 +133,10 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
 
   auto throttle = PlanThrottle(opts.common);
   if (!throttle.ok()) return Fail(ctx, throttle.status());
-  if (*throttle) {
-    // The throttle's journal must hold only this run's objects.
-    Status r = RecoverFromKilledRun(ctx);
-    if (!r.ok()) return Fail(ctx, r);
-  }
+  // A killed run's scratch directory (journaled) and objects go before this
+  // run makes its own, with a line saying so.
+  Status recovered = RecoverFromKilledRun(ctx);
+  if (!recovered.ok()) return Fail(ctx, recovered);
 
   auto scratch = OpenScratch(opts.common);
   if (!scratch.ok()) return Fail(ctx, scratch.status());

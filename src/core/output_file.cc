@@ -57,11 +57,47 @@ Status WriteAll(int fd, std::string_view data, const std::string& shown) {
 
 }  // namespace
 
+std::string OutputMarkValue(uint64_t inode, std::string_view data) {
+  // FNV-1a, 64 bits: tells an edit from the bytes written; the mark guards
+  // against mistakes (a copy, an edited file), not against the file's owner,
+  // who can set any user.* attribute anyway.
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char v[96];
+  std::snprintf(v, sizeof(v), "v2 inode=%llu size=%zu fnv1a64=%016llx",
+                static_cast<unsigned long long>(inode), data.size(),
+                static_cast<unsigned long long>(h));
+  return v;
+}
+
 bool WrittenByDisktune(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
   struct stat st {};
-  if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-  char v[8];
-  return lgetxattr(path.c_str(), kOutputMark, v, sizeof(v)) > 0;
+  char mark[128] = {};
+  bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+            st.st_size <= static_cast<off_t>(kMaxMarkedBytes) &&
+            fgetxattr(fd, kOutputMark, mark, sizeof(mark) - 1) > 0;
+  std::string data;
+  if (ok) {
+    data.resize(static_cast<size_t>(st.st_size));
+    size_t done = 0;
+    while (done < data.size()) {
+      ssize_t r = pread(fd, data.data() + done, data.size() - done,
+                        static_cast<off_t>(done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      done += static_cast<size_t>(r);
+    }
+    ok = done == data.size();
+  }
+  close(fd);
+  // The mark names the inode and the content it was written with: a copy
+  // (cp -a carries the attribute to a new inode) or an edit does not match.
+  return ok && std::string(mark) == OutputMarkValue(st.st_ino, data);
 }
 
 Status CheckOutputFile(const std::string& path, const std::string& flag) {
@@ -109,7 +145,11 @@ Status WriteOutputFile(const std::string& path, std::string_view data,
   if (s.ok() && fsync(fd) != 0) s = Status::FromErrno(errno, "fsync " + path);
   // Best effort: a filesystem without user xattrs only loses the right to
   // replace this file later.
-  if (s.ok()) (void)fsetxattr(fd, kOutputMark, "1", 1, 0);
+  struct stat st {};
+  if (s.ok() && fstat(fd, &st) == 0) {
+    std::string mark = OutputMarkValue(st.st_ino, data);
+    (void)fsetxattr(fd, kOutputMark, mark.data(), mark.size(), 0);
+  }
   close(fd);
   if (!s.ok()) {
     unlink(tmp.c_str());

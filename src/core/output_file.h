@@ -9,6 +9,7 @@
 // file is refused with a line saying so. A failure leaves no temporary file.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -30,8 +31,14 @@ Status WriteOutputFile(const std::string& path, std::string_view data,
 // spends an hour measuring.
 Status CheckOutputFile(const std::string& path, const std::string& flag);
 
-// Whether `path` is a regular file carrying kOutputMark.
+// Whether `path` is a regular file carrying kOutputMark, and the mark is
+// this file's: it names the inode written and a digest of the bytes written
+// (OutputMarkValue), so a copy (cp -a keeps the attribute) or an edited file
+// is refused like any other. Files over kMaxMarkedBytes never match.
 bool WrittenByDisktune(const std::string& path);
+inline constexpr uint64_t kMaxMarkedBytes = 256ull << 20;
+// The attribute's value for `data` written to the file with `inode`.
+std::string OutputMarkValue(uint64_t inode, std::string_view data);
 
 // Creates a new directory. When `numbered`, "path-2", "path-3", ... are tried
 // while the name is taken (for default names such as disktune-run-<time>);

@@ -1,7 +1,9 @@
 #include "src/core/output_file.h"
 
 #include <gtest/gtest.h>
+#include <sys/xattr.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -42,6 +44,34 @@ TEST_F(OutputFileTest, WritesNewFilesAndReplacesOnlyItsOwn) {
     files++;
   }
   EXPECT_EQ(files, 2);
+}
+
+// The mark is bound to the file written: `cp -a` carries the attribute to a
+// new inode, and an edit changes the bytes; both are a user's file now.
+TEST_F(OutputFileTest, ACopyOrAnEditedResultIsNotDisktunes) {
+  std::string p = work_ + "/r.json";
+  ASSERT_TRUE(WriteOutputFile(p, "{\"a\": 1}\n", "--json").ok());
+  ASSERT_TRUE(WrittenByDisktune(p));
+  std::string copy = work_ + "/kept.json";
+  ASSERT_EQ(system(("cp -a " + p + " " + copy).c_str()), 0);
+  char v[128] = {};
+  ASSERT_GT(getxattr(copy.c_str(), kOutputMark, v, sizeof(v)), 0)
+      << "cp -a did not carry the attribute; the case is not tried";
+  EXPECT_FALSE(WrittenByDisktune(copy));
+  Status s = WriteOutputFile(copy, "new", "--json");
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("did not write it"), std::string::npos);
+  EXPECT_EQ(ReadFile(copy), "{\"a\": 1}\n");
+
+  // Edited in place (same inode, attribute kept).
+  { std::ofstream(p, std::ios::in | std::ios::out) << "{\"a\": 2}"; }
+  EXPECT_FALSE(WrittenByDisktune(p));
+  EXPECT_FALSE(WriteOutputFile(p, "new", "--json").ok());
+  // An old-style mark ("1") is not trusted either.
+  std::string old = work_ + "/old.json";
+  std::ofstream(old) << "x";
+  ASSERT_EQ(setxattr(old.c_str(), kOutputMark, "1", 1, 0), 0);
+  EXPECT_FALSE(WrittenByDisktune(old));
 }
 
 TEST_F(OutputFileTest, SymlinkAtTheTargetIsNotFollowed) {

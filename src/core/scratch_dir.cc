@@ -104,7 +104,8 @@ Result<std::unique_ptr<ScratchDir>> ScratchDir::Create(
       "disktune-" + LocalStamp() + "-" + std::to_string(getpid());
   for (int n = 1; n <= kMaxNameTries; n++) {
     std::string name = n == 1 ? base : base + "-" + std::to_string(n);
-    if (mkdirat(dir->parent_fd_, name.c_str(), 0755) == 0) {
+    // 0700: no other user may create, rename or read anything inside.
+    if (mkdirat(dir->parent_fd_, name.c_str(), 0700) == 0) {
       dir->name_ = name;
       break;
     }
@@ -129,6 +130,20 @@ Result<std::unique_ptr<ScratchDir>> ScratchDir::Create(
   fstat(dir->dir_fd_, &st);
   dir->dev_ = st.st_dev;
   dir->ino_ = st.st_ino;
+  // mkdirat applies the umask: set the mode on the handle, not the name.
+  fchmod(dir->dir_fd_, 0700);
+  dir->pid_ = getpid();
+  // Every consumer given a path reaches the directory through /proc: check
+  // once that it resolves to the directory just created.
+  struct stat hst {};
+  if (stat(dir->HandlePath().c_str(), &hst) != 0 || hst.st_dev != st.st_dev ||
+      hst.st_ino != st.st_ino) {
+    return Status::NotSupported(
+        "/proc/" + std::to_string(dir->pid_) + "/fd does not reach " +
+        dir->path_ +
+        " (is /proc mounted?); disktune opens its scratch directory only "
+        "through its handle there; mount /proc");
+  }
   // Held for the life of the run: a live run's scratch is locked.
   flock(dir->dir_fd_, LOCK_EX | LOCK_NB);
   return dir;
@@ -136,6 +151,7 @@ Result<std::unique_ptr<ScratchDir>> ScratchDir::Create(
 
 ScratchDir::~ScratchDir() {
   Remove();
+  if (on_end_) on_end_(gone_ || keep_);
   if (dir_fd_ >= 0) close(dir_fd_);
   if (parent_fd_ >= 0) close(parent_fd_);
 }
@@ -148,7 +164,13 @@ void ScratchDir::Remove() {
   struct stat st {};
   if (fstatat(parent_fd_, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
       st.st_dev == dev_ && st.st_ino == ino_) {
-    unlinkat(parent_fd_, name_.c_str(), AT_REMOVEDIR);
+    gone_ = unlinkat(parent_fd_, name_.c_str(), AT_REMOVEDIR) == 0;
+  } else {
+    // Renamed away during the run: what it held is removed; the directory
+    // itself stays wherever it was moved (its name is not ours now).
+    leftover_ += path_ + " was renamed or replaced during the run; the " +
+                 "directory disktune made (now empty) was left where it was " +
+                 "moved\n";
   }
   if (parent_created_) {
     // Removed only when empty (rmdir refuses otherwise) and still the same.
@@ -202,9 +224,79 @@ void RemoveContentsAt(int dir_fd, dev_t dev, const std::string& shown_path,
   closedir(d);
 }
 
+std::string FdPath(int fd) {
+  return "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(fd);
+}
+
+Result<int> CreateFileAt(int dir_fd, const std::string& name, int flags,
+                         const std::string& shown) {
+  int fd = openat(dir_fd, name.c_str(),
+                  flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return Status::FromErrno(errno, "create " + shown);
+  return fd;
+}
+
+Result<int> OpenFileAt(int dir_fd, const std::string& name, int flags,
+                       const std::string& shown) {
+  int fd = openat(dir_fd, name.c_str(), flags | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return Status::FromErrno(errno, "open " + shown);
+  return fd;
+}
+
+Status UnlinkAt(int dir_fd, const std::string& name, const std::string& shown) {
+  if (unlinkat(dir_fd, name.c_str(), 0) != 0 && errno != ENOENT)
+    return Status::FromErrno(errno, "delete " + shown);
+  return Status::OK();
+}
+
+std::string ScratchDir::HandlePath(const std::string& name) const {
+  std::string p =
+      "/proc/" + std::to_string(pid_) + "/fd/" + std::to_string(dir_fd_);
+  return name.empty() ? p : p + "/" + name;
+}
+
+Result<int> ScratchDir::CreateFile(const std::string& name, int flags) const {
+  return CreateFileAt(dir_fd_, name, flags, Join(name));
+}
+
+Result<int> ScratchDir::OpenFile(const std::string& name, int flags) const {
+  return OpenFileAt(dir_fd_, name, flags, Join(name));
+}
+
+Status ScratchDir::Unlink(const std::string& name) const {
+  return UnlinkAt(dir_fd_, name, Join(name));
+}
+
+Status ScratchDir::MakeSubdir(const std::string& name) const {
+  if (mkdirat(dir_fd_, name.c_str(), 0700) != 0 && errno != EEXIST)
+    return Status::FromErrno(errno, "mkdir " + Join(name));
+  struct stat st {};
+  if (fstatat(dir_fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !S_ISDIR(st.st_mode)) {
+    return Status::IOError(Join(name) + " is not a directory");
+  }
+  return Status::OK();
+}
+
+void ScratchDir::RemoveTree(const std::string& name) const {
+  struct stat st {};
+  if (fstatat(dir_fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return;
+  if (!S_ISDIR(st.st_mode)) {
+    unlinkat(dir_fd_, name.c_str(), 0);
+    return;
+  }
+  int sub = openat(dir_fd_, name.c_str(),
+                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (sub < 0) return;
+  std::string ignored;
+  RemoveContentsAt(sub, dev_, Join(name), &ignored);
+  close(sub);
+  unlinkat(dir_fd_, name.c_str(), AT_REMOVEDIR);
+}
+
 Result<uint64_t> ScratchDir::FreeBytes() const {
   struct statvfs sv {};
-  if (statvfs(path_.c_str(), &sv) != 0)
+  if (fstatvfs(dir_fd_, &sv) != 0)
     return Status::FromErrno(errno, "statvfs " + path_);
   return static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize;
 }

@@ -1,5 +1,6 @@
 #include "src/core/scratch_dir.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -7,6 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+
+#include "tests/test_support.h"
 
 namespace disktune {
 namespace {
@@ -160,6 +163,59 @@ TEST_F(ScratchDirTest, FreeSpaceCheck) {
   Status s = (*dir)->RequireFreeSpace(uint64_t{1} << 60, "probe file");
   EXPECT_EQ(s.code(), Status::Code::kNoSpace);
   EXPECT_NE(s.message().find("probe file needs"), std::string::npos);
+}
+
+// The directory is 0700, its files 0600, and every file is reached through
+// the handle: a swap of the name during the run steers nothing.
+TEST_F(ScratchDirTest, FilesAreMadeThroughTheHandleNotTheName) {
+  auto dir = ScratchDir::Create(root_);
+  ASSERT_TRUE(dir.ok()) << dir.status().ToString();
+  ScratchDir& d = **dir;
+  struct stat st {};
+  ASSERT_EQ(stat(d.path().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0700u);
+
+  Result<int> fd = d.CreateFile("a.dat", O_WRONLY);
+  ASSERT_TRUE(fd.ok()) << fd.status().ToString();
+  ASSERT_EQ(fstat(*fd, &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  close(*fd);
+  // Created exclusively: an existing name (or a link) is an error.
+  EXPECT_FALSE(d.CreateFile("a.dat", O_WRONLY).ok());
+  std::string victim = root_ + "/victim";
+  std::ofstream(victim) << "precious";
+  fs::create_symlink(victim, d.Join("link"));
+  EXPECT_FALSE(d.CreateFile("link", O_WRONLY | O_TRUNC).ok());
+  EXPECT_FALSE(d.OpenFile("link", O_WRONLY | O_TRUNC).ok());
+  EXPECT_EQ(testing::ReadFile(victim), "precious");
+
+  // Renamed away, and a user's directory with a planted link in its place.
+  std::string p = d.path();
+  std::string moved = root_ + "/moved";
+  fs::rename(p, moved);
+  fs::create_directory(p);
+  fs::create_symlink(victim, p + "/b.dat");
+  fd = d.CreateFile("b.dat", O_WRONLY);
+  ASSERT_TRUE(fd.ok()) << fd.status().ToString();
+  close(*fd);
+  EXPECT_TRUE(fs::exists(moved + "/b.dat"));
+  // The handle path reaches the directory created, not the name.
+  std::ofstream(d.HandlePath("c.dat")) << "through the handle";
+  EXPECT_EQ(testing::ReadFile(moved + "/c.dat"), "through the handle");
+  EXPECT_FALSE(fs::exists(p + "/c.dat"));
+  EXPECT_TRUE(d.MakeSubdir("sub").ok());
+  EXPECT_TRUE(fs::is_directory(moved + "/sub"));
+  EXPECT_TRUE(d.Unlink("b.dat").ok());
+  EXPECT_FALSE(fs::exists(moved + "/b.dat"));
+  EXPECT_TRUE(fs::is_symlink(p + "/b.dat"));
+  d.RemoveTree("sub");
+  EXPECT_FALSE(fs::exists(moved + "/sub"));
+  d.Remove();
+  EXPECT_EQ(testing::ReadFile(victim), "precious");
+  EXPECT_TRUE(fs::is_empty(moved));
+  EXPECT_NE(d.leftover().find("renamed or replaced"), std::string::npos);
+  fs::remove_all(p);
+  fs::remove_all(moved);
 }
 
 }  // namespace

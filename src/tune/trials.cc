@@ -35,6 +35,7 @@ Result<TrialScore> Trials::Run(const TuneConfig& full, double scale,
   br.user.sync = t.sync;
   br.user.entries_per_batch = static_cast<int64_t>(t.entries_per_batch);
   br.db_root = root_;
+  br.db_root_shown = root_shown_;
   br.available = req_.available;
   br.factory = req_.factory;
   if (progress_ != nullptr) {
@@ -45,8 +46,7 @@ Result<TrialScore> Trials::Run(const TuneConfig& full, double scale,
   auto results = bench::RunBench(br);
   uint64_t elapsed = NowNanos() - t0;
   trials_++;
-  std::error_code ec;
-  std::filesystem::remove_all(root_, ec);  // cancels unwritten pages first
+  scratch_.RemoveTree("tune");  // cancels unwritten pages first
   uint64_t b1 = budget_.ReadBytes();
   uint64_t cost =
       static_cast<uint64_t>(budget_.CostNs(elapsed, b1 > b0 ? b1 - b0 : 0));

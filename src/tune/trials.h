@@ -33,7 +33,9 @@ class Trials {
         shape_(shape),
         budget_(budget),
         model_(ModelFor(req.engine)),
-        root_(scratch.Join("tune")),
+        scratch_(scratch),
+        root_(scratch.HandlePath("tune")),
+        root_shown_(scratch.Join("tune")),
         progress_(progress) {}
 
   // The full-size config as the trial at `scale` runs it. Only the block
@@ -121,7 +123,9 @@ class Trials {
   const DataShape& shape_;
   const TuneBudget& budget_;
   const EngineModel& model_;
-  std::string root_;
+  const ScratchDir& scratch_;
+  std::string root_;        // through the scratch handle
+  std::string root_shown_;  // for messages
   ProgressSink* progress_;
   int trials_ = 0;
 };

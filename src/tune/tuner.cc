@@ -106,12 +106,12 @@ std::optional<double> MeasureSnappy(const TuneRequest& req, const Workload& w,
   br.scenarios = {"snappycomp"};
   br.quick = true;  // 100 MiB: a few tenths of a second
   br.user.compression_ratio = w.compression_ratio;
-  br.db_root = scratch.Join("tune-cpu");
+  br.db_root = scratch.HandlePath("tune-cpu");
+  br.db_root_shown = scratch.Join("tune-cpu");
   br.available = req.available;
   br.factory = req.factory;
   auto r = bench::RunBench(br);
-  std::error_code ec;
-  std::filesystem::remove_all(br.db_root, ec);
+  scratch.RemoveTree("tune-cpu");
   if (!r.ok() || r->empty() || r->front().status != bench::RunStatus::kOk ||
       !r->front().metrics.bytes_per_sec) {
     return std::nullopt;
