@@ -251,6 +251,7 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   if (InterruptRequested()) report.completion = "interrupted";
   report.benches = *results;
   written.Record(&report);
+  FinishReport("", &report);
   if (auto f = CheckFindings2011(report.benches)) {
     report.analyses[Findings2011Check::kKey] = *f;
   }
