@@ -29,11 +29,21 @@
 #    per pair the ratio recommendation / defaults; the median and a
 #    Student-t 95% interval of the mean log-ratio over the pairs.
 #
-# Output: DIR/judge.tsv (one line per run) and a summary on stdout.
+# 4. per device class (--class native,hdd,cloud; default native): the
+#    tune and the judge's runs on that class. native is the scratch
+#    directory's own disk; hdd and cloud are `disktune --throttle CLASS`'s
+#    emulated classes, used by the tune and by `disktune bench` (LevelDB's
+#    judge). RocksDB's judge is db_bench, which cannot run on disktune's
+#    throttled device from outside it: rocksdb on hdd/cloud is refused
+#    with that reason until the script sets up the throttle itself.
+#
+# Output: DIR/judge.tsv (one line per run, with its class) and a summary
+# per class on stdout.
 #
 # Usage: benchmarks/tune_judge.sh --engine rocksdb|leveldb
 #          [--workload write-heavy] [--memory-budget 256MiB]
 #          [--time-budget 4m] [--pairs 5] [--tunes 1] [--num 1000000]
+#          [--class native[,hdd,cloud]]
 #          [--dir DIR] [--profile FILE.json (judge this profile, no tune)]
 #   DISKTUNE=path/to/disktune (default: build/disktune)
 set -euo pipefail
@@ -49,6 +59,7 @@ tunes=1
 num=1000000
 dir=""
 given_profile=""
+classes=native
 while [ $# -gt 0 ]; do
   case "$1" in
     --engine) engine=$2; shift 2 ;;
@@ -60,7 +71,8 @@ while [ $# -gt 0 ]; do
     --num) num=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --profile) given_profile=$2; shift 2 ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    --class) classes=$2; shift 2 ;;
+    -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
     *) echo "tune_judge.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -79,6 +91,25 @@ if [ "$engine" = rocksdb ] && ! command -v db_bench >/dev/null; then
   exit 2
 fi
 command -v jq >/dev/null || { echo "tune_judge.sh: needs jq" >&2; exit 2; }
+for class in ${classes//,/ }; do
+  case "$class" in
+    native) ;;
+    hdd|cloud)
+      if ! "$disktune" tune --help 2>&1 | grep -q -- '--throttle'; then
+        echo "tune_judge.sh: --class $class needs disktune's --throttle," \
+          "which this build ($disktune) does not have" >&2
+        exit 2
+      fi
+      if [ "$engine" = rocksdb ]; then
+        echo "tune_judge.sh: --class $class with rocksdb: db_bench cannot" \
+          "run on disktune's throttled device yet; judge leveldb, or" \
+          "rocksdb on native" >&2
+        exit 2
+      fi ;;
+    *) echo "tune_judge.sh: --class native, hdd or cloud (got $class)" >&2
+       exit 2 ;;
+  esac
+done
 if [ -z "$dir" ]; then dir=$(mktemp -d /tmp/tune_judge.XXXXXX); fi
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
@@ -170,12 +201,18 @@ bench_score() {
     "$1" 2>/dev/null || echo NA
 }
 
+# The class's flag for disktune (none on the native disk).
+throttle_args() {
+  if [ "$class" != native ]; then echo "--throttle $class"; fi
+}
+
 run_bench() {  # which(defaults|tuned) profile
   local which=$1 profile=$2 out="$dir/bench-$which.json"
   rm -f "$out"
   settle
+  # shellcheck disable=SC2207
   local common=(--num "$num" --reads "$num" --key-size 16 --value-size 100
-    --compression-ratio 0.5 --dir "$dir" --json "$out")
+    --compression-ratio 0.5 --dir "$dir" --json "$out" $(throttle_args))
   local scen=(--scenario "$steps")
   if [ "$which" = defaults ]; then
     "$disktune" bench --engine leveldb "${scen[@]}" "${common[@]}" \
@@ -206,21 +243,24 @@ EOF
 }
 
 tsv="$dir/judge.tsv"
-echo -e "tune\tpair\torder\tdefaults_ops\ttuned_ops\tratio" > "$tsv"
+echo -e "class\ttune\tpair\torder\tdefaults_ops\ttuned_ops\tratio" > "$tsv"
 echo "tune_judge: $engine $workload, budget $budget, $num keys, $pairs pairs;" \
-  "dir $dir; $(uptime)"
-for k in $(seq 1 "$tunes"); do
+  "classes $classes; dir $dir; $(uptime)"
+declare -A class_summary=()
+for class in ${classes//,/ }; do
+ for k in $(seq 1 "$tunes"); do
   profile=$given_profile
   if [ -z "$profile" ]; then
-    profile="$dir/tune-$k.json"
+    profile="$dir/tune-$class-$k.json"
     mkdir -p "$dir/scratch"
     start=$(date +%s)
+    # shellcheck disable=SC2046
     "$disktune" tune --engine "$engine" --workload "$workload" \
       --memory-budget "$budget" --time-budget "$time_budget" \
-      --data-size "$((num * 116))B" \
-      --dir "$dir/scratch" --out "$profile" > "$dir/tune-$k.log" 2>&1
-    echo "tune $k: $(( $(date +%s) - start )) s; $(grep -m1 'Verdict' \
-      "$dir/tune-$k.log" || true)"
+      --data-size "$((num * 116))B" $(throttle_args) \
+      --dir "$dir/scratch" --out "$profile" > "$dir/tune-$class-$k.log" 2>&1
+    echo "[$class] tune $k: $(( $(date +%s) - start )) s; $(grep -m1 'Verdict' \
+      "$dir/tune-$class-$k.log" || true)"
   fi
   ini="${profile%.json}.rocksdb.ini"
   ratios=()
@@ -236,13 +276,21 @@ for k in $(seq 1 "$tunes"); do
     done
     ratio=$(awk -v a="${score[tuned]}" -v b="${score[defaults]}" \
       'BEGIN { if (a == "NA" || b == "NA" || b == 0) print "NA"; else printf "%.4f", a / b }')
-    echo -e "$k\t$p\t${order// /,}\t${score[defaults]}\t${score[tuned]}\t$ratio" >> "$tsv"
-    echo "  pair $p ($order): defaults ${score[defaults]} ops/s, tuned ${score[tuned]} ops/s, ${ratio}x"
+    echo -e "$class\t$k\t$p\t${order// /,}\t${score[defaults]}\t${score[tuned]}\t$ratio" >> "$tsv"
+    echo "  [$class] pair $p ($order): defaults ${score[defaults]} ops/s, tuned ${score[tuned]} ops/s, ${ratio}x"
     [ "$ratio" = NA ] || ratios+=("$ratio")
     unset score
   done
   if [ ${#ratios[@]} -gt 0 ]; then
-    echo "tune $k: $(summary "${ratios[@]}")"
+    line="tune $k: $(summary "${ratios[@]}")"
+    echo "[$class] $line"
+    class_summary[$class]+="  $line"$'\n'
   fi
+ done
+done
+echo "per class:"
+for class in ${classes//,/ }; do
+  echo "$class:"
+  printf '%s' "${class_summary[$class]:-  no ratios}"
 done
 echo "done; $(uptime)"

@@ -76,21 +76,22 @@ Status RemoveDbFiles(
 
 void AddSingleFileKnobs(const EngineOptions& options, std::string_view engine,
                         KnobList* out) {
-  const std::string name(engine);
-  if (options.write_buffer_bytes) {
-    out->emplace_back("write_buffer_bytes",
-                      name + " writes pages in place; it has no memtable");
-  }
-  if (options.bloom_bits_per_key.value_or(0) > 0) {
-    out->emplace_back("bloom_bits_per_key", name + " has no bloom filters");
-  }
-  if (options.max_open_files) {
-    out->emplace_back("max_open_files",
-                      name + " keeps one data file; there is no table cache");
-  }
-  if (options.max_file_bytes) {
-    out->emplace_back("max_file_bytes",
-                      name + " keeps one data file; there are no table files");
+  struct Lsm {
+    KnobId id;
+    const char* why;
+  };
+  static constexpr Lsm kLsmOnly[] = {
+      {KnobId::kWriteBufferBytes, " writes pages in place; it has no memtable"},
+      {KnobId::kBloomBitsPerKey, " has no bloom filters"},
+      {KnobId::kMaxOpenFiles, " keeps one data file; there is no table cache"},
+      {KnobId::kMaxFileBytes, " keeps one data file; there are no table files"},
+  };
+  for (const Lsm& lsm : kLsmOnly) {
+    const KnobSpec& k = KnobRow(lsm.id);
+    std::optional<KnobValue> v = k.get(options);
+    // No bloom filter is what a B-tree has: honoured.
+    if (!v || (lsm.id == KnobId::kBloomBitsPerKey && *v <= 0)) continue;
+    out->emplace_back(std::string(k.json_key), std::string(engine) + lsm.why);
   }
   AddRocksDbOnlyKnobs(options, engine, out);
 }
@@ -101,7 +102,7 @@ void AddRocksDbOnlyKnobs(const EngineOptions& options, std::string_view engine,
     if (IsRocksDbOnly(k) && k.get(options)) {
       out->emplace_back(std::string(k.json_key),
                         std::string(engine) + " has no " +
-                            std::string(k.rocksdb_option) +
+                            std::string(k.rocksdb.option) +
                             " (a RocksDB option)");
     }
   }

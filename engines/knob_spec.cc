@@ -15,48 +15,40 @@ constexpr KnobValue kMiB = 1024 * kKiB;
 constexpr KnobValue kNoMax = std::numeric_limits<KnobValue>::max();
 constexpr KnobValue kUnlimited = -1;
 
-// get/set of one EngineOptions field, whatever its value type.
-template <auto kField>
+// get/set of one EngineOptions field (of EngineOptions::rocksdb when
+// kRocksDb), whatever its value type.
+template <auto kField, bool kRocksDb>
 struct Field {
+  template <typename O>
+  static auto& Ref(O& o) {
+    if constexpr (kRocksDb) {
+      return o.rocksdb.*kField;
+    } else {
+      return o.*kField;
+    }
+  }
   static std::optional<KnobValue> Get(const EngineOptions& o) {
-    const auto& v = o.*kField;
+    const auto& v = Ref(o);
     if (!v) return std::nullopt;
     return static_cast<KnobValue>(*v);
   }
   static void Set(EngineOptions* o, std::optional<KnobValue> v) {
-    using T =
-        typename std::remove_reference_t<decltype(o->*kField)>::value_type;
+    auto& f = Ref(*o);
+    using T = typename std::remove_reference_t<decltype(f)>::value_type;
     if (v) {
-      o->*kField = static_cast<T>(*v);
+      f = static_cast<T>(*v);
     } else {
-      o->*kField = std::nullopt;
+      f = std::nullopt;
     }
   }
 };
 
-// The same for a field of EngineOptions::rocksdb.
-template <auto kField>
-struct RocksDbField {
-  static std::optional<KnobValue> Get(const EngineOptions& o) {
-    const auto& v = o.rocksdb.*kField;
-    if (!v) return std::nullopt;
-    return static_cast<KnobValue>(*v);
-  }
-  static void Set(EngineOptions* o, std::optional<KnobValue> v) {
-    using T = typename std::remove_reference_t<decltype(o->rocksdb.*
-                                                        kField)>::value_type;
-    if (v) {
-      o->rocksdb.*kField = static_cast<T>(*v);
-    } else {
-      o->rocksdb.*kField = std::nullopt;
-    }
-  }
-};
-
-#define DT_KNOB_FIELD(f) \
-  &Field<&EngineOptions::f>::Get, &Field<&EngineOptions::f>::Set
-#define DT_ROCKSDB_FIELD(f) \
-  &RocksDbField<&RocksDbKnobs::f>::Get, &RocksDbField<&RocksDbKnobs::f>::Set
+#define DT_KNOB_FIELD(f)                        \
+  .get = &Field<&EngineOptions::f, false>::Get, \
+  .set = &Field<&EngineOptions::f, false>::Set
+#define DT_ROCKSDB_FIELD(f)                   \
+  .get = &Field<&RocksDbKnobs::f, true>::Get, \
+  .set = &Field<&RocksDbKnobs::f, true>::Set
 
 // kEnum choices, in the order of their enums in engines/engine.h.
 constexpr KnobChoice kBottommostChoices[] = {
@@ -67,7 +59,7 @@ constexpr KnobChoice kBottommostChoices[] = {
     {"zstd", "kZSTD"},
 };
 // The OPTIONS file spells compression_per_level as a list of codecs, which
-// depends on the compression knob: engine forms write it (tune/engine_forms).
+// depends on the compression knob: engines/rocksdb_option_map.cc spells it.
 constexpr KnobChoice kPerLevelChoices[] = {
     {"uniform", ""},
     {"none-to-l1", ""},
@@ -85,130 +77,321 @@ constexpr KnobChoice kCompactionStyles[] = {
 // RocksDB's own knobs follow (no LevelDB default): options.h and
 // advanced_options.h of 7.8.3 for the defaults, the OPTIONS file's sections
 // and keys for the names.
-const std::array<KnobSpec, 25> kKnobs = {{
-    {"block cache", "cache_bytes", "cache-size",
-     "block cache, e.g. 8MiB (default: engine's)", "8MiB", KnobUnit::kBytes, 0,
-     kNoMax, 8 * kMiB, 8 * kMiB, "block_cache", "TableOptions/BlockBasedTable",
-     "block_cache", DT_KNOB_FIELD(cache_bytes)},
-    {"write buffer", "write_buffer_bytes", "write-buffer-size",
-     "write buffer / memtable, e.g. 4MiB (default: engine's)", "4MiB",
-     KnobUnit::kBytes, 64 * kKiB, kNoMax, 4 * kMiB, 64 * kMiB,
-     "write_buffer_size", "CFOptions", "write_buffer_size",
+constexpr std::string_view kDb = "DBOptions";
+constexpr std::string_view kCf = "CFOptions";
+constexpr std::string_view kTable = "TableOptions/BlockBasedTable";
+
+// One row per KnobId, in its order (checked below).
+constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
+    {.id = KnobId::kCacheBytes,
+     .name = "block cache",
+     .json_key = "cache_bytes",
+     .flag = "cache-size",
+     .help = "block cache, e.g. 8MiB (default: engine's)",
+     .example = "8MiB",
+     .unit = KnobUnit::kBytes,
+     .min_value = 0,
+     .max_value = kNoMax,
+     .leveldb = {8 * kMiB, "block_cache"},
+     .rocksdb = {8 * kMiB, "block_cache", kTable},
+     DT_KNOB_FIELD(cache_bytes)},
+    {.id = KnobId::kWriteBufferBytes,
+     .name = "write buffer",
+     .json_key = "write_buffer_bytes",
+     .flag = "write-buffer-size",
+     .help = "write buffer / memtable, e.g. 4MiB (default: engine's)",
+     .example = "4MiB",
+     .unit = KnobUnit::kBytes,
+     .min_value = 64 * kKiB,
+     .max_value = kNoMax,
+     .leveldb = {4 * kMiB, "write_buffer_size"},
+     .rocksdb = {64 * kMiB, "write_buffer_size", kCf},
+     .shapes_lsm = true,
      DT_KNOB_FIELD(write_buffer_bytes)},
-    {"bloom filter", "bloom_bits_per_key", "bloom-bits",
-     "bloom filter bits per key (0 = none)", "10", KnobUnit::kBitsPerKey, 0, 64,
-     0, 0, "filter_policy", "TableOptions/BlockBasedTable", "filter_policy",
+    {.id = KnobId::kBloomBitsPerKey,
+     .name = "bloom filter",
+     .json_key = "bloom_bits_per_key",
+     .flag = "bloom-bits",
+     .help = "bloom filter bits per key (0 = none)",
+     .example = "10",
+     .unit = KnobUnit::kBitsPerKey,
+     .min_value = 0,
+     .max_value = 64,
+     .leveldb = {0, "filter_policy"},
+     .rocksdb = {0, "filter_policy", kTable},
      DT_KNOB_FIELD(bloom_bits_per_key)},
-    {"compression", "compression", "compression",
-     "none, snappy, lz4, zstd, lzo", "snappy", KnobUnit::kCompression, 0,
-     static_cast<KnobValue>(Compression::kLzo),
-     static_cast<KnobValue>(Compression::kSnappy),
-     static_cast<KnobValue>(Compression::kSnappy), "compression", "CFOptions",
-     "compression", DT_KNOB_FIELD(compression)},
-    {"block size", "block_size_bytes", "block-size",
-     "table block size, e.g. 4KiB", "4KiB", KnobUnit::kBytes, 256, kNoMax,
-     4 * kKiB, 4 * kKiB, "block_size", "TableOptions/BlockBasedTable",
-     "block_size", DT_KNOB_FIELD(block_size_bytes)},
-    {"open files", "max_open_files", "max-open-files", "table files kept open",
-     "1000", KnobUnit::kCount, 1, std::numeric_limits<int>::max(), 1000,
-     kUnlimited, "max_open_files", "DBOptions", "max_open_files",
+    {.id = KnobId::kCompression,
+     .name = "compression",
+     .json_key = "compression",
+     .flag = "compression",
+     .help = "none, snappy, lz4, zstd, lzo",
+     .example = "snappy",
+     .unit = KnobUnit::kCompression,
+     .min_value = 0,
+     .max_value = static_cast<KnobValue>(Compression::kLzo),
+     .leveldb = {static_cast<KnobValue>(Compression::kSnappy), "compression"},
+     .rocksdb = {static_cast<KnobValue>(Compression::kSnappy), "compression",
+                 kCf},
+     DT_KNOB_FIELD(compression)},
+    {.id = KnobId::kBlockSizeBytes,
+     .name = "block size",
+     .json_key = "block_size_bytes",
+     .flag = "block-size",
+     .help = "table block size, e.g. 4KiB",
+     .example = "4KiB",
+     .unit = KnobUnit::kBytes,
+     .min_value = 256,
+     .max_value = kNoMax,
+     .leveldb = {4 * kKiB, "block_size"},
+     .rocksdb = {4 * kKiB, "block_size", kTable},
+     DT_KNOB_FIELD(block_size_bytes)},
+    {.id = KnobId::kMaxOpenFiles,
+     .name = "open files",
+     .json_key = "max_open_files",
+     .flag = "max-open-files",
+     .help = "table files kept open",
+     .example = "1000",
+     .unit = KnobUnit::kCount,
+     .min_value = 1,
+     .max_value = std::numeric_limits<int>::max(),
+     .leveldb = {1000, "max_open_files"},
+     .rocksdb = {kUnlimited, "max_open_files", kDb},
      DT_KNOB_FIELD(max_open_files)},
-    {"table file size", "max_file_bytes", "max-file-size",
-     "table file size, e.g. 2MiB", "2MiB", KnobUnit::kBytes, 0, kNoMax,
-     2 * kMiB, 64 * kMiB, "max_file_size", "CFOptions", "target_file_size_base",
+    {.id = KnobId::kMaxFileBytes,
+     .name = "table file size",
+     .json_key = "max_file_bytes",
+     .flag = "max-file-size",
+     .help = "table file size, e.g. 2MiB",
+     .example = "2MiB",
+     .unit = KnobUnit::kBytes,
+     .min_value = 0,
+     .max_value = kNoMax,
+     .leveldb = {2 * kMiB, "max_file_size"},
+     .rocksdb = {64 * kMiB, "target_file_size_base", kCf},
      DT_KNOB_FIELD(max_file_bytes)},
-    {"write buffers kept", "max_write_buffer_number", "max-write-buffer-number",
-     "memtables RocksDB keeps (active + immutable) before it stalls writes",
-     "4", KnobUnit::kCount, 2, 64, std::nullopt, 2, "", "CFOptions",
-     "max_write_buffer_number", DT_ROCKSDB_FIELD(max_write_buffer_number)},
-    {"write buffers merged", "min_write_buffer_number_to_merge",
-     "min-write-buffer-number-to-merge",
-     "immutable memtables merged into one level-0 file per flush", "1",
-     KnobUnit::kCount, 1, 64, std::nullopt, 1, "", "CFOptions",
-     "min_write_buffer_number_to_merge",
+    {.id = KnobId::kMaxWriteBufferNumber,
+     .name = "write buffers kept",
+     .json_key = "max_write_buffer_number",
+     .flag = "max-write-buffer-number",
+     .help =
+         "memtables RocksDB keeps (active + immutable) before it stalls writes",
+     .example = "4",
+     .unit = KnobUnit::kCount,
+     .min_value = 2,
+     .max_value = 64,
+     .rocksdb = {2, "max_write_buffer_number", kCf},
+     .shapes_lsm = true,
+     DT_ROCKSDB_FIELD(max_write_buffer_number)},
+    {.id = KnobId::kMinWriteBufferNumberToMerge,
+     .name = "write buffers merged",
+     .json_key = "min_write_buffer_number_to_merge",
+     .flag = "min-write-buffer-number-to-merge",
+     .help = "immutable memtables merged into one level-0 file per flush",
+     .example = "1",
+     .unit = KnobUnit::kCount,
+     .min_value = 1,
+     .max_value = 64,
+     .rocksdb = {1, "min_write_buffer_number_to_merge", kCf},
+     .shapes_lsm = true,
      DT_ROCKSDB_FIELD(min_write_buffer_number_to_merge)},
-    {"level-0 compaction trigger", "level0_file_num_compaction_trigger",
-     "level0-file-num-compaction-trigger",
-     "level-0 files that start a compaction into level 1", "4",
-     KnobUnit::kCount, 1, 100000, std::nullopt, 4, "", "CFOptions",
-     "level0_file_num_compaction_trigger",
+    {.id = KnobId::kLevel0FileNumCompactionTrigger,
+     .name = "level-0 compaction trigger",
+     .json_key = "level0_file_num_compaction_trigger",
+     .flag = "level0-file-num-compaction-trigger",
+     .help = "level-0 files that start a compaction into level 1",
+     .example = "4",
+     .unit = KnobUnit::kCount,
+     .min_value = 1,
+     .max_value = 100000,
+     .rocksdb = {4, "level0_file_num_compaction_trigger", kCf},
+     .shapes_lsm = true,
      DT_ROCKSDB_FIELD(level0_file_num_compaction_trigger)},
-    {"level-0 slowdown trigger", "level0_slowdown_writes_trigger",
-     "level0-slowdown-writes-trigger",
-     "level-0 files at which RocksDB slows writes down", "20", KnobUnit::kCount,
-     1, 100000, std::nullopt, 20, "", "CFOptions",
-     "level0_slowdown_writes_trigger",
+    {.id = KnobId::kLevel0SlowdownWritesTrigger,
+     .name = "level-0 slowdown trigger",
+     .json_key = "level0_slowdown_writes_trigger",
+     .flag = "level0-slowdown-writes-trigger",
+     .help = "level-0 files at which RocksDB slows writes down",
+     .example = "20",
+     .unit = KnobUnit::kCount,
+     .min_value = 1,
+     .max_value = 100000,
+     .rocksdb = {20, "level0_slowdown_writes_trigger", kCf},
+     .shapes_lsm = true,
      DT_ROCKSDB_FIELD(level0_slowdown_writes_trigger)},
-    {"level-0 stop trigger", "level0_stop_writes_trigger",
-     "level0-stop-writes-trigger",
-     "level-0 files at which RocksDB stops writes", "36", KnobUnit::kCount, 1,
-     100000, std::nullopt, 36, "", "CFOptions", "level0_stop_writes_trigger",
+    {.id = KnobId::kLevel0StopWritesTrigger,
+     .name = "level-0 stop trigger",
+     .json_key = "level0_stop_writes_trigger",
+     .flag = "level0-stop-writes-trigger",
+     .help = "level-0 files at which RocksDB stops writes",
+     .example = "36",
+     .unit = KnobUnit::kCount,
+     .min_value = 1,
+     .max_value = 100000,
+     .rocksdb = {36, "level0_stop_writes_trigger", kCf},
+     .shapes_lsm = true,
      DT_ROCKSDB_FIELD(level0_stop_writes_trigger)},
-    {"level-1 size", "max_bytes_for_level_base", "max-bytes-for-level-base",
-     "bytes level 1 holds before it compacts down, e.g. 256MiB", "256MiB",
-     KnobUnit::kBytes, 1 * kMiB, kNoMax, std::nullopt, 256 * kMiB, "",
-     "CFOptions", "max_bytes_for_level_base",
+    {.id = KnobId::kMaxBytesForLevelBase,
+     .name = "level-1 size",
+     .json_key = "max_bytes_for_level_base",
+     .flag = "max-bytes-for-level-base",
+     .help = "bytes level 1 holds before it compacts down, e.g. 256MiB",
+     .example = "256MiB",
+     .unit = KnobUnit::kBytes,
+     .min_value = 1 * kMiB,
+     .max_value = kNoMax,
+     .rocksdb = {256 * kMiB, "max_bytes_for_level_base", kCf},
+     .shapes_lsm = true,
      DT_ROCKSDB_FIELD(max_bytes_for_level_base)},
-    {"level size multiplier", "max_bytes_for_level_multiplier",
-     "max-bytes-for-level-multiplier",
-     "growth of each level over the one above it (whole numbers)", "10",
-     KnobUnit::kCount, 2, 100, std::nullopt, 10, "", "CFOptions",
-     "max_bytes_for_level_multiplier",
+    {.id = KnobId::kMaxBytesForLevelMultiplier,
+     .name = "level size multiplier",
+     .json_key = "max_bytes_for_level_multiplier",
+     .flag = "max-bytes-for-level-multiplier",
+     .help = "growth of each level over the one above it (whole numbers)",
+     .example = "10",
+     .unit = KnobUnit::kCount,
+     .min_value = 2,
+     .max_value = 100,
+     .rocksdb = {10, "max_bytes_for_level_multiplier", kCf},
+     .shapes_lsm = true,
      DT_ROCKSDB_FIELD(max_bytes_for_level_multiplier)},
-    {"background jobs", "max_background_jobs", "max-background-jobs",
-     "flush and compaction threads", "4", KnobUnit::kCount, 1, 1024,
-     std::nullopt, 2, "", "DBOptions", "max_background_jobs",
+    {.id = KnobId::kMaxBackgroundJobs,
+     .name = "background jobs",
+     .json_key = "max_background_jobs",
+     .flag = "max-background-jobs",
+     .help = "flush and compaction threads",
+     .example = "4",
+     .unit = KnobUnit::kCount,
+     .min_value = 1,
+     .max_value = 1024,
+     .rocksdb = {2, "max_background_jobs", kDb},
      DT_ROCKSDB_FIELD(max_background_jobs)},
-    {"bytes per sync", "bytes_per_sync", "bytes-per-sync",
-     "sync table files in the background every SIZE written (0 = never), "
-     "e.g. 1MiB",
-     "1MiB", KnobUnit::kBytes, 0, kNoMax, std::nullopt, 0, "", "DBOptions",
-     "bytes_per_sync", DT_ROCKSDB_FIELD(bytes_per_sync)},
-    {"WAL bytes per sync", "wal_bytes_per_sync", "wal-bytes-per-sync",
-     "sync the write-ahead log in the background every SIZE written (0 = "
-     "never), e.g. 1MiB",
-     "1MiB", KnobUnit::kBytes, 0, kNoMax, std::nullopt, 0, "", "DBOptions",
-     "wal_bytes_per_sync", DT_ROCKSDB_FIELD(wal_bytes_per_sync)},
-    {"compaction readahead", "compaction_readahead_bytes",
-     "compaction-readahead-size",
-     "readahead of compaction inputs (0 = the OS's), e.g. 2MiB", "2MiB",
-     KnobUnit::kBytes, 0, kNoMax, std::nullopt, 0, "", "DBOptions",
-     "compaction_readahead_size", DT_ROCKSDB_FIELD(compaction_readahead_bytes)},
-    {"direct I/O for flush and compaction",
-     "direct_io_for_flush_and_compaction", "direct-io-for-flush-and-compaction",
-     "on: flushes and compactions bypass the page cache", "on", KnobUnit::kBool,
-     0, 1, std::nullopt, 0, "", "DBOptions",
-     "use_direct_io_for_flush_and_compaction",
+    {.id = KnobId::kBytesPerSync,
+     .name = "bytes per sync",
+     .json_key = "bytes_per_sync",
+     .flag = "bytes-per-sync",
+     .help = "sync table files in the background every SIZE written (0 = "
+             "never), e.g. 1MiB",
+     .example = "1MiB",
+     .unit = KnobUnit::kBytes,
+     .min_value = 0,
+     .max_value = kNoMax,
+     .rocksdb = {0, "bytes_per_sync", kDb},
+     DT_ROCKSDB_FIELD(bytes_per_sync)},
+    {.id = KnobId::kWalBytesPerSync,
+     .name = "WAL bytes per sync",
+     .json_key = "wal_bytes_per_sync",
+     .flag = "wal-bytes-per-sync",
+     .help = "sync the write-ahead log in the background every SIZE written "
+             "(0 = never), e.g. 1MiB",
+     .example = "1MiB",
+     .unit = KnobUnit::kBytes,
+     .min_value = 0,
+     .max_value = kNoMax,
+     .rocksdb = {0, "wal_bytes_per_sync", kDb},
+     DT_ROCKSDB_FIELD(wal_bytes_per_sync)},
+    {.id = KnobId::kCompactionReadaheadBytes,
+     .name = "compaction readahead",
+     .json_key = "compaction_readahead_bytes",
+     .flag = "compaction-readahead-size",
+     .help = "readahead of compaction inputs (0 = the OS's), e.g. 2MiB",
+     .example = "2MiB",
+     .unit = KnobUnit::kBytes,
+     .min_value = 0,
+     .max_value = kNoMax,
+     .rocksdb = {0, "compaction_readahead_size", kDb},
+     DT_ROCKSDB_FIELD(compaction_readahead_bytes)},
+    {.id = KnobId::kDirectIoForFlushAndCompaction,
+     .name = "direct I/O for flush and compaction",
+     .json_key = "direct_io_for_flush_and_compaction",
+     .flag = "direct-io-for-flush-and-compaction",
+     .help = "on: flushes and compactions bypass the page cache",
+     .example = "on",
+     .unit = KnobUnit::kBool,
+     .min_value = 0,
+     .max_value = 1,
+     .rocksdb = {0, "use_direct_io_for_flush_and_compaction", kDb},
      DT_ROCKSDB_FIELD(direct_io_for_flush_and_compaction)},
-    {"memory-mapped reads", "allow_mmap_reads", "allow-mmap-reads",
-     "on: reads map the table files instead of copying blocks with pread", "on",
-     KnobUnit::kBool, 0, 1, std::nullopt, 0, "", "DBOptions",
-     "allow_mmap_reads", DT_ROCKSDB_FIELD(allow_mmap_reads)},
-    {"bottommost compression", "bottommost_compression",
-     "bottommost-compression",
-     "codec of the last level: same (as --compression), none, snappy, lz4, "
-     "zstd",
-     "zstd", KnobUnit::kEnum, 0, std::size(kBottommostChoices) - 1,
-     std::nullopt, 0, "", "CFOptions", "bottommost_compression",
-     DT_ROCKSDB_FIELD(bottommost_compression), kBottommostChoices},
-    {"per-level compression", "compression_per_level", "compression-per-level",
-     "uniform, or none-to-l1 (levels 0 and 1 uncompressed)", "none-to-l1",
-     KnobUnit::kEnum, 0, std::size(kPerLevelChoices) - 1, std::nullopt, 0, "",
-     "CFOptions", "compression_per_level",
-     DT_ROCKSDB_FIELD(compression_per_level), kPerLevelChoices},
-    {"whole-key filtering", "whole_key_filtering", "whole-key-filtering",
-     "on: the bloom filter holds whole keys (off: only prefixes)", "off",
-     KnobUnit::kBool, 0, 1, std::nullopt, 1, "", "TableOptions/BlockBasedTable",
-     "whole_key_filtering", DT_ROCKSDB_FIELD(whole_key_filtering)},
-    {"prefix bloom", "bloom_prefix_bytes", "bloom-prefix-bytes",
-     "key bytes a prefix bloom filter hashes (0 = no prefix extractor)", "8",
-     KnobUnit::kCount, 0, 1024, std::nullopt, 0, "", "CFOptions",
-     "prefix_extractor", DT_ROCKSDB_FIELD(bloom_prefix_bytes)},
-    {"compaction style", "compaction_style", "compaction-style",
-     "level or universal", "universal", KnobUnit::kEnum, 0,
-     std::size(kCompactionStyles) - 1, std::nullopt, 0, "", "CFOptions",
-     "compaction_style", DT_ROCKSDB_FIELD(compaction_style), kCompactionStyles},
+    {.id = KnobId::kAllowMmapReads,
+     .name = "memory-mapped reads",
+     .json_key = "allow_mmap_reads",
+     .flag = "allow-mmap-reads",
+     .help =
+         "on: reads map the table files instead of copying blocks with pread",
+     .example = "on",
+     .unit = KnobUnit::kBool,
+     .min_value = 0,
+     .max_value = 1,
+     .rocksdb = {0, "allow_mmap_reads", kDb},
+     DT_ROCKSDB_FIELD(allow_mmap_reads)},
+    {.id = KnobId::kBottommostCompression,
+     .name = "bottommost compression",
+     .json_key = "bottommost_compression",
+     .flag = "bottommost-compression",
+     .help = "codec of the last level: same (as --compression), none, snappy, "
+             "lz4, zstd",
+     .example = "zstd",
+     .unit = KnobUnit::kEnum,
+     .min_value = 0,
+     .max_value = std::size(kBottommostChoices) - 1,
+     .rocksdb = {0, "bottommost_compression", kCf},
+     DT_ROCKSDB_FIELD(bottommost_compression),
+     .choices = kBottommostChoices},
+    {.id = KnobId::kCompressionPerLevel,
+     .name = "per-level compression",
+     .json_key = "compression_per_level",
+     .flag = "compression-per-level",
+     .help = "uniform, or none-to-l1 (levels 0 and 1 uncompressed)",
+     .example = "none-to-l1",
+     .unit = KnobUnit::kEnum,
+     .min_value = 0,
+     .max_value = std::size(kPerLevelChoices) - 1,
+     .rocksdb = {0, "compression_per_level", kCf},
+     DT_ROCKSDB_FIELD(compression_per_level),
+     .choices = kPerLevelChoices},
+    {.id = KnobId::kWholeKeyFiltering,
+     .name = "whole-key filtering",
+     .json_key = "whole_key_filtering",
+     .flag = "whole-key-filtering",
+     .help = "on: the bloom filter holds whole keys (off: only prefixes)",
+     .example = "off",
+     .unit = KnobUnit::kBool,
+     .min_value = 0,
+     .max_value = 1,
+     .rocksdb = {1, "whole_key_filtering", kTable},
+     DT_ROCKSDB_FIELD(whole_key_filtering)},
+    {.id = KnobId::kBloomPrefixBytes,
+     .name = "prefix bloom",
+     .json_key = "bloom_prefix_bytes",
+     .flag = "bloom-prefix-bytes",
+     .help = "key bytes a prefix bloom filter hashes (0 = no prefix extractor)",
+     .example = "8",
+     .unit = KnobUnit::kCount,
+     .min_value = 0,
+     .max_value = 1024,
+     .rocksdb = {0, "prefix_extractor", kCf},
+     DT_ROCKSDB_FIELD(bloom_prefix_bytes)},
+    {.id = KnobId::kCompactionStyle,
+     .name = "compaction style",
+     .json_key = "compaction_style",
+     .flag = "compaction-style",
+     .help = "level or universal",
+     .example = "universal",
+     .unit = KnobUnit::kEnum,
+     .min_value = 0,
+     .max_value = std::size(kCompactionStyles) - 1,
+     .rocksdb = {0, "compaction_style", kCf},
+     .shapes_lsm = true,
+     DT_ROCKSDB_FIELD(compaction_style),
+     .choices = kCompactionStyles},
 }};
+
+constexpr bool RowsInIdOrder() {
+  for (size_t i = 0; i < kKnobs.size(); i++) {
+    if (static_cast<size_t>(kKnobs[i].id) != i) return false;
+  }
+  return true;
+}
+static_assert(RowsInIdOrder(), "kKnobs rows must follow KnobId's order");
 
 #undef DT_KNOB_FIELD
 #undef DT_ROCKSDB_FIELD
@@ -226,6 +409,8 @@ std::optional<KnobValue> ChoiceIndex(const KnobSpec& k, std::string_view name) {
 
 std::span<const KnobSpec> Knobs() { return kKnobs; }
 
+const KnobSpec& KnobRow(KnobId id) { return kKnobs[static_cast<size_t>(id)]; }
+
 const KnobSpec* FindKnob(std::string_view json_key) {
   for (const KnobSpec& k : kKnobs) {
     if (k.json_key == json_key) return &k;
@@ -235,8 +420,8 @@ const KnobSpec* FindKnob(std::string_view json_key) {
 
 std::optional<KnobValue> KnobDefault(const KnobSpec& k,
                                      std::string_view engine) {
-  if (engine == "leveldb") return k.leveldb_default;
-  if (engine == "rocksdb") return k.rocksdb_default;
+  if (engine == "leveldb") return k.leveldb.default_value;
+  if (engine == "rocksdb") return k.rocksdb.default_value;
   return std::nullopt;
 }
 

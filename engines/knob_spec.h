@@ -1,16 +1,18 @@
 // The engine knobs disktune sets, as one table.
 //
-// Every place that names a knob iterates Knobs(): bench's flags, the
-// "engine_options" object of profiles and results, the runner's "same
-// options?" test, the tuner's evidence and engine forms, and the reports.
-// Adding a knob is one row in knob_spec.cc plus its EngineOptions field and
-// the adapters' mapping of that field onto the engine's own options.
+// Every place that names a knob iterates Knobs() or names its row by KnobId:
+// bench's flags, the "engine_options" object of profiles and results, the
+// runner's "same options?" test, the tuner's evidence and engine forms, and
+// the reports. Adding a knob is one row in knob_spec.cc (with its KnobId),
+// its EngineOptions field, and each engine's column: its native name there,
+// which RocksDB's adapter and OPTIONS file both read
+// (engines/rocksdb_option_map.h), and the other adapters' mapping.
 //
 // A value travels as one integer (KnobValue): bytes, a count, bits per key,
 // a Compression's enum value, 0/1 or the index of a named choice, so generic
 // code (flags, JSON, text, "does it differ?") needs no switch over knobs.
 //
-// Rows with a rocksdb_default and no leveldb_default are RocksDB's own knobs
+// Rows with a RocksDB default and no LevelDB default are RocksDB's own knobs
 // (EngineOptions::rocksdb): LevelDB's forms and search never see them.
 #pragma once
 
@@ -43,7 +45,53 @@ struct KnobChoice {
 
 using KnobValue = int64_t;
 
+// Every row of Knobs(), in its order: KnobRow(id) is the row.
+enum class KnobId {
+  kCacheBytes,
+  kWriteBufferBytes,
+  kBloomBitsPerKey,
+  kCompression,
+  kBlockSizeBytes,
+  kMaxOpenFiles,
+  kMaxFileBytes,
+  kMaxWriteBufferNumber,
+  kMinWriteBufferNumberToMerge,
+  kLevel0FileNumCompactionTrigger,
+  kLevel0SlowdownWritesTrigger,
+  kLevel0StopWritesTrigger,
+  kMaxBytesForLevelBase,
+  kMaxBytesForLevelMultiplier,
+  kMaxBackgroundJobs,
+  kBytesPerSync,
+  kWalBytesPerSync,
+  kCompactionReadaheadBytes,
+  kDirectIoForFlushAndCompaction,
+  kAllowMmapReads,
+  kBottommostCompression,
+  kCompressionPerLevel,
+  kWholeKeyFiltering,
+  kBloomPrefixBytes,
+  kCompactionStyle,
+};
+inline constexpr size_t kKnobCount =
+    static_cast<size_t>(KnobId::kCompactionStyle) + 1;
+
+// One engine's column of a row: its own name for the knob and its default.
+struct KnobNative {
+  // The engine's own default (leveldb::Options(), rocksdb::Options());
+  // unset = the engine has no such option.
+  std::optional<KnobValue> default_value;
+  // The option as the engine's configuration spells it: leveldb::Options'
+  // member; RocksDB's OPTIONS-file key.
+  std::string_view option;
+  // RocksDB: the OPTIONS-file section ("DBOptions", "CFOptions",
+  // "TableOptions/BlockBasedTable"), which also says which of RocksDB's
+  // options-from-map calls reads it.
+  std::string_view section = {};
+};
+
 struct KnobSpec {
+  KnobId id;
   std::string_view name;      // for people: "write buffer"
   std::string_view json_key;  // "write_buffer_bytes" (EngineOptions' field)
   std::string_view flag;      // bench's flag without "--": "write-buffer-size"
@@ -53,15 +101,14 @@ struct KnobSpec {
   // What a user may set, by flag or profile (defaults are not checked).
   KnobValue min_value;
   KnobValue max_value;
-  // The engine's own default (leveldb::Options(), rocksdb::Options());
-  // unset = the engine has no such option.
-  std::optional<KnobValue> leveldb_default;
-  std::optional<KnobValue> rocksdb_default;
-  // The engine's own option names, as its configuration is written:
-  // leveldb::Options' member and RocksDB's OPTIONS-file section and key.
-  std::string_view leveldb_option;
-  std::string_view rocksdb_section;
-  std::string_view rocksdb_option;
+  // One column per engine the table models.
+  KnobNative leveldb = {};  // {} = LevelDB has no such option
+  KnobNative rocksdb = {};
+  // The tuner: what the knob changes shows in the compactions of the
+  // deepest levels (the memtables' size and count, the level-0 triggers,
+  // the level sizes, the compaction style), so it is not ranked on copies
+  // that fill fewer levels than the full size.
+  bool shapes_lsm = false;
   // Reads and writes the knob's EngineOptions field (unset = the engine's
   // default).
   std::optional<KnobValue> (*get)(const EngineOptions&);
@@ -72,6 +119,8 @@ struct KnobSpec {
 
 // Every knob, in the order people read them.
 std::span<const KnobSpec> Knobs();
+// The row of `id`.
+const KnobSpec& KnobRow(KnobId id);
 // The row whose json_key is `key`; nullptr when there is none.
 const KnobSpec* FindKnob(std::string_view json_key);
 // The engine's own default for the knob; unset when the engine has no such
@@ -81,7 +130,7 @@ std::optional<KnobValue> KnobDefault(const KnobSpec& k,
 
 // True for a row only RocksDB has (no LevelDB default).
 inline bool IsRocksDbOnly(const KnobSpec& k) {
-  return k.rocksdb_default && !k.leveldb_default;
+  return k.rocksdb.default_value && !k.leveldb.default_value;
 }
 
 // For people: "48 MiB", "10 bits/key", "none", "snappy", "1000",

@@ -14,7 +14,7 @@ namespace {
 // An in-range value for any row, not the LevelDB default.
 KnobValue Sample(const KnobSpec& k) {
   KnobValue v = std::clamp<KnobValue>(3 << 20, k.min_value, k.max_value);
-  if (k.leveldb_default && v == *k.leveldb_default) v = k.min_value;
+  if (k.leveldb.default_value && v == *k.leveldb.default_value) v = k.min_value;
   return v;
 }
 
@@ -28,13 +28,14 @@ TEST(KnobSpecTest, RowsAreCompleteAndUnique) {
     EXPECT_TRUE(names.insert(k.name).second) << k.name;
     EXPECT_LE(k.min_value, k.max_value) << k.json_key;
     EXPECT_EQ(FindKnob(k.json_key), &k);
+    EXPECT_EQ(&KnobRow(k.id), &k);
     // A row the engines have names its option in their configuration.
-    if (k.leveldb_default) {
-      EXPECT_FALSE(k.leveldb_option.empty());
+    if (k.leveldb.default_value) {
+      EXPECT_FALSE(k.leveldb.option.empty());
     }
-    if (k.rocksdb_default) {
-      EXPECT_FALSE(k.rocksdb_option.empty());
-      EXPECT_FALSE(k.rocksdb_section.empty());
+    if (k.rocksdb.default_value) {
+      EXPECT_FALSE(k.rocksdb.option.empty());
+      EXPECT_FALSE(k.rocksdb.section.empty());
     }
     EXPECT_TRUE(ParseKnobFlag(k, k.example).ok()) << k.flag;
   }
@@ -124,7 +125,7 @@ TEST(KnobSpecTest, BoolAndEnumKnobsSpeakTheirNames) {
   EXPECT_FALSE(KnobValueFromJson(*style, "fifo", "p").ok());
   const KnobSpec* bottom = FindKnob("bottommost_compression");
   ASSERT_NE(bottom, nullptr);
-  EXPECT_EQ(KnobValueText(*bottom, *bottom->rocksdb_default), "same");
+  EXPECT_EQ(KnobValueText(*bottom, *bottom->rocksdb.default_value), "same");
   EXPECT_EQ(*ParseKnobFlag(*bottom, "zstd"),
             static_cast<KnobValue>(BottommostCompression::kZstd));
 }
@@ -135,10 +136,10 @@ TEST(KnobSpecTest, RocksDbOwnKnobsHaveNoLevelDbDefault) {
     if (!IsRocksDbOnly(k)) continue;
     own++;
     EXPECT_EQ(KnobDefault(k, "leveldb"), std::nullopt) << k.json_key;
-    EXPECT_TRUE(k.leveldb_option.empty()) << k.json_key;
+    EXPECT_TRUE(k.leveldb.option.empty()) << k.json_key;
     // The field is EngineOptions::rocksdb's: setting it changes nothing else.
     EngineOptions o;
-    k.set(&o, k.rocksdb_default);
+    k.set(&o, k.rocksdb.default_value);
     EXPECT_NE(o.rocksdb, RocksDbKnobs{}) << k.json_key;
     if (k.unit == KnobUnit::kEnum) {
       EXPECT_EQ(k.choices.size(), static_cast<size_t>(k.max_value + 1));
@@ -148,7 +149,7 @@ TEST(KnobSpecTest, RocksDbOwnKnobsHaveNoLevelDbDefault) {
   // The table sizes and the block cache are the rows both engines share.
   EXPECT_FALSE(IsRocksDbOnly(*FindKnob("max_file_bytes")));
   EXPECT_FALSE(IsRocksDbOnly(*FindKnob("cache_bytes")));
-  EXPECT_EQ(FindKnob("max_file_bytes")->rocksdb_option,
+  EXPECT_EQ(FindKnob("max_file_bytes")->rocksdb.option,
             "target_file_size_base");
 }
 

@@ -13,12 +13,12 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <type_traits>
 
 #include "engines/adapter_util.h"
 #include "engines/engine_factories.h"
 #include "engines/engine_library.h"
 #include "engines/lsm_iterator.h"
+#include "engines/rocksdb_option_map.h"
 
 // RocksDB's rocksdb::SyncPoint::GetInstance(), by its mangled name (the
 // header that declares it is not installed), referenced weakly: null unless
@@ -51,22 +51,6 @@ Status IteratorStatus(const rocksdb::Iterator& it) {
 }
 using RocksDbIterator = LsmIterator<rocksdb::Iterator, rocksdb::Slice>;
 
-std::optional<rocksdb::CompressionType> ToRocksDb(Compression c) {
-  switch (c) {
-    case Compression::kNone:
-      return rocksdb::kNoCompression;
-    case Compression::kSnappy:
-      return rocksdb::kSnappyCompression;
-    case Compression::kLz4:
-      return rocksdb::kLZ4Compression;
-    case Compression::kZstd:
-      return rocksdb::kZSTD;
-    case Compression::kLzo:
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 class RocksDbEngine final : public AdapterEngine {
  public:
   ~RocksDbEngine() override { (void)Close(); }
@@ -77,11 +61,12 @@ class RocksDbEngine final : public AdapterEngine {
     if (db_) return Status::InvalidArgument("rocksdb open: already open");
     unsupported_.clear();
     total_order_seek_ = false;
-    rocksdb::Options ro = MapOptions(options);
+    Result<rocksdb::Options> ro = MapOptions(options);
+    if (!ro.ok()) return ro.status();
     DT_RETURN_IF_ERROR(EnsureDirectory(path, kId));
     rocksdb::DB* db = nullptr;
     DT_RETURN_IF_ERROR(
-        FromRocksDb(rocksdb::DB::Open(ro, path, &db), "open " + path));
+        FromRocksDb(rocksdb::DB::Open(*ro, path, &db), "open " + path));
     db_.reset(db);
     sync_by_default_ = options.sync;
     RecordSettings();
@@ -196,43 +181,52 @@ class RocksDbEngine final : public AdapterEngine {
   }
 
  private:
-  rocksdb::Options MapOptions(const EngineOptions& o) {
-    rocksdb::Options ro;  // the engine's defaults, overridden knob by knob
-    ro.create_if_missing = true;
-    // Table options are replaced only when a table knob is set, so an
-    // unconfigured run keeps RocksDB's own default table factory untouched.
-    const RocksDbKnobs& r = o.rocksdb;
-    if (o.cache_bytes || o.bloom_bits_per_key || o.block_size_bytes ||
-        r.whole_key_filtering) {
+  // RocksDB's options for `o`: its defaults, with every option the knobs'
+  // map (engines/rocksdb_option_map.h) names read by RocksDB's own
+  // options-from-map calls, as the OPTIONS file the user gets is read. The
+  // table options are replaced only when a table knob is set, so an
+  // unconfigured run keeps RocksDB's own default table factory untouched.
+  Result<rocksdb::Options> MapOptions(const EngineOptions& o) {
+    RocksDbOptionMap map = RocksDbOptionsOf(o);
+    unsupported_ = map.unsupported;
+    std::erase_if(map.options, [this](const RocksDbOption& opt) {
+      if (opt.knob->unit != KnobUnit::kCompression &&
+          opt.knob->id != KnobId::kBottommostCompression) {
+        return false;
+      }
+      if (CodecBuilt(opt.value)) return false;
+      unsupported_.emplace_back(std::string(opt.knob->json_key),
+                                "this rocksdb build has no " + opt.value);
+      return true;
+    });
+    rocksdb::ConfigOptions config;
+    config.ignore_unknown_options = false;
+    config.input_strings_escaped = false;
+    rocksdb::DBOptions db;
+    rocksdb::ColumnFamilyOptions cf;
+    DT_RETURN_IF_ERROR(FromRocksDb(
+        rocksdb::GetDBOptionsFromMap(config, db, map.Section("DBOptions"), &db),
+        "options"));
+    DT_RETURN_IF_ERROR(
+        FromRocksDb(rocksdb::GetColumnFamilyOptionsFromMap(
+                        config, cf, map.Section("CFOptions"), &cf),
+                    "options"));
+    auto table_map = map.Section("TableOptions/BlockBasedTable");
+    if (!table_map.empty()) {
       rocksdb::BlockBasedTableOptions table;
-      if (o.cache_bytes) {
-        table.block_cache = rocksdb::NewLRUCache(*o.cache_bytes);
-      }
-      if (o.bloom_bits_per_key.value_or(0) > 0) {
-        table.filter_policy.reset(
-            rocksdb::NewBloomFilterPolicy(*o.bloom_bits_per_key));
-      }
-      if (o.block_size_bytes) table.block_size = *o.block_size_bytes;
-      if (r.whole_key_filtering) {
-        table.whole_key_filtering = *r.whole_key_filtering;
-      }
-      // The factory holds the cache and filter policy by shared_ptr, and the
-      // DB holds the factory, so both live as long as the DB.
-      ro.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+      DT_RETURN_IF_ERROR(FromRocksDb(rocksdb::GetBlockBasedTableOptionsFromMap(
+                                         config, table, table_map, &table),
+                                     "options"));
+      // The factory holds the cache and filter policy by shared_ptr, and
+      // the DB holds the factory, so both live as long as the DB.
+      cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     }
-    if (o.write_buffer_bytes) ro.write_buffer_size = *o.write_buffer_bytes;
-    if (o.compression) {
-      if (auto type = Built(ToRocksDb(*o.compression))) {
-        ro.compression = *type;
-      } else {
-        unsupported_.emplace_back("compression",
-                                  std::string("this rocksdb build has no ") +
-                                      CompressionName(*o.compression));
-      }
-    }
-    if (o.max_open_files) ro.max_open_files = *o.max_open_files;
-    if (o.max_file_bytes) ro.target_file_size_base = *o.max_file_bytes;
-    MapRocksDbKnobs(r, &ro);
+    rocksdb::Options ro(db, cf);
+    ro.create_if_missing = true;
+    // With a prefix extractor a plain Seek stays inside the target's
+    // prefix; the runner's scans cross prefixes, so iterators ask for total
+    // order (the prefix filter still serves point reads).
+    total_order_seek_ = ro.prefix_extractor != nullptr;
     if (o.in_memory) {
       unsupported_.emplace_back(
           "in_memory", "the adapter runs rocksdb on disk only (no memory Env)");
@@ -240,85 +234,20 @@ class RocksDbEngine final : public AdapterEngine {
     return ro;
   }
 
-  // RocksDB's own knobs (EngineOptions::rocksdb), after the compression
-  // knob, which the per-level codecs build on.
-  void MapRocksDbKnobs(const RocksDbKnobs& r, rocksdb::Options* ro) {
-    auto set = [](const auto& from, auto* to) {
-      if (from) *to = static_cast<std::remove_pointer_t<decltype(to)>>(*from);
-    };
-    set(r.max_write_buffer_number, &ro->max_write_buffer_number);
-    set(r.min_write_buffer_number_to_merge,
-        &ro->min_write_buffer_number_to_merge);
-    set(r.level0_file_num_compaction_trigger,
-        &ro->level0_file_num_compaction_trigger);
-    set(r.level0_slowdown_writes_trigger, &ro->level0_slowdown_writes_trigger);
-    set(r.level0_stop_writes_trigger, &ro->level0_stop_writes_trigger);
-    set(r.max_bytes_for_level_base, &ro->max_bytes_for_level_base);
-    set(r.max_bytes_for_level_multiplier, &ro->max_bytes_for_level_multiplier);
-    set(r.max_background_jobs, &ro->max_background_jobs);
-    set(r.bytes_per_sync, &ro->bytes_per_sync);
-    set(r.wal_bytes_per_sync, &ro->wal_bytes_per_sync);
-    set(r.compaction_readahead_bytes, &ro->compaction_readahead_size);
-    set(r.direct_io_for_flush_and_compaction,
-        &ro->use_direct_io_for_flush_and_compaction);
-    set(r.allow_mmap_reads, &ro->allow_mmap_reads);
-    if (r.compaction_style) {
-      ro->compaction_style = *r.compaction_style == CompactionStyle::kUniversal
-                                 ? rocksdb::kCompactionStyleUniversal
-                                 : rocksdb::kCompactionStyleLevel;
+  // Whether this RocksDB build has the codec RocksDB spells `name`
+  // ("kZSTD"); kNoCompression and kDisableCompressionOption always.
+  static bool CodecBuilt(const std::string& name) {
+    if (name == "kNoCompression" || name == "kDisableCompressionOption") {
+      return true;
     }
-    if (r.bottommost_compression) {
-      auto type = BottommostType(*r.bottommost_compression);
-      if (type) {
-        ro->bottommost_compression = *type;
-      } else {
-        unsupported_.emplace_back("bottommost_compression",
-                                  "this rocksdb build lacks the codec");
+    for (rocksdb::CompressionType t : rocksdb::GetSupportedCompressions()) {
+      std::string built;
+      if (rocksdb::GetStringFromCompressionType(&built, t).ok() &&
+          built == name) {
+        return true;
       }
     }
-    if (r.compression_per_level == CompressionPerLevel::kNoneToL1) {
-      ro->compression_per_level.assign(ro->num_levels, ro->compression);
-      for (int level = 0; level < std::min(2, ro->num_levels); level++) {
-        ro->compression_per_level[level] = rocksdb::kNoCompression;
-      }
-    }
-    if (r.bloom_prefix_bytes.value_or(0) > 0) {
-      ro->prefix_extractor.reset(
-          rocksdb::NewFixedPrefixTransform(*r.bloom_prefix_bytes));
-      // With a prefix extractor a plain Seek stays inside the target's
-      // prefix; the runner's scans cross prefixes, so iterators ask for
-      // total order (the prefix filter still serves point reads).
-      total_order_seek_ = true;
-    }
-  }
-
-  // `type` when this build has it (kNoCompression always).
-  static std::optional<rocksdb::CompressionType> Built(
-      std::optional<rocksdb::CompressionType> type) {
-    const std::vector<rocksdb::CompressionType> built =
-        rocksdb::GetSupportedCompressions();
-    if (type && (*type == rocksdb::kNoCompression ||
-                 std::find(built.begin(), built.end(), *type) != built.end())) {
-      return type;
-    }
-    return std::nullopt;
-  }
-
-  static std::optional<rocksdb::CompressionType> BottommostType(
-      BottommostCompression b) {
-    switch (b) {
-      case BottommostCompression::kSameAsOthers:
-        return rocksdb::kDisableCompressionOption;
-      case BottommostCompression::kNone:
-        return rocksdb::kNoCompression;
-      case BottommostCompression::kSnappy:
-        return Built(rocksdb::kSnappyCompression);
-      case BottommostCompression::kLz4:
-        return Built(rocksdb::kLZ4Compression);
-      case BottommostCompression::kZstd:
-        return Built(rocksdb::kZSTD);
-    }
-    return std::nullopt;
+    return false;
   }
 
   rocksdb::ReadOptions IteratorReadOptions() const {

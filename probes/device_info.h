@@ -34,6 +34,9 @@ struct DeviceInfo {
   std::optional<uint64_t> logical_block_size;
   std::optional<uint64_t> physical_block_size;
   std::optional<uint64_t> nr_requests;  // the block layer's queue depth
+  // The largest request the block layer sends the device (KiB): a larger
+  // read is split (queue/max_sectors_kb).
+  std::optional<uint64_t> max_sectors_kb;
   std::string write_cache;  // kernel's view: "write back" / "write through"
   std::optional<bool> fua;
 };

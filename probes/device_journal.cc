@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "probes/cgroup_throttle.h"
 #include "probes/journal_trust.h"
 #include "probes/loop_fs.h"
 #include "probes/write_cache.h"
@@ -340,6 +341,7 @@ Status UndoJournalEntry(const JournalEntry& e, std::string* what) {
   if (e.kind == kJournalLoopDevice)
     return UndoLoopDevice(e.target, e.original, what);
   if (e.kind == kJournalImageFile) return UndoImageFile(e.target, what);
+  if (e.kind == kJournalCgroup) return UndoCgroup(e.target, what);
   return Status::Corruption("unknown journal entry kind '" + e.kind + "'");
 }
 

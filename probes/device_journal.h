@@ -32,6 +32,8 @@ inline constexpr const char* kJournalDefaultPath =
 inline constexpr const char* kJournalMount = "mount";
 inline constexpr const char* kJournalLoopDevice = "loop_device";
 inline constexpr const char* kJournalImageFile = "image_file";
+// A --throttle cgroup (cgroup_throttle.h); target: its directory.
+inline constexpr const char* kJournalCgroup = "cgroup";
 
 struct JournalEntry {
   std::string id;  // "<pid>-<n>"
@@ -40,7 +42,8 @@ struct JournalEntry {
   std::string created_at;
   std::string kind;
   // Cache kinds: the sysfs file or device node. mount: the mount point.
-  // loop_device: "/dev/loopN". image_file: the image's path.
+  // loop_device: "/dev/loopN". image_file: the image's path. cgroup: its
+  // directory.
   std::string target;
   // Cache kinds: the raw value to put back. loop_device: its backing image.
   std::string original;

@@ -66,6 +66,7 @@ void to_json(nlohmann::json& j, const Environment& e) {
     PutOpt(dj, "logical_block_size_bytes", d.logical_block_size);
     PutOpt(dj, "physical_block_size_bytes", d.physical_block_size);
     PutOpt(dj, "queue_depth", d.nr_requests);
+    PutOpt(dj, "max_sectors_kb", d.max_sectors_kb);
     if (!d.write_cache.empty()) dj["write_cache"] = d.write_cache;
     PutOpt(dj, "fua", d.fua);
     j["device"] = dj;
@@ -87,6 +88,7 @@ void to_json(nlohmann::json& j, const Environment& e) {
     }
     j["engine_libraries"] = std::move(libs);
   }
+  if (e.throttle) j["throttle"] = *e.throttle;
 }
 
 void from_json(const nlohmann::json& j, Environment& e) {
@@ -125,6 +127,7 @@ void from_json(const nlohmann::json& j, Environment& e) {
     GetOpt(*it, "logical_block_size_bytes", d.logical_block_size);
     GetOpt(*it, "physical_block_size_bytes", d.physical_block_size);
     GetOpt(*it, "queue_depth", d.nr_requests);
+    GetOpt(*it, "max_sectors_kb", d.max_sectors_kb);
     d.write_cache = it->value("write_cache", "");
     GetOpt(*it, "fua", d.fua);
     e.device = d;
@@ -142,6 +145,8 @@ void from_json(const nlohmann::json& j, Environment& e) {
       e.engine_libraries.push_back(std::move(b));
     }
   }
+  if (auto it = j.find("throttle"); it != j.end() && it->is_object())
+    e.throttle = it->get<ThrottleRecord>();
 }
 
 }  // namespace disktune

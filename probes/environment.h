@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "probes/device_info.h"
+#include "probes/throttle_spec.h"
 #include "src/core/library_build.h"
 #include "src/core/sysinfo.h"
 
@@ -24,6 +25,8 @@ struct Environment {
   // The engine libraries the figures came from, one per engine used (filled
   // by the command that ran the engines; empty for probe-only reports).
   std::vector<LibraryBuild> engine_libraries;
+  // Set when the figures were measured under --throttle.
+  std::optional<ThrottleRecord> throttle;
 };
 
 Environment CollectEnvironment(const std::string& target_dir);

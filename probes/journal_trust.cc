@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "probes/cgroup_throttle.h"
 #include "probes/device_journal.h"
 #include "probes/write_cache.h"
 #include "src/core/sysinfo.h"
@@ -169,11 +170,13 @@ Status ValidateJournalEntry(const JournalEntry& e) {
     return Status::OK();
   }
   if (e.kind == kJournalImageFile) {
-    if (!InsideScratch(t) || !Matches(fs::path(t).filename().string(),
-                                      "^fsmatrix-(ext3|ext4|xfs)\\.img$")) {
-      return Refuse(e,
-                    "not a disktune image (fsmatrix-<fs>.img inside a "
-                    "disktune scratch directory)");
+    if (!InsideScratch(t) ||
+        !Matches(fs::path(t).filename().string(),
+                 "^(fsmatrix|throttle)-(ext3|ext4|xfs)\\.img$")) {
+      return Refuse(
+          e,
+          "not a disktune image ({fsmatrix,throttle}-<fs>.img inside a "
+          "disktune scratch directory)");
     }
     struct stat st {};
     if (lstat(t.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
@@ -181,11 +184,19 @@ Status ValidateJournalEntry(const JournalEntry& e) {
     return Status::OK();
   }
   if (e.kind == kJournalMount) {
-    if (!InsideScratch(t) ||
-        !Matches(fs::path(t).filename().string(), "^fsmatrix-(ext3|ext4|xfs)$"))
+    if (!InsideScratch(t) || !Matches(fs::path(t).filename().string(),
+                                      "^(fsmatrix|throttle)-(ext3|ext4|xfs)$"))
+      return Refuse(
+          e,
+          "not a disktune mount point ({fsmatrix,throttle}-<fs> inside a "
+          "disktune scratch directory)");
+    return Status::OK();
+  }
+  if (e.kind == kJournalCgroup) {
+    if (!IsThrottleCgroupPath(t))
       return Refuse(e,
-                    "not a disktune mount point (fsmatrix-<fs> inside a "
-                    "disktune scratch directory)");
+                    "not a disktune cgroup (disktune-throttle-<pid> at a "
+                    "cgroup hierarchy's root)");
     return Status::OK();
   }
   return Refuse(e, "unknown kind");

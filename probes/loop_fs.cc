@@ -179,7 +179,8 @@ Status UndoImageFile(const std::string& image, std::string* what) {
 Result<std::unique_ptr<LoopFs>> LoopFs::Create(const std::string& scratch_dir,
                                                const std::string& fs_type,
                                                uint64_t image_bytes,
-                                               DeviceJournal* journal) {
+                                               DeviceJournal* journal,
+                                               LoopFsOptions options) {
   if (std::find(MatrixFilesystems().begin(), MatrixFilesystems().end(),
                 fs_type) == MatrixFilesystems().end()) {
     return Status::InvalidArgument("unknown filesystem '" + fs_type +
@@ -222,8 +223,9 @@ Result<std::unique_ptr<LoopFs>> LoopFs::Create(const std::string& scratch_dir,
   std::unique_ptr<LoopFs> l(new LoopFs());
   l->journal_ = journal;
   l->fs_type_ = fs_type;
-  l->image_ = scratch_dir + "/fsmatrix-" + fs_type + ".img";
-  l->mount_point_ = scratch_dir + "/fsmatrix-" + fs_type;
+  l->options_ = options;
+  l->image_ = scratch_dir + "/" + options.name + "-" + fs_type + ".img";
+  l->mount_point_ = scratch_dir + "/" + options.name + "-" + fs_type;
   Status s = l->Setup(image_bytes);
   if (!s.ok()) {
     Status t = l->Teardown();
@@ -249,29 +251,7 @@ Status LoopFs::Setup(uint64_t image_bytes) {
   close(fd);
   if (rc != 0) return Status::FromErrno(err, "size " + image_);
 
-  std::vector<std::string> attach = {"losetup", "--find", "--show", image_};
-  Result<SubprocessResult> r = RunSubprocess(attach, kCleanupTimeoutNs);
-  if (!r.ok()) return r.status();
-  if (r->exit_code != 0) {
-    std::string msg = Trim(r->err);
-    if (msg.find("unused loop device") != std::string::npos ||
-        msg.find("No such device") != std::string::npos) {
-      return Status::Busy(
-          "no free loop device for the " + fs_type_ + " image (" + msg +
-          "); detach unused ones (losetup -a lists them) or load the "
-          "loop module");
-    }
-    return CommandFailed(attach, *r);
-  }
-  loop_device_ = Trim(r->out);
-  JournalEntry loop;
-  loop.kind = kJournalLoopDevice;
-  loop.target = loop_device_;
-  loop.original = image_;
-  loop.description = "loop device for the " + fs_type_ + " image";
-  id = journal_->Add(loop);
-  if (!id.ok()) return id.status();
-  loop_entry_ = *id;
+  DT_RETURN_IF_ERROR(Attach());
 
   // ext3/ext4 initialise inode tables and the journal now rather than in a
   // background thread that would write during the measurements.
@@ -283,7 +263,7 @@ Status LoopFs::Setup(uint64_t image_bytes) {
                 {"-F", "-E", "lazy_itable_init=0,lazy_journal_init=0"});
   }
   mkfs.push_back(loop_device_);
-  r = RunSubprocess(mkfs, kMkfsTimeoutNs);
+  Result<SubprocessResult> r = RunSubprocess(mkfs, kMkfsTimeoutNs);
   if (!r.ok()) return r.status();
   if (r->exit_code != 0) return CommandFailed(mkfs, *r);
 
@@ -311,6 +291,49 @@ Status LoopFs::Setup(uint64_t image_bytes) {
       continue;
     seen.push_back(o);
     mount_options_ += (mount_options_.empty() ? "" : ",") + o;
+  }
+  return Status::OK();
+}
+
+Status LoopFs::Attach() {
+  std::vector<std::string> attach = {"losetup", "--find", "--show"};
+  if (options_.direct_io) attach.push_back("--direct-io=on");
+  attach.push_back(image_);
+  Result<SubprocessResult> r = RunSubprocess(attach, kCleanupTimeoutNs);
+  if (!r.ok()) return r.status();
+  if (r->exit_code != 0) {
+    std::string msg = Trim(r->err);
+    if (msg.find("unused loop device") != std::string::npos ||
+        msg.find("No such device") != std::string::npos) {
+      return Status::Busy(
+          "no free loop device for the " + fs_type_ + " image (" + msg +
+          "); detach unused ones (losetup -a lists them) or load the "
+          "loop module");
+    }
+    return CommandFailed(attach, *r);
+  }
+  loop_device_ = Trim(r->out);
+  JournalEntry loop;
+  loop.kind = kJournalLoopDevice;
+  loop.target = loop_device_;
+  loop.original = image_;
+  loop.description = "loop device for the " + fs_type_ + " image";
+  Result<std::string> id = journal_->Add(loop);
+  if (!id.ok()) return id.status();
+  loop_entry_ = *id;
+  Result<std::string> dev = ReadTextFile("/sys/block/" + loop_name() + "/dev");
+  if (dev.ok()) device_number_ = *dev;
+  if (options_.direct_io) {
+    // losetup falls back to buffered I/O silently when the host refuses.
+    Result<std::string> dio =
+        ReadTextFile("/sys/block/" + loop_name() + "/loop/dio");
+    if (!dio.ok() || *dio != "1") {
+      return Status::NotSupported(
+          "the filesystem under " + image_ + " refused direct I/O for " +
+          loop_device_ +
+          ", so the host's page cache would serve it; use a --dir on a "
+          "filesystem with O_DIRECT (ext4, xfs)");
+    }
   }
   return Status::OK();
 }

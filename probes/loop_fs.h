@@ -19,6 +19,16 @@ namespace disktune {
 // The filesystems --fs-matrix accepts, in the order they are reported.
 const std::vector<std::string>& MatrixFilesystems();
 
+// How the loop filesystem is made. `name` prefixes the image and the mount
+// point ("<name>-<fs>.img", "<name>-<fs>"); the journal accepts "fsmatrix"
+// and "throttle". `direct_io` attaches the loop device with direct I/O to
+// the image, so the host's page cache holds nothing of it (NotSupported when
+// the host filesystem refuses).
+struct LoopFsOptions {
+  std::string name = "fsmatrix";
+  bool direct_io = false;
+};
+
 class LoopFs {
  public:
   // PermissionDenied without root, NotFound when mkfs.<fs> or losetup is
@@ -28,7 +38,8 @@ class LoopFs {
   static Result<std::unique_ptr<LoopFs>> Create(const std::string& scratch_dir,
                                                 const std::string& fs_type,
                                                 uint64_t image_bytes,
-                                                DeviceJournal* journal);
+                                                DeviceJournal* journal,
+                                                LoopFsOptions options = {});
   ~LoopFs();
   LoopFs(const LoopFs&) = delete;
   LoopFs& operator=(const LoopFs&) = delete;
@@ -43,15 +54,20 @@ class LoopFs {
     return loop_device_;
   }                               // "/dev/loop3"
   std::string loop_name() const;  // "loop3"
+  // "7:3", for cgroup limits and /sys/dev/block.
+  const std::string& device_number() const { return device_number_; }
   const std::string& image() const { return image_; }
   const std::string& mount_options() const { return mount_options_; }
 
  private:
   LoopFs() = default;
   Status Setup(uint64_t image_bytes);
+  Status Attach();
 
   DeviceJournal* journal_ = nullptr;
+  LoopFsOptions options_;
   std::string fs_type_, image_, loop_device_, mount_point_, mount_options_;
+  std::string device_number_;
   std::string image_entry_, loop_entry_, mount_entry_;
   bool mounted_ = false;
 };

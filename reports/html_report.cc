@@ -12,6 +12,7 @@
 #include "probes/rand_read_saturation.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
+#include "reports/prediction_text.h"
 #include "reports/page_style.h"
 #include "reports/render_util.h"
 #include "reports/summarize.h"
@@ -200,6 +201,12 @@ void Header(const Report& r, std::string& out) {
       H(r.tool_version) + " " + H(r.command) +
       (r.completion != "complete" ? " · <b>" + H(r.completion) + "</b>" : "") +
       "</p>\n";
+  if (const auto& t = e.throttle) {
+    out += "<p class=\"throttle\"><b>" + H(ThrottleBanner(*t)) + "</b>";
+    if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
+      out += "<br>" + H(esc);
+    out += "</p>\n";
+  }
 }
 
 void Nav(const Report& r, std::string& out) {
@@ -978,7 +985,10 @@ void BenchTable(const Report& r, std::string& out) {
 void Figures(const Report& r, std::string& out) {
   if (r.probes.empty() && r.benches.empty()) return;
   out += "<section id=\"figures\"><h2>All figures</h2>\n";
-  if (!r.benches.empty()) BenchTable(r, out);
+  if (!r.benches.empty()) {
+    BenchTable(r, out);
+    out += RenderPredictionsHtml(r.benches);
+  }
   if (!r.probes.empty()) ProbeTable(r, out);
   out += "</section>\n";
 }

@@ -8,6 +8,7 @@
 #include "reports/char_escape.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
+#include "reports/prediction_text.h"
 #include "reports/render_util.h"
 #include "reports/summarize.h"
 #include "reports/tune_table.h"
@@ -56,7 +57,14 @@ void Header(const Report& r, std::ostringstream& os) {
      << Md(r.created_at);
   if (r.completion != "complete") os << ", **" << Md(r.completion) << "**";
   os << "\n\n";
-  os << SummaryMarkdown(SummaryOf(r)) << "\n### Environment\n\n";
+  os << SummaryMarkdown(SummaryOf(r)) << "\n";
+  if (const auto& t = e.throttle) {
+    os << "> **" << Md(ThrottleBanner(*t)) << "**";
+    if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
+      os << "\n>\n> " << Md(esc);
+    os << "\n\n";
+  }
+  os << "### Environment\n\n";
   os << HeaderRow({"", ""}, "ll");
   std::string sys = e.system.os.empty() ? "" : e.system.os + ", ";
   sys += "kernel " + e.system.kernel + ", " +
@@ -250,6 +258,7 @@ void Benches(const Report& r, std::ostringstream& os) {
                spread});
   }
   if (any_few) os << "\n\\* " << Md(kFewSamplesNote + 2) << "\n";
+  os << RenderPredictionsMarkdown(r.benches);
   if (auto mem = MemoryBudgetOf(r.analyses)) {
     os << "\nMemory: " << Md(MemoryBudgetText(*mem)) << ".\n";
   }

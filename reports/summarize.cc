@@ -81,26 +81,37 @@ std::optional<SummaryDurability> DurabilityOf(const Report& r) {
   return d;
 }
 
-// The predictor's bound on each bench figure, when the figures carry one
-// ("prediction": {"bound": ...} on a bench result).
+// The predictor's bound on the bench figures (src/predict, a Prediction on
+// each BenchResult), grouped per engine and bound in run order: one entry
+// names the resource and the scenarios it bounds.
+std::string BoundWords(const std::string& bound) {
+  static const std::pair<const char*, const char*> kWords[] = {
+      {"cpu", "the CPU"},
+      {"read_iops", "the disk's random-read IOPS"},
+      {"read_bandwidth", "the disk's read bandwidth"},
+      {"write_bandwidth", "the disk's write bandwidth"},
+      {"sync_latency", "the disk's sync latency"},
+      {"write_stall", "the engine's write stalls"},
+  };
+  for (const auto& [k, v] : kWords) {
+    if (bound == k) return v;
+  }
+  return bound;
+}
+
 std::vector<SummaryBound> BoundsOf(const Report& r) {
   std::vector<SummaryBound> out;
   for (const auto& b : r.benches) {
-    json j = b;
-    auto p = j.find("prediction");
-    if (p == j.end() || !p->is_object()) continue;
-    auto bound = p->find("bound");
-    if (bound == p->end()) continue;
-    std::string text;
-    if (bound->is_string()) {
-      text = bound->get<std::string>();
-    } else if (bound->is_object()) {
-      for (const char* k : {"text", "resource", "name", "id"}) {
-        text = JsonStr(*bound, k);
-        if (!text.empty()) break;
-      }
+    if (!b.prediction || b.prediction->bound.empty()) continue;
+    std::string words = BoundWords(b.prediction->bound);
+    auto it = std::find_if(out.begin(), out.end(), [&](const SummaryBound& s) {
+      return s.engine == b.engine && s.bound == words;
+    });
+    if (it == out.end()) {
+      out.push_back({b.engine, b.scenario, words});
+    } else if (it->scenario.find(b.scenario) == std::string::npos) {
+      it->scenario += ", " + b.scenario;
     }
-    if (!text.empty()) out.push_back({b.engine, b.scenario, text});
   }
   return out;
 }

@@ -47,8 +47,8 @@ struct SummaryDurability {
 
 struct SummaryBound {
   std::string engine;
-  std::string scenario;
-  std::string bound;  // the predictor's words
+  std::string scenario;  // the scenarios it bounds, ", "-separated
+  std::string bound;     // the resource, in words ("the CPU")
 };
 
 struct SummarySetting {

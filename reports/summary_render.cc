@@ -60,14 +60,13 @@ std::string BoundText(const Summary& s) {
            "prediction)";
   }
   std::string t;
-  size_t shown = std::min<size_t>(s.bounds.size(), 3);
-  for (size_t i = 0; i < shown; i++) {
+  for (size_t i = 0; i < s.bounds.size(); i++) {
     const SummaryBound& b = s.bounds[i];
-    t += (i ? "; " : "") + b.engine + " " + b.scenario + ": " + b.bound;
+    bool new_engine = i == 0 || s.bounds[i - 1].engine != b.engine;
+    t += (i ? (new_engine ? "; " : ", ") : "") +
+         (new_engine ? b.engine + ": " : std::string()) + b.bound + " (" +
+         b.scenario + ")";
   }
-  if (s.bounds.size() > shown)
-    t += "; " + std::to_string(s.bounds.size() - shown) +
-         " more in the benchmarks";
   return t;
 }
 

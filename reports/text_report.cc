@@ -10,6 +10,7 @@
 #include "reports/durability_text.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
+#include "reports/prediction_text.h"
 #include "reports/render_util.h"
 #include "reports/summarize.h"
 #include "reports/tune_table.h"
@@ -56,6 +57,11 @@ void Header(const Report& r, std::ostringstream& os) {
   }
   if (r.completion != "complete")
     os << "status:   " << r.completion << " (partial results)\n";
+  if (const auto& t = e.throttle) {
+    os << "throttle: " << ThrottleBanner(*t) << "\n";
+    if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
+      os << "          " << esc << "\n";
+  }
 }
 
 bool IsFsync(const ProbeResult& p) { return p.probe == "fsync"; }
@@ -307,6 +313,7 @@ void Benches(const Report& r, std::ostringstream& os) {
     os << line;
   }
   if (few_samples) os << kFewSamplesNote;
+  os << RenderPredictionsText(r.benches);
   if (auto mem = MemoryBudgetOf(r.analyses)) {
     os << "\nmemory: " << MemoryBudgetText(*mem) << "\n";
   }

@@ -239,6 +239,7 @@ void to_json(json& j, const BenchResult& r) {
     }
     j["repeats"] = std::move(rj);
   }
+  if (r.prediction) j["prediction"] = PredictionToJson(*r.prediction);
   if (!r.notes.empty()) j["notes"] = r.notes;
 }
 
@@ -383,6 +384,9 @@ void from_json(const json& j, BenchResult& r) {
       rs.bytes_per_sec = RepeatStatFromJson(rj["bytes_per_sec"]);
     }
     r.repeats = rs;
+  }
+  if (j.contains("prediction")) {
+    r.prediction = PredictionFromJson(j["prediction"]);
   }
   GetIf(j, "notes", &r.notes);
 }

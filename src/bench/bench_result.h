@@ -128,6 +128,24 @@ struct PageCacheInfo {
   std::string note;
 };
 
+// What src/predict's model expected of this figure from the disk's probe
+// figures and the engine's in-memory CPU cost, and how the measurement
+// compares. Plain data here; the model lives in src/predict.
+struct Prediction {
+  double ops_per_sec = 0;
+  // "cpu", "read_iops", "read_bandwidth", "write_bandwidth", "sync_latency"
+  // or "write_stall": the resource whose ceiling is lowest.
+  std::string bound;
+  // Every resource's ceiling for this figure, ops/s (the chart's lines).
+  std::vector<std::pair<std::string, double>> ceilings_ops_per_sec;
+  // The probe figures and engine facts the model used, with units in names.
+  nlohmann::json inputs = nlohmann::json::object();
+  // measured ops_per_sec / predicted; absent before the figure is measured.
+  std::optional<double> measured_over_predicted;
+  // When |ratio - 1| > 25%: the likeliest cause the evidence shows.
+  std::string miss_cause;
+};
+
 struct BenchResult {
   std::string engine;
   std::string scenario;
@@ -149,6 +167,7 @@ struct BenchResult {
   std::vector<PulsePoint> pulses;
   std::vector<OpLatency> op_latency;
   std::optional<RepeatStats> repeats;
+  std::optional<Prediction> prediction;
   std::vector<std::string> notes;
 };
 
@@ -168,5 +187,7 @@ LatencySummary LatencyFromJson(const nlohmann::json& j);
 // Only the knobs that were set: an absent knob kept the engine's default.
 nlohmann::json EngineOptionsToJson(const EngineOptions& o);
 EngineOptions EngineOptionsFromJson(const nlohmann::json& j);
+nlohmann::json PredictionToJson(const Prediction& p);
+Prediction PredictionFromJson(const nlohmann::json& j);
 
 }  // namespace disktune::bench

@@ -699,7 +699,9 @@ Result<std::vector<BenchResult>> RunBench(const BenchRequest& request) {
             r.error = "not run: " + failed_step;
           }
         } else {
+          if (request.step_started) request.step_started();
           r = RunStep(er, plan.steps[i], static_cast<int>(i), pool);
+          if (request.step_finished) request.step_finished(&r);
           if (r.status == RunStatus::kFailed ||
               r.status == RunStatus::kPartial) {
             failed_step = r.scenario + " failed earlier on " + id;

@@ -44,6 +44,10 @@ struct BenchRequest {
   // Everything else: which repetition is running, and with repeat > 1
   // each run's own line.
   LineSink progress;
+  // Called before and after each step that runs (a throttled run notes in
+  // each result what escaped the throttle during it).
+  std::function<void()> step_started;
+  std::function<void(BenchResult*)> step_finished;
 };
 
 struct PlannedStep {

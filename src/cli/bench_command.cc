@@ -13,6 +13,7 @@
 #include "probes/environment.h"
 #include "reports/findings_2011.h"
 #include "reports/memory_budget.h"
+#include "reports/prediction_text.h"
 #include "reports/report.h"
 #include "src/bench/process_stats.h"
 #include "src/bench/runner.h"
@@ -20,12 +21,16 @@
 #include "src/bench/scenario_sets.h"
 #include "src/cli/command.h"
 #include "src/cli/engine_libraries.h"
+#include "src/cli/predict_inputs.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
+#include "src/cli/restore_command.h"
+#include "src/cli/throttle_session.h"
 #include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
+#include "src/predict/engine_facts.h"
 #include "src/tune/profile.h"
 
 namespace disktune::cli {
@@ -52,6 +57,9 @@ struct BenchFlags {
   bool in_memory = false;
   std::string page_cache;
   std::vector<std::string> engine_settings;
+  // The model's disk figures: a probe result file, else measured here.
+  std::string probe_result;
+  bool no_predict = false;
 };
 
 struct BenchCommandOptions {
@@ -158,6 +166,30 @@ void MergeProfile(const bench::Overrides& profile, bench::Overrides* o) {
   take(o->entries_per_batch, profile.entries_per_batch);
 }
 
+// Every figure's prediction (src/predict): the disk's figures, then the same
+// steps in memory for the CPU cost. A failure costs the predictions only.
+void Predict(const BenchFlags& f, const CommonOptions& common,
+             CommandContext& ctx, const ScratchDir& dir,
+             const bench::BenchPlan& plan, const bench::BenchRequest& req,
+             Report* report) {
+  std::ostream* lines = common.quiet ? nullptr : &ctx.err;
+  if (lines && f.probe_result.empty()) {
+    *lines << "measuring the probe points the prediction needs\n";
+  }
+  auto disk = ModelDiskFigures(f.probe_result, common, ctx, dir, report);
+  if (!disk.ok()) {
+    report->warnings.push_back("no predictions: " + disk.status().message());
+    return;
+  }
+  bench::BenchRequest calibrate = req;
+  calibrate.engines.clear();
+  for (const std::string& e : plan.engines) {
+    if (predict::HasModel(e)) calibrate.engines.push_back(e);
+  }
+  if (calibrate.engines.empty()) return;
+  PredictResults(calibrate, *disk, lines, report);
+}
+
 int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   InstallInterruptHandlers();
   const BenchFlags& f = opts.flags;
@@ -211,11 +243,38 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   if (!plan.ok()) return Fail(ctx, plan.status());
   Status js = CheckJsonDestination(opts.common);
   if (!js.ok()) return Fail(ctx, js);
+  if (!f.probe_result.empty() && !f.no_predict) {
+    Report probe_file;
+    auto disk = DiskFiguresFromFile(f.probe_result, &probe_file);
+    if (!disk.ok()) return Fail(ctx, disk.status());
+  }
+
+  auto throttle = PlanThrottle(opts.common);
+  if (!throttle.ok()) return Fail(ctx, throttle.status());
+  if (*throttle) {
+    // The throttle's journal must hold only this run's objects.
+    Status r = RecoverFromKilledRun(ctx);
+    if (!r.ok()) return Fail(ctx, r);
+  }
 
   auto scratch = OpenScratch(opts.common);
   if (!scratch.ok()) return Fail(ctx, scratch.status());
-  ScratchDir& dir = **scratch;
-  if (opts.common.keep) dir.Keep();
+  std::unique_ptr<ThrottleSession> throttled;
+  if (*throttle) {
+    std::unique_ptr<TerminalProgress> p = MakeProgress(ctx, opts.common);
+    auto t = ThrottleSession::Start(**throttle, **scratch, p.get());
+    if (!t.ok()) return Fail(ctx, t.status());
+    throttled = std::move(*t);
+    auto before = std::make_shared<ThrottleAccounting>();
+    ThrottleSession* ts = throttled.get();
+    req.step_started = [ts, before] { *before = ts->Snapshot(); };
+    req.step_finished = [ts, before](bench::BenchResult* r) {
+      ThrottleRecord rec;
+      rec.accounting = ts->Snapshot() - *before;
+      r->notes.push_back(ThrottleEscapeLine(rec));
+    };
+  }
+  const ScratchDir& dir = throttled ? throttled->scratch() : **scratch;
   req.db_root = dir.Join("bench");
 
   // The figures on stdout (stderr when the JSON goes there), progress on
@@ -236,6 +295,7 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   // the figures go, before them, as the engines' own db_bench says it in
   // its header: `> file` keeps the figures with their caveat.
   for (const std::string& w : report.warnings) req.results("WARNING: " + w);
+  if (throttled) req.results(ThrottleBanner(throttled->Record()));
   report.config["scratch_dir"] = PathToJson(dir.path());
   report.config["bench"] = {{"engines", plan->engines},
                             {"scenarios", req.scenarios},
@@ -247,9 +307,18 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   std::optional<uint64_t> harness_anon = bench::AnonRss();
   const WriteCount written(opts.common.dir);
   auto results = bench::RunBench(req);
+  if (throttled) {
+    Status t = throttled->Finish(&report.environment);
+    if (!t.ok() && results.ok()) return Fail(ctx, t);
+    req.results(ThrottleEscapeLine(*report.environment.throttle));
+  }
   if (!results.ok()) return Fail(ctx, results.status());
   if (InterruptRequested()) report.completion = "interrupted";
   report.benches = *results;
+  if (!f.no_predict && !InterruptRequested()) {
+    Predict(f, opts.common, ctx, dir, *plan, req, &report);
+    if (figures) *figures << RenderPredictionsText(report.benches);
+  }
   written.Record(&report);
   FinishReport("", &report);
   if (auto f = CheckFindings2011(report.benches)) {
@@ -387,6 +456,13 @@ void SetupBenchCommand(CLI::App& app, CommandContext& ctx) {
                   "UTXO cold reads: auto (fadvise, drop_caches as root if "
                   "needed), fadvise, "
                   "drop, keep");
+  cmd->add_option("--probe-result", f.probe_result,
+                  "predict each figure from this probe result's disk figures "
+                  "(default: measure the few points the model needs, seconds)")
+      ->type_name("FILE");
+  cmd->add_flag("--no-predict", f.no_predict,
+                "no prediction: skip the model's probe points and the "
+                "in-memory CPU calibration");
   cmd->footer(ScenarioHelp());
   cmd->callback([opts, &ctx] { ctx.exit_code = RunBenchCommand(*opts, ctx); });
 }

@@ -31,6 +31,7 @@ int Main(const std::vector<std::string>& args, std::ostream& out,
   SetupRunCommand(app, ctx);
   SetupProbeCommand(app, ctx);
   SetupBenchCommand(app, ctx);
+  SetupPredictCommand(app, ctx);
   SetupTuneCommand(app, ctx);
   SetupListCommand(app, ctx);
   SetupRestoreCommand(app, ctx);

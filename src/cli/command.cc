@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "probes/throttle_spec.h"
 #include "reports/report.h"
 #include "reports/summarize.h"
 #include "src/core/json_input.h"
@@ -31,6 +32,8 @@ void AddCommonOptions(CLI::App* cmd, CommonOptions* opts, bool with_dir) {
         ->type_name("DIR");
     cmd->add_flag("--keep", opts->keep,
                   "keep the scratch files at the end (for debugging)");
+    cmd->add_option("--throttle", opts->throttle, ThrottleFlagHelp())
+        ->type_name("hdd|cloud|LIMITS");
   }
 }
 

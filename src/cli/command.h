@@ -35,8 +35,10 @@ struct CommonOptions {
   std::string dir;  // the scratch directory
   bool keep = false;
   std::string progress = "auto";  // --progress, on commands that show it
+  std::string throttle;  // --throttle, on the commands that take --dir
 };
-// `with_dir`: the command writes, so it takes --dir (and --keep).
+// `with_dir`: the command writes, so it takes --dir (and --keep), and
+// measures, so it takes --throttle.
 void AddCommonOptions(CLI::App* cmd, CommonOptions* opts, bool with_dir);
 
 // Exit codes, the same in every command (README, "Exit codes"):
@@ -106,6 +108,7 @@ void SetupRunCommand(CLI::App& app, CommandContext& ctx);
 void SetupListCommand(CLI::App& app, CommandContext& ctx);
 void SetupRestoreCommand(CLI::App& app, CommandContext& ctx);
 void SetupBenchCommand(CLI::App& app, CommandContext& ctx);
+void SetupPredictCommand(CLI::App& app, CommandContext& ctx);
 void SetupReportCommand(CLI::App& app, CommandContext& ctx);
 void SetupCompareCommand(CLI::App& app, CommandContext& ctx);
 void SetupFleetCommand(CLI::App& app, CommandContext& ctx);

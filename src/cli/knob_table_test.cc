@@ -95,14 +95,14 @@ TEST(KnobTableTest, EveryRowIsATunerKnobWithEngineForms) {
                              [&](tune::Knob t) { return t.spec == &k; });
     // The block cache is the budget's remainder, never searched alone.
     EXPECT_EQ(tuned, k.json_key != "cache_bytes") << k.json_key;
-    if (k.rocksdb_default && k.unit != KnobUnit::kBitsPerKey) {
-      EXPECT_NE(ini.find(std::string(k.rocksdb_option) + "="),
+    if (k.rocksdb.default_value && k.unit != KnobUnit::kBitsPerKey) {
+      EXPECT_NE(ini.find(std::string(k.rocksdb.option) + "="),
                 std::string::npos)
           << k.json_key << "\n"
           << ini;
     }
-    if (k.leveldb_default && k.unit != KnobUnit::kBitsPerKey) {
-      EXPECT_NE(snippet.find("options." + std::string(k.leveldb_option)),
+    if (k.leveldb.default_value && k.unit != KnobUnit::kBitsPerKey) {
+      EXPECT_NE(snippet.find("options." + std::string(k.leveldb.option)),
                 std::string::npos)
           << k.json_key << "\n"
           << snippet;

@@ -7,6 +7,7 @@
 #include "probes/probe_runner.h"
 #include "src/cli/fillsync_on_fs.h"
 #include "src/cli/restore_command.h"
+#include "src/cli/throttle_session.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
 #include "src/core/signals.h"
@@ -29,7 +30,14 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
       SelectProbes(flags.probes.empty() ? DefaultProbeIds() : flags.probes);
   if (!probes.ok()) return probes.status().WithContext("--probes");
   DT_RETURN_IF_ERROR(CheckJsonDestination(common));
+  // A caller passing its scratch directory has throttled it already.
+  Result<std::optional<ThrottleSpec>> throttle =
+      scratch == nullptr ? PlanThrottle(common)
+                         : Result<std::optional<ThrottleSpec>>(std::nullopt);
+  if (!throttle.ok()) return throttle.status();
+  auto progress = MakeProgress(ctx, common);
   std::unique_ptr<ScratchDir> own;
+  std::unique_ptr<ThrottleSession> throttled;
   if (scratch == nullptr) {
     // A run killed with a device setting changed is repaired before
     // measuring (a caller passing its scratch directory has done so).
@@ -38,6 +46,13 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
     if (!opened.ok()) return opened.status();
     own = std::move(*opened);
     scratch = own.get();
+    if (*throttle) {
+      Result<std::unique_ptr<ThrottleSession>> t =
+          ThrottleSession::Start(**throttle, *own, progress.get());
+      if (!t.ok()) return t.status();
+      throttled = std::move(*t);
+      scratch = &throttled->scratch();
+    }
   }
   const ScratchDir& dir = *scratch;
   // The size check comes before any write, with the flag to change named.
@@ -58,7 +73,6 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
   report->config["probes"] = ids;
   report->config["scratch_dir"] = PathToJson(dir.path());
 
-  auto progress = MakeProgress(ctx, common);
   ProbeRunOutput out;
   FilesystemWorkload fs_workload;
   if (!config->fs_matrix.empty()) fs_workload = FillsyncWorkload(config->quick);
@@ -73,6 +87,10 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
   report->analyses = std::move(out.analyses);
   report->warnings = std::move(out.warnings);
   report->bytes_written = out.bytes_written;
+  if (throttled) {
+    Status t = throttled->Finish(&report->environment);
+    if (s.ok()) s = t;
+  }
   if (s.IsAborted()) report->completion = "interrupted";
   return s;
 }

@@ -21,6 +21,7 @@
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
 #include "src/cli/restore_command.h"
+#include "src/cli/throttle_session.h"
 #include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
@@ -245,6 +246,8 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   }
   Status js = CheckJsonDestination(o.common);
   if (!js.ok()) return Fail(ctx, js);
+  auto throttle = PlanThrottle(o.common);
+  if (!throttle.ok()) return Fail(ctx, throttle.status());
   std::error_code ec;
   Result<OutDir> out = PrepareOutDir(o.out_dir, default_out);
   if (!out.ok()) return Fail(ctx, out.status());
@@ -263,6 +266,8 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   // once, after a killed run's device settings are put back.
   Status s = RecoverFromKilledRun(ctx);
   std::unique_ptr<ScratchDir> scratch;
+  auto progress = MakeProgress(ctx, o.common);
+  std::unique_ptr<ThrottleSession> throttled;
   if (s.ok()) {
     Result<std::unique_ptr<ScratchDir>> opened = OpenScratch(o.common);
     if (opened.ok()) {
@@ -271,17 +276,28 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
       s = opened.status();
     }
   }
-  if (s.ok())
-    s = RunProbeSession(o.common, o.probe, ctx, scratch.get(), &report);
-  auto progress = MakeProgress(ctx, o.common);
+  if (s.ok() && *throttle) {
+    auto t = ThrottleSession::Start(**throttle, *scratch, progress.get());
+    if (t.ok()) {
+      throttled = std::move(*t);
+    } else {
+      s = t.status();
+    }
+  }
+  const ScratchDir* dir = throttled ? &throttled->scratch() : scratch.get();
+  if (s.ok()) s = RunProbeSession(o.common, o.probe, ctx, dir, &report);
   if (s.ok() && !Skipped(o, "bench"))
-    s = RunBaselineBench(bench_req, *scratch, progress.get(), &report);
+    s = RunBaselineBench(bench_req, *dir, progress.get(), &report);
   if (s.ok() && !Skipped(o, "tune")) {
     if (o.probe.quick && o.write_budget.empty()) {
       tune_req.write_budget_bytes =
           tune::QuickTuneWriteBudget(written.DiskBytesSoFar());
     }
-    s = RunTuneStep(tune_req, *scratch, progress.get(), &*out, &report);
+    s = RunTuneStep(tune_req, *dir, progress.get(), &*out, &report);
+  }
+  if (throttled) {
+    Status t = throttled->Finish(&report.environment);
+    if (s.ok()) s = t;
   }
   scratch.reset();
   progress->Finish();

@@ -20,6 +20,8 @@
 #include "src/cli/engine_libraries.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
+#include "src/cli/restore_command.h"
+#include "src/cli/throttle_session.h"
 #include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
@@ -129,13 +131,32 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   Status js = CheckJsonDestination(opts.common);
   if (!js.ok()) return Fail(ctx, js);
 
+  auto throttle = PlanThrottle(opts.common);
+  if (!throttle.ok()) return Fail(ctx, throttle.status());
+  if (*throttle) {
+    // The throttle's journal must hold only this run's objects.
+    Status r = RecoverFromKilledRun(ctx);
+    if (!r.ok()) return Fail(ctx, r);
+  }
+
   auto scratch = OpenScratch(opts.common);
   if (!scratch.ok()) return Fail(ctx, scratch.status());
-  ScratchDir& dir = **scratch;
   auto progress = MakeProgress(ctx, opts.common);
+  std::unique_ptr<ThrottleSession> throttled;
+  if (*throttle) {
+    auto t = ThrottleSession::Start(**throttle, **scratch, progress.get());
+    if (!t.ok()) return Fail(ctx, t.status());
+    throttled = std::move(*t);
+  }
+  const ScratchDir& dir = throttled ? throttled->scratch() : **scratch;
   const WriteCount written(opts.common.dir);
   auto result = tune::RunTuner(req, dir, progress.get());
   progress->Finish();
+  Environment throttled_env;
+  if (throttled) {
+    Status t = throttled->Finish(&throttled_env);
+    if (!t.ok() && result.ok()) return Fail(ctx, t);
+  }
   if (!result.ok()) return Fail(ctx, result.status());
 
   std::string name = f.out.empty()
@@ -162,6 +183,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     // Those of this run, not any a --probe-result file carried in.
     report.environment.engine_libraries.clear();
   }
+  report.environment.throttle = throttled_env.throttle;
   RecordEngineLibraries({result->engine}, &report);
   if (!opts.common.json_path.empty()) {
     report.config["scratch_dir"] = PathToJson(dir.path());
@@ -189,6 +211,9 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   if (std::ostream* human = HumanStream(ctx, opts.common)) {
     for (const std::string& w : report.warnings) {
       *human << "WARNING: " << w << "\n";
+    }
+    if (const auto& t = report.environment.throttle) {
+      *human << ThrottleBanner(*t) << "\n" << ThrottleEscapeLine(*t) << "\n";
     }
     for (const std::string& line : result->explanation) *human << line << "\n";
     if (!f.out.empty()) {

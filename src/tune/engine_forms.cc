@@ -3,72 +3,12 @@
 #include <optional>
 #include <sstream>
 
+#include "engines/engine_library.h"
+#include "engines/rocksdb_option_map.h"
 #include "src/core/units.h"
 
 namespace disktune::tune {
 namespace {
-
-const char* RocksDbCompression(Compression c) {
-  switch (c) {
-    case Compression::kNone:
-      return "kNoCompression";
-    case Compression::kSnappy:
-      return "kSnappyCompression";
-    case Compression::kLz4:
-      return "kLZ4Compression";
-    case Compression::kZstd:
-      return "kZSTD";
-    case Compression::kLzo:
-      break;
-  }
-  return "kNoCompression";
-}
-
-// compression_per_level as RocksDB lists it: one codec per level of the
-// default 7, "" for uniform (RocksDB's empty list: `compression` throughout).
-std::string RocksDbPerLevel(const TuneConfig& c) {
-  if (c.rocksdb.compression_per_level != CompressionPerLevel::kNoneToL1) {
-    return "";
-  }
-  constexpr int kLevels = 7;  // ColumnFamilyOptions::num_levels
-  std::string out;
-  for (int level = 0; level < kLevels; level++) {
-    if (level > 0) out += ":";
-    out += level < 2 ? "kNoCompression" : RocksDbCompression(c.compression);
-  }
-  return out;
-}
-
-// The OPTIONS-file spelling of a knob's value in c; nullopt = leave the
-// line out (no bloom filter is RocksDB's default and has no spelling of its
-// own).
-std::optional<std::string> RocksDbValue(const KnobSpec& k, KnobValue v,
-                                        const TuneConfig& c) {
-  switch (k.unit) {
-    case KnobUnit::kCompression:
-      return RocksDbCompression(static_cast<Compression>(v));
-    case KnobUnit::kBitsPerKey:
-      if (v <= 0) return std::nullopt;
-      return "bloomfilter:" + std::to_string(v) + ":false";
-    case KnobUnit::kBool:
-      return v != 0 ? "true" : "false";
-    case KnobUnit::kEnum:
-      if (k.rocksdb_option == "compression_per_level") {
-        return RocksDbPerLevel(c);
-      }
-      if (v >= 0 && static_cast<size_t>(v) < k.choices.size()) {
-        return std::string(k.choices[static_cast<size_t>(v)].rocksdb);
-      }
-      return std::nullopt;
-    case KnobUnit::kBytes:
-    case KnobUnit::kCount:
-      break;
-  }
-  if (k.rocksdb_option == "prefix_extractor") {
-    return v > 0 ? "rocksdb.FixedPrefix." + std::to_string(v) : "nullptr";
-  }
-  return std::to_string(v);
-}
 
 std::string Human(uint64_t bytes) {
   return FormatBytes(static_cast<double>(bytes));
@@ -91,7 +31,7 @@ KnobValue LevelDbValue(const KnobSpec& k, const TuneConfig& c) {
 // One line of DisktuneOptions(): the objects LevelDB takes for the cache and
 // the filter, the codec's enum, or the number with a note for people.
 std::string LevelDbLine(const KnobSpec& k, KnobValue v) {
-  const std::string opt = "  options." + std::string(k.leveldb_option) + " = ";
+  const std::string opt = "  options." + std::string(k.leveldb.option) + " = ";
   const bool is_default = v == *KnobDefault(k, "leveldb");
   switch (k.unit) {
     case KnobUnit::kCompression:
@@ -115,7 +55,7 @@ std::string LevelDbLine(const KnobSpec& k, KnobValue v) {
       break;
   }
   const std::string human = Human(static_cast<uint64_t>(v));
-  if (k.leveldb_option == "block_cache") {
+  if (k.id == KnobId::kCacheBytes) {
     return opt + "leveldb::NewLRUCache(" + std::to_string(v) + ");  // " +
            human + "\n";
   }
@@ -126,11 +66,11 @@ std::string LevelDbLine(const KnobSpec& k, KnobValue v) {
 // The key of a knob in the LevelDB JSON form: the option's name, or for the
 // objects LevelDB takes, the figure that sizes them.
 std::string LevelDbJsonKey(const KnobSpec& k) {
-  if (k.leveldb_option == "block_cache") return "block_cache_capacity";
-  if (k.leveldb_option == "filter_policy") {
+  if (k.id == KnobId::kCacheBytes) return "block_cache_capacity";
+  if (k.id == KnobId::kBloomBitsPerKey) {
     return "filter_policy_bloom_bits_per_key";
   }
-  return std::string(k.leveldb_option);
+  return std::string(k.leveldb.option);
 }
 
 std::string Commented(const std::string& header, const std::string& marker) {
@@ -168,35 +108,31 @@ std::string RocksDbOptionsIni(const TuneConfig& c, const std::string& header) {
     }
     o << ".\n";
   }
+  // The version of the RocksDB this build links, as RocksDB writes its own
+  // OPTIONS files.
   o << "\n[Version]\n"
-    << "  rocksdb_version=7.8.3\n"
+    << "  rocksdb_version=" << DescribeEngineLibrary("rocksdb").version << "\n"
     << "  options_file_version=1.1\n\n";
-  // Each knob goes to the section and key its table row names.
-  struct Section {
-    std::string_view name;   // as KnobSpec::rocksdb_section
-    std::string_view title;  // the OPTIONS file's header
-    std::string extra;       // settings that are not knobs
-  };
-  const Section sections[] = {
-      {"DBOptions", "DBOptions", "  create_if_missing=true\n"},
-      {"CFOptions", "CFOptions \"default\"", ""},
-      {"TableOptions/BlockBasedTable",
-       "TableOptions/BlockBasedTable \"default\"", ""},
-  };
-  const EngineOptions e = ToEngineOptions(c);
-  for (const Section& section : sections) {
-    o << "[" << section.title << "]\n" << section.extra;
-    for (const KnobSpec& k : Knobs()) {
-      if (k.rocksdb_section != section.name || !KnobDefault(k, "rocksdb")) {
-        continue;
+  // Every RocksDB knob, c's value or RocksDB's default where c leaves it
+  // unset (a config made for another engine), through the map the RocksDB
+  // adapter opens its databases with.
+  EngineOptions e = ToEngineOptions(c);
+  for (const KnobSpec& k : Knobs()) {
+    if (k.rocksdb.default_value && !k.get(e))
+      k.set(&e, k.rocksdb.default_value);
+  }
+  const RocksDbOptionMap map = RocksDbOptionsOf(e);
+  for (std::string_view section : kRocksDbSections) {
+    if (section != kRocksDbSections[0]) o << "\n";
+    o << "[" << section;
+    if (section != "DBOptions") o << " \"default\"";
+    o << "]\n";
+    if (section == "DBOptions") o << "  create_if_missing=true\n";
+    for (const RocksDbOption& opt : map.options) {
+      if (opt.section == section) {
+        o << "  " << opt.name << "=" << opt.value << "\n";
       }
-      // A knob c leaves unset (a config made for another engine) is
-      // written as RocksDB's default.
-      std::optional<std::string> value =
-          RocksDbValue(k, k.get(e).value_or(*k.rocksdb_default), c);
-      if (value) o << "  " << k.rocksdb_option << "=" << *value << "\n";
     }
-    if (section.name != sections[std::size(sections) - 1].name) o << "\n";
   }
   return o.str();
 }

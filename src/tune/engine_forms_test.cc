@@ -17,22 +17,12 @@
 #include <filesystem>
 #include <fstream>
 
+#include "src/tune/chosen_config_for_test.h"
+
 namespace disktune::tune {
 namespace {
 
-TuneConfig Chosen() {
-  TuneConfig c;
-  c.cache_bytes = 24 * kMiB;
-  c.write_buffer_bytes = 48 * kMiB;
-  c.bloom_bits_per_key = 10;
-  c.compression = Compression::kLz4;
-  c.block_size_bytes = 16 * kKiB;
-  c.max_open_files = 6000;
-  c.max_file_bytes = 16 * kMiB;
-  c.entries_per_batch = 13;
-  c.sync = true;
-  return c;
-}
+TuneConfig Chosen() { return ChosenConfigForTest(); }
 
 TEST(EngineFormsTest, RocksDbIniParsesAsSections) {
   std::string ini = RocksDbOptionsIni(Chosen(), "line one\nline two");

@@ -37,10 +37,9 @@ EngineModel LevelDbModel() {
   m.level1_bytes = 10 * kMiB;
   m.level_multiplier = 10;
   // The cache charges block->size(); each entry also holds an LRUHandle
-  // with its key, the Block object and malloc rounding. Measured: a
-  // readrandom over 1M entries with a 119.5 MiB cache (4 KiB blocks) held
-  // 131.3 MiB of anonymous memory, ~6 MiB (5%) beyond the cache, the 4 MiB
-  // memtable and ~2 MiB of index and filter blocks: ~200 B per block.
+  // with its key, the Block object and malloc rounding: ~200 B per block
+  // (benchmarks/README.md, Tuner design records: LevelDB's cache entry
+  // overhead).
   m.cache_entry_overhead_bytes = 200;
   return m;
 }
@@ -85,7 +84,7 @@ std::span<const Knob> AllKnobs() {
   static const std::vector<Knob> kAll = [] {
     std::vector<Knob> all;
     for (const KnobSpec& k : Knobs()) {
-      if (k.json_key != "cache_bytes") all.push_back(Knob{&k});
+      if (k.id != KnobId::kCacheBytes) all.push_back(Knob{&k});
     }
     all.push_back(Knob{});  // the batch
     return all;
@@ -100,21 +99,7 @@ Knob KnobNamed(std::string_view name) {
   return Knob{};
 }
 
-bool ShapesLsm(Knob k) {
-  static constexpr std::string_view kShape[] = {
-      "write_buffer_bytes",
-      "max_write_buffer_number",
-      "min_write_buffer_number_to_merge",
-      "level0_file_num_compaction_trigger",
-      "level0_slowdown_writes_trigger",
-      "level0_stop_writes_trigger",
-      "max_bytes_for_level_base",
-      "max_bytes_for_level_multiplier",
-      "compaction_style",
-  };
-  return std::find(std::begin(kShape), std::end(kShape), k.name()) !=
-         std::end(kShape);
-}
+bool ShapesLsm(Knob k) { return k.spec != nullptr && k.spec->shapes_lsm; }
 
 EngineOptions ToEngineOptions(const TuneConfig& c) {
   EngineOptions o;
@@ -179,14 +164,13 @@ std::string KnobValueText(const TuneConfig& c, Knob k) {
 }
 
 std::string ConfigText(const TuneConfig& c) {
-  auto text = [&c](std::string_view name) {
-    return KnobValueText(c, KnobNamed(name));
-  };
-  std::string s = "wb " + text("write_buffer_bytes") + ", cache " +
-                  FormatBytes(static_cast<double>(c.cache_bytes)) + ", bloom " +
-                  text("bloom_bits_per_key") + ", " + text("compression") +
-                  ", block " + text("block_size_bytes") + ", open files " +
-                  text("max_open_files") + ", file " + text("max_file_bytes");
+  auto text = [&c](KnobId id) { return KnobValueText(c, Knob::Of(id)); };
+  std::string s =
+      "wb " + text(KnobId::kWriteBufferBytes) + ", cache " +
+      FormatBytes(static_cast<double>(c.cache_bytes)) + ", bloom " +
+      text(KnobId::kBloomBitsPerKey) + ", " + text(KnobId::kCompression) +
+      ", block " + text(KnobId::kBlockSizeBytes) + ", open files " +
+      text(KnobId::kMaxOpenFiles) + ", file " + text(KnobId::kMaxFileBytes);
   if (c.entries_per_batch != 1) {
     s += ", batch " + std::to_string(c.entries_per_batch);
   }
@@ -194,7 +178,7 @@ std::string ConfigText(const TuneConfig& c) {
   const EngineOptions o = ToEngineOptions(c);
   for (const KnobSpec& k : Knobs()) {
     std::optional<KnobValue> v = k.get(o);
-    if (IsRocksDbOnly(k) && v && v != k.rocksdb_default) {
+    if (IsRocksDbOnly(k) && v && v != k.rocksdb.default_value) {
       s +=
           ", " + std::string(k.json_key) + " " + disktune::KnobValueText(k, *v);
     }

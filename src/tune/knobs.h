@@ -39,6 +39,7 @@ struct Knob {
   std::string_view name() const {
     return spec != nullptr ? spec->json_key : "entries_per_batch";
   }
+  static Knob Of(KnobId id) { return Knob{&KnobRow(id)}; }
   bool operator==(const Knob&) const = default;
 };
 // Every row of Knobs() but the block cache (the budget's remainder, never
@@ -77,10 +78,8 @@ KnobValue KnobValueOf(const TuneConfig& c, Knob k);
 // The value as JSON: a number, or the codec's name.
 nlohmann::json KnobValueJson(const TuneConfig& c, Knob k);
 
-// True for a knob that sets the LSM's shape: the memtables' size and count,
-// the level-0 triggers, the level sizes and the compaction style. What it
-// changes shows in the compactions of the deepest levels, so the tuner does
-// not rank it on copies that fill fewer levels than the full size.
+// True for a knob that sets the LSM's shape (KnobSpec::shapes_lsm): the
+// tuner does not rank it on copies that fill fewer levels than the full size.
 bool ShapesLsm(Knob k);
 
 // True when a and b differ in knob k (the cache is derived, never a knob).

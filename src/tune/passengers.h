@@ -11,8 +11,9 @@
 //     nothing measured shows that a second adds to it.
 //   rule: a knob the trials cannot judge (too shallow or too few tables to
 //     show its effect) is kept on its rule, and the final A/B judges it.
-// A knob whose solo A/B lost (compression "none" at 0.86x alone) is never
-// recommended, whatever the bundle it came in did.
+// A knob whose solo A/B lost is never recommended, whatever the bundle it
+// came in did (benchmarks/README.md, Tuner design records: A knob that lost
+// alone).
 #pragma once
 
 #include <optional>

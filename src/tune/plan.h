@@ -39,10 +39,9 @@ inline constexpr double kUsableTimeShare = 0.95;
 inline constexpr double kExtraKnobRoundsShare = 0.55;
 // Knob-check rounds past the minimum come out of the time the A/B's
 // kPreferredAbRepeats pairs leave, not its kMinRepeats: the A/B decides
-// whether anything is recommended, an extra round only which knobs. (A
-// RocksDB read-heavy tune gave 5 extra rounds to a knob at 1.02x; its
-// full-size A/B then ran 4 pairs, 1.22x [0.97x, 1.65x], and the bloom filter,
-// 1.88x in the check, was dropped with everything else.)
+// whether anything is recommended, an extra round only which knobs
+// (benchmarks/README.md, Tuner design records: Extra knob-check rounds and
+// the A/B's pairs).
 inline constexpr double kAbReserveRuns = 2.0 * kPreferredAbRepeats;
 // The A/B's minimum: kMinRepeats pairs.
 inline constexpr double kAbMinRuns = 2.0 * kMinRepeats;
@@ -51,13 +50,8 @@ inline constexpr double kAbMinRuns = 2.0 * kMinRepeats;
 // standard deviations of a pair's log-ratio (Student's t with 2 degrees of
 // freedom), six +-1.05; and a read's pair spreads less on a smaller copy
 // (why was not measured: perhaps less compaction left running under the
-// reads after a smaller fill). Measured on
-// LevelDB read-heavy (2.3M keys, no compression, bloom 10 against none,
-// six pairs each): a copy of 0.12 of the size 1.08x-1.15x (sd of the
-// log-ratio 0.024), one of 0.36 0.99x-1.33x (0.12); tunes whose check ran
-// 3 rounds on copies of ~0.17 dropped the filter in 2 of 6 (gains 1.04x
-// [0.92x, 1.27x] and 1.14x [0.96x, 1.29x]); three pairs at full size ran
-// it 1.02x, 1.25x and 1.18x.
+// reads after a smaller fill). Measured: benchmarks/README.md, Tuner design
+// records: Knob-check rounds for reads.
 inline constexpr int kReadKnobRounds = 6;
 
 // How the plan shares the time after calibration between the A/B, the knob
@@ -78,19 +72,15 @@ struct PlanShares {
 inline constexpr PlanShares kPlan = {0.4, 0.25, 0.6, true, false};
 // When the A/B alone judges the knobs that shape the LSM, taken from the
 // rules (the tuner's TakeShapeFromRule): a write buffer shows more of its
-// effect the deeper the copy (16 MiB vs 4 MiB on the 4M-key write-heavy
-// workload: 1.04x, 1.06x and 1.12x in A/Bs at half its size, not
-// significant twice; 1.40x in the full-size grid's means), so the A/B gets
-// most of the time, at the largest scale it affords.
+// effect the deeper the copy, so the A/B gets most of the time, at the
+// largest scale it affords (benchmarks/README.md, Tuner design records:
+// Write buffers and the A/B's scale).
 inline constexpr PlanShares kPlanShapeOnRule = {0.7, 0.1, 0.85, false, true};
 // Reads scored (knobs that shape the LSM stay at their defaults): kPlan,
 // with the knob check fitted for kReadKnobRounds rounds, and the A/B's
 // preferred pairs bought before scale. A read's gain barely moves with the
-// copy's size while three pairs leave a wide interval: LevelDB read-heavy
-// (2.3M keys, the cache scaled with the copy), no compression against
-// snappy, four pairs each, 1.30x at 0.17 of the size, 1.31x at 0.58, and
-// 1.36x (three pairs) at full size; a tune whose A/B ran it on a 0.58 copy
-// with three pairs measured 1.00x [0.83x, 1.32x] and kept the defaults.
+// copy's size while three pairs leave a wide interval (benchmarks/README.md,
+// Tuner design records: A read's gain and the copy's size).
 constexpr PlanShares ForReads(PlanShares shares) {
   shares.knob_rounds = kReadKnobRounds;
   shares.ab_pairs_first = true;

@@ -123,6 +123,10 @@ const Shape& TuneShape() {
                                              {"fdatasync_p50_ns", &kInt},
                                              {"fdatasync_p99_ns", &kInt},
                                              {"rotational", &kBool},
+                                             {"rand_read_iops", &kNum},
+                                             {"seq_read_bytes_per_sec", &kNum},
+                                             {"max_sectors_kb", &kInt},
+                                             {"throttle", &kStr},
                                              {"memory_bytes", &kInt},
                                              {"cpu_count", &kInt},
                                              {"snappy_bytes_per_sec", &kNum},
@@ -187,6 +191,9 @@ const Shape& TuneShape() {
                      {"scale", &kNum},
                      {"num", &kInt},
                      {"trial_cache_bytes", &kInt},
+                     {"candidate_copy", &kStr},
+                     {"baseline_copy", &kStr},
+                     {"faithful", &kBool},
                      {"order", &kStr},
                      {"repeats", &kInt},
                      {"baseline_ops_per_sec", &kNumList},
@@ -197,6 +204,25 @@ const Shape& TuneShape() {
                      {"significant", &kBool},
                      {"target_writes_per_sec", &kNum},
                      {"target_met", &kBool}});
+  static const Shape kUnjudgedOne =
+      Shape::Object({{"knobs", &kStr, true},
+                     {"needed_scale", &kNum, true},
+                     {"affordable_scale", &kNum, true},
+                     {"copy", &kStr}});
+  static const Shape kUnjudged = Shape::Array(&kUnjudgedOne);
+  static const Shape kMeasuredOne =
+      Shape::Object({{"candidate", &kStr, true},
+                     {"scales", &kNumList},
+                     {"reason", &kStr},
+                     {"predicted_ops_per_sec", &kNum}});
+  static const Shape kMeasured = Shape::Array(&kMeasuredOne);
+  static const Shape kLeftOutOne =
+      Shape::Object({{"candidate", &kStr, true},
+                     {"reason", &kStr, true},
+                     {"predicted_ops_per_sec", &kNum}});
+  static const Shape kLeftOut = Shape::Array(&kLeftOutOne);
+  static const Shape kPlanShape = Shape::Object(
+      {{"ranking", &kStr}, {"measured", &kMeasured}, {"left_out", &kLeftOut}});
   static const Shape kEvidence =
       Shape::Object({{"baseline", &kBaseline},
                      {"device_facts", &kFacts},
@@ -205,6 +231,8 @@ const Shape& TuneShape() {
                      {"search", &kSearch},
                      {"knobs", &kKnobs},
                      {"verification", &kVerification},
+                     {"unjudged", &kUnjudged},
+                     {"plan", &kPlanShape},
                      {"notes", &kStrList}});
   static const Shape kTune =
       Shape::Object({{"tool_version", &kStr},

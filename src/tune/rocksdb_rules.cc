@@ -21,17 +21,18 @@ void Decide(CandidateSpace* s, RuleRecord* r, std::vector<KnobValue> values) {
   s->rocksdb.push_back({k, std::move(values)});
 }
 
-// What an earlier rule decided for `key` (its first value), else RocksDB's
+// What an earlier rule decided for knob `id` (its first value), else RocksDB's
 // default.
-KnobValue Decided(const CandidateSpace& s, std::string_view key) {
+KnobValue Decided(const CandidateSpace& s, KnobId id) {
+  const KnobSpec& k = KnobRow(id);
   for (const KnobCandidates& c : s.rocksdb) {
-    if (c.spec->json_key == key && !c.values.empty()) return c.values.front();
+    if (c.spec == &k && !c.values.empty()) return c.values.front();
   }
-  return *FindKnob(key)->rocksdb_default;
+  return *k.rocksdb.default_value;
 }
 
 KnobValue Default(std::string_view key) {
-  return *FindKnob(key)->rocksdb_default;
+  return *FindKnob(key)->rocksdb.default_value;
 }
 
 // The write buffer the rules prefer (the first one the search tries).
@@ -91,10 +92,19 @@ void BackgroundJobs(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 }
 
 void WriteBufferNumber(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
-  const uint64_t wb = FirstWriteBuffer(in, *s);
+  // Decided for the smallest write buffer the rules left, and the text
+  // names the buffers it holds for, so it agrees with whichever buffer the
+  // search keeps.
+  uint64_t wb = FirstWriteBuffer(in, *s);
+  for (uint64_t x : s->write_buffer_bytes) wb = std::min(wb, x);
   const KnobValue d = Default(r->knob);
+  std::string buffers;
+  for (uint64_t x : s->write_buffer_bytes) {
+    buffers += (buffers.empty() ? "" : ", ") + Bytes(static_cast<double>(x));
+  }
   r->fact = "scored writes " + Percent(in.traits.write_share) +
-            "; write buffer " + Bytes(static_cast<double>(wb)) +
+            "; write buffers " +
+            (buffers.empty() ? Bytes(static_cast<double>(wb)) : buffers) +
             " in a budget of " + Bytes(static_cast<double>(in.budget_bytes));
   if (!WriteHeavy(in)) {
     Decide(s, r, {d});
@@ -113,16 +123,20 @@ void WriteBufferNumber(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   }
   if (n == d) {
     Decide(s, r, {d});
-    r->decision = "keep the default: a third " +
-                  Bytes(static_cast<double>(wb)) +
-                  " memtable would take more than half the budget";
+    r->decision =
+        "keep the default: a third memtable of even the smallest "
+        "write buffer the rules left (" +
+        Bytes(static_cast<double>(wb)) +
+        ") would take more than half the budget";
     return;
   }
   Decide(s, r, {n, d});
   r->decision = "measure " + std::to_string(n) +
                 " memtables against the default: more absorb write bursts "
                 "while one flushes (RocksDB stalls writes when all are "
-                "full), at the cost of the block cache's share";
+                "full), at the cost of the block cache's share; " +
+                std::to_string(n) + " x " + Bytes(static_cast<double>(wb)) +
+                " is within half the budget";
 }
 
 void MergeBeforeFlush(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
@@ -154,7 +168,7 @@ void Level0Compaction(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 }
 
 void Level0Slowdown(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
-  const KnobValue trigger = Decided(*s, "level0_file_num_compaction_trigger");
+  const KnobValue trigger = Decided(*s, KnobId::kLevel0FileNumCompactionTrigger);
   r->fact = "scored writes " + Percent(in.traits.write_share) +
             "; level-0 compaction trigger " + std::to_string(trigger);
   if (WriteHeavy(in)) {
@@ -169,13 +183,48 @@ void Level0Slowdown(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   }
 }
 
+// A device whose compactions fall behind the writes sooner: a spinning
+// disk, or one that writes under 200 MB/s or reads under 5,000 IOPS (a
+// cloud volume at its baseline).
+bool SlowDevice(const DeviceFacts& f) {
+  return f.rotational.value_or(false) ||
+         (f.seq_write_bytes_per_sec && *f.seq_write_bytes_per_sec < 200e6) ||
+         (f.rand_read_iops && *f.rand_read_iops < 5000);
+}
+
+std::string DeviceSpeedText(const DeviceFacts& f) {
+  std::string t = f.seq_write_bytes_per_sec
+                      ? "disk writes " + MBps(*f.seq_write_bytes_per_sec)
+                      : std::string("write bandwidth not measured");
+  if (f.rand_read_iops) {
+    t += ", " + std::to_string(static_cast<long long>(*f.rand_read_iops)) +
+         " random-read IOPS";
+  }
+  if (f.rotational.value_or(false)) t += ", rotational";
+  return t;
+}
+
 void Level0Stop(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
-  const KnobValue slowdown = Decided(*s, "level0_slowdown_writes_trigger");
+  const KnobValue slowdown = Decided(*s, KnobId::kLevel0SlowdownWritesTrigger);
   const KnobValue d = Default(r->knob);
   r->fact = "level-0 slowdown trigger " + std::to_string(slowdown) +
-            "; scored writes " + Percent(in.traits.write_share);
+            "; scored writes " + Percent(in.traits.write_share) + "; " +
+            DeviceSpeedText(in.facts);
   // RocksDB wants stop >= slowdown; keep the default's gap of 16 files.
   const KnobValue stop = std::max(d, slowdown + 16);
+  if (WriteHeavy(in) && SlowDevice(in.facts)) {
+    // On a device that compacts slowly a full stop is the worst stall:
+    // ArangoDB raised the stop trigger 36 -> 256 for cloud volumes.
+    const KnobValue far = std::max<KnobValue>(stop, 256);
+    Decide(s, r, {far, stop});
+    r->decision =
+        "measure a stop trigger of " + std::to_string(far) + " against " +
+        std::to_string(stop) +
+        ": on a device this slow compactions fall behind sooner, and a "
+        "full stop is the worst stall (ArangoDB raised it 36 -> 256 for "
+        "cloud volumes)";
+    return;
+  }
   Decide(s, r, {stop});
   r->decision = stop == d ? "keep the default: above the slowdown trigger"
                           : "raise with the slowdown trigger, 16 files above "
@@ -184,8 +233,8 @@ void Level0Stop(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 
 void Level1Size(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const uint64_t wb = FirstWriteBuffer(in, *s);
-  const KnobValue merge = Decided(*s, "min_write_buffer_number_to_merge");
-  const KnobValue trigger = Decided(*s, "level0_file_num_compaction_trigger");
+  const KnobValue merge = Decided(*s, KnobId::kMinWriteBufferNumberToMerge);
+  const KnobValue trigger = Decided(*s, KnobId::kLevel0FileNumCompactionTrigger);
   // RocksDB's tuning guide: level 1 about the size of level 0 when its
   // compaction starts, so an L0->L1 compaction rewrites as much as it
   // reads.
@@ -265,11 +314,8 @@ void DirectIo(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   }
 }
 
-// Measured with db_bench (readrandom after a fill of 2.3M random keys, 128
-// MiB budget, the tables in the page cache): a bloom filter, no compression
-// and mapped reads 1.74x-1.97x db_bench's defaults in five rounds; in two of
-// them the same without mapped reads 1.43x and 1.46x, and mapped reads with
-// snappy 1.43x and 1.40x.
+// Mapped reads when the tables sit in the page cache (benchmarks/README.md,
+// Tuner design records: Mapped reads for RocksDB).
 void MmapReads(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const WorkloadTraits& t = in.traits;
   const bool hit = ReadsHitDevice(in);
@@ -295,30 +341,45 @@ void MmapReads(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 
 void CompactionReadahead(const RuleInput& in, CandidateSpace* s,
                          RuleRecord* r) {
-  const bool direct = Decided(*s, "direct_io_for_flush_and_compaction") != 0;
-  r->fact = std::string("device ") +
-            (!in.facts.rotational   ? "type unknown"
-             : *in.facts.rotational ? "rotational"
-                                    : "solid state") +
-            "; direct I/O for compaction " + (direct ? "on" : "off") +
-            "; scored writes " + Percent(in.traits.write_share);
+  const bool direct = Decided(*s, KnobId::kDirectIoForFlushAndCompaction) != 0;
+  r->fact =
+      std::string("device ") +
+      (!in.facts.rotational   ? "type unknown"
+       : *in.facts.rotational ? "rotational"
+                              : "solid state") +
+      (in.facts.max_sectors_kb
+           ? ", max_sectors_kb " + std::to_string(*in.facts.max_sectors_kb)
+           : std::string(", max_sectors_kb not read")) +
+      "; direct I/O for compaction " + (direct ? "on" : "off") +
+      "; scored writes " + Percent(in.traits.write_share);
   if (in.traits.write_share == 0) {
     // A changed knob the scored steps cannot show is a passenger the knob
-    // check spends rounds on (a read-heavy tune on a disk that says it is
-    // rotational ran 8 rounds for 2 MiB at 1.02x [0.96x, 1.09x], and its
-    // A/B, left 4 pairs, could not show the filter's gain).
+    // check spends rounds on (benchmarks/README.md, Tuner design records:
+    // Readahead without scored writes).
     Decide(s, r, {0});
     r->decision =
         "keep 0: no scored writes, and the scored reads do not wait on "
         "compactions";
   } else if (in.facts.rotational.value_or(false) || direct) {
-    Decide(s, r, {static_cast<KnobValue>(2 * kMiB)});
+    // RocksDB's wiki: >= 2 MiB on spinning disks, but no larger than the
+    // device's max_sectors_kb: above it every read is split (2 MiB -> 480
+    // KiB raised ~70K to ~77K puts/s where max_sectors_kb was 512).
+    uint64_t ra = 2 * kMiB;
+    const uint64_t dev =
+        in.facts.max_sectors_kb ? *in.facts.max_sectors_kb * kKiB : 0;
+    if (dev > 0 && dev < ra) ra = dev;
+    Decide(s, r, {static_cast<KnobValue>(ra)});
     r->decision =
-        in.facts.rotational.value_or(false)
-            ? "2 MiB: on a spinning disk compaction inputs should be read in "
-              "large sequential chunks (RocksDB's tuning guide)"
-            : "2 MiB: with direct I/O there is no kernel readahead (RocksDB "
-              "itself uses 2 MiB then)";
+        (in.facts.rotational.value_or(false)
+             ? Bytes(static_cast<double>(ra)) +
+                   ": on a spinning disk compaction inputs should be read in "
+                   "large sequential chunks (RocksDB's tuning guide)"
+             : Bytes(static_cast<double>(ra)) +
+                   ": with direct I/O there is no kernel readahead (RocksDB "
+                   "itself uses 2 MiB then)") +
+        (ra < 2 * kMiB ? ", capped at the device's max_sectors_kb so no "
+                         "read is split"
+                       : "");
   } else {
     Decide(s, r, {0});
     r->decision = "keep 0: the kernel's readahead serves a solid-state disk";

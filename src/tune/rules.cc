@@ -22,6 +22,49 @@ uint64_t OpenFilesCap(const RuleInput& in) {
 
 // --------------------------------------------------------------- the rules
 
+// LevelDB syncs each table file as it finishes it, so compaction writes
+// stall on one fdatasync per table: writes are capped near max_file_size x
+// the sustainable fdatasync rate (Bitcoin Core raised 2 MiB to 32 MiB for
+// this and measured about 2x on HDDs; 128 MiB made reads 10x slower
+// elsewhere). A table whose sync costs at most a tenth of the time the disk
+// spends writing it is 10 x fdatasync p50 x write bandwidth; above the size
+// the open-file rule chose, it is measured against that size, up to 32 MiB.
+// RocksDB syncs in bytes_per_sync chunks instead (its own rule).
+void TableSizeFromSyncRate(const RuleInput& in, CandidateSpace* s,
+                           RuleRecord* r) {
+  const DeviceFacts& f = in.facts;
+  if (in.engine->id != "leveldb" || in.traits.write_share == 0 ||
+      !f.fdatasync_p50_ns || !f.seq_write_bytes_per_sec) {
+    return;
+  }
+  const double sync_s = static_cast<double>(*f.fdatasync_p50_ns) / 1e9;
+  const double syncs_per_sec = 1 / std::max(sync_s, 1e-6);
+  const double cap = static_cast<double>(s->max_file_bytes) * syncs_per_sec;
+  char text[200];
+  std::snprintf(text, sizeof(text),
+                "; fdatasync p50 %s (%.0f syncs/s): %s tables cap table "
+                "writes near %s against the disk's %s",
+                Micros(*f.fdatasync_p50_ns).c_str(), syncs_per_sec,
+                Bytes(static_cast<double>(s->max_file_bytes)).c_str(),
+                MBps(cap).c_str(), MBps(*f.seq_write_bytes_per_sec).c_str());
+  r->fact += text;
+  const uint64_t want = std::min<uint64_t>(
+      RoundUpPow2(
+          static_cast<uint64_t>(10 * sync_s * *f.seq_write_bytes_per_sec)),
+      32 * kMiB);
+  if (want <= s->max_file_bytes) {
+    r->decision += "; the sync per table costs under a tenth of writing it";
+    return;
+  }
+  s->max_file_bytes_values = {want, s->max_file_bytes};
+  r->decision += "; measure " + Bytes(static_cast<double>(want)) +
+                 " tables against it: each table's fdatasync would cost "
+                 "more than a tenth of the time the disk takes to write it "
+                 "(LevelDB syncs every table it finishes)";
+  s->max_file_bytes = want;
+  r->candidates = {want, s->max_file_bytes_values[1]};
+}
+
 void TableFileSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const EngineModel& m = *in.engine;
   TuneConfig c = m.defaults;
@@ -44,6 +87,7 @@ void TableFileSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
                   " open files";
   }
   r->candidates = {s->max_file_bytes};
+  TableSizeFromSyncRate(in, s, r);
 }
 
 void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
@@ -55,7 +99,7 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   r->fact = std::to_string(tables) + " tables expected (" +
             Bytes(static_cast<double>(EstimateDbBytes(in.shape, c))) + " / " +
             Bytes(static_cast<double>(c.max_file_bytes)) + "); default " +
-            KnobValueText(m.defaults, KnobNamed("max_open_files")) +
+            KnobValueText(m.defaults, Knob::Of(KnobId::kMaxOpenFiles)) +
             "; open-file limit " + std::to_string(in.facts.fd_limit);
   s->max_open_files = m.defaults.max_open_files;
   if (!m.defaults.max_open_files) {
@@ -284,16 +328,16 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const WorkloadTraits& t = in.traits;
   const uint64_t d = in.engine->defaults.block_size_bytes;
   r->fact = "point reads " + Percent(t.point_read_share) + ", scans " +
-            Percent(t.scan_share) + " of scored ops";
+            Percent(t.scan_share) + " of scored ops; device " +
+            (!in.facts.rotational   ? "type unknown"
+             : *in.facts.rotational ? "rotational"
+                                    : "solid state");
   if (t.point_read_share + t.scan_share == 0) {
     // Without reads a block's size changes only what compactions pay per
     // block (an index entry, a checksum, a compression call), and larger
     // blocks save some of it only once the LSM is as deep as the full
-    // size's. LevelDB, fillrandom + overwrite, 16 MiB write buffers, 16 KiB
-    // against 4 KiB blocks, interleaved pairs: at 4M keys (five) fillrandom
-    // 1.06-1.10x in 4 pairs and 0.96x in the fifth, overwrite 0.99-1.10x;
-    // at 2M keys (four) fillrandom 0.96-1.06x, overwrite 0.98-1.04x; at 1M
-    // 0.97-1.04x and 0.91-1.05x (benchmarks/README.md, Tuner quality).
+    // size's (benchmarks/README.md, Tuner design records: Block size
+    // without reads).
     // Copies a write-heavy budget affords cannot judge it, and a full-size
     // leave-one-out (three pairs: six runs whose timed steps alone take
     // 15-16 s each on that VM) does not fit in 0.2 of the grid's time, so it
@@ -306,6 +350,15 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
         "smaller copies do not show (to try 16KiB: disktune bench "
         "--profile PROFILE --block-size 16KiB against the profile alone, "
         "at full size)";
+  } else if (in.facts.rotational.value_or(false) && ReadsHitDevice(in)) {
+    // RocksDB's wiki for spinning disks: blocks of 64 KiB or more, since a
+    // seek costs as much as reading tens of KiB.
+    s->block_size_bytes = {64 * kKiB, 16 * kKiB, d};
+    r->decision =
+        "larger blocks first: on a spinning disk a seek costs as much as "
+        "reading tens of KiB, so a read that fetches one 64 KiB block "
+        "costs little more than a 4 KiB one and the index shrinks 16x "
+        "(RocksDB's wiki: block_size >= 64 KiB on spinning disks)";
   } else if (t.scan_share >= 0.5) {
     s->block_size_bytes = {16 * kKiB, 64 * kKiB, d};
     r->decision =
@@ -440,13 +493,26 @@ DeviceFacts FactsFromProbes(const std::vector<ProbeResult>& probes,
   f.source = std::move(source);
   f.memory_bytes = env.system.memory_bytes;
   f.cpu_count = std::max(1, env.system.cpu_count);
-  if (env.device) f.rotational = env.device->rotational;
+  if (env.device) {
+    f.rotational = env.device->rotational;
+    f.max_sectors_kb = env.device->max_sectors_kb;
+  }
   const ProbeResult* sync = nullptr;
   int sync_rank = 1000;
   for (const ProbeResult& p : probes) {
     if (p.status != ProbeStatus::kOk) continue;
     const ProbeParams& q = p.params;
     bool qd1 = q.queue_depth == 1;
+    if (p.probe == "rand_read" && q.block_size_bytes == uint64_t{4096} &&
+        p.iops && (!f.rand_read_iops || *p.iops > *f.rand_read_iops)) {
+      f.rand_read_iops = p.iops;
+    }
+    if (p.probe == "seq_read" && q.block_size_bytes == uint64_t{1} << 20 &&
+        p.bytes_per_sec &&
+        (!f.seq_read_bytes_per_sec ||
+         *p.bytes_per_sec > *f.seq_read_bytes_per_sec)) {
+      f.seq_read_bytes_per_sec = p.bytes_per_sec;
+    }
     if (p.probe == "rand_read" && q.block_size_bytes == uint64_t{4096} && qd1 &&
         p.latency_ns) {
       f.rand_read_4k_p50_ns = p.latency_ns->p50;
@@ -490,6 +556,12 @@ json FactsToJson(const DeviceFacts& f) {
   if (f.fdatasync_p50_ns) j["fdatasync_p50_ns"] = *f.fdatasync_p50_ns;
   if (f.fdatasync_p99_ns) j["fdatasync_p99_ns"] = *f.fdatasync_p99_ns;
   if (f.rotational) j["rotational"] = *f.rotational;
+  if (f.rand_read_iops) j["rand_read_iops"] = *f.rand_read_iops;
+  if (f.seq_read_bytes_per_sec) {
+    j["seq_read_bytes_per_sec"] = *f.seq_read_bytes_per_sec;
+  }
+  if (f.max_sectors_kb) j["max_sectors_kb"] = *f.max_sectors_kb;
+  if (!f.throttle.empty()) j["throttle"] = f.throttle;
   j["memory_bytes"] = f.memory_bytes;
   j["cpu_count"] = f.cpu_count;
   if (f.snappy_bytes_per_sec) {
@@ -591,31 +663,37 @@ std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
   std::vector<Ranked> out;
   size_t dropped = 0;
   const auto own = RocksDbCombinations(*space, baseline.rocksdb);
+  const std::vector<uint64_t> files =
+      space->max_file_bytes_values.empty()
+          ? std::vector<uint64_t>{space->max_file_bytes}
+          : space->max_file_bytes_values;
   for (size_t a = 0; a < space->write_buffer_bytes.size(); a++) {
     for (size_t b = 0; b < space->bloom_bits.size(); b++) {
       for (size_t c = 0; c < space->compressions.size(); c++) {
         for (size_t d = 0; d < space->block_size_bytes.size(); d++) {
-          TuneConfig t = baseline;
-          t.write_buffer_bytes = space->write_buffer_bytes[a];
-          t.bloom_bits_per_key = space->bloom_bits[b];
-          t.compression = space->compressions[c];
-          t.block_size_bytes = space->block_size_bytes[d];
-          t.max_open_files = space->max_open_files;
-          t.max_file_bytes = space->max_file_bytes;
-          t.entries_per_batch = space->entries_per_batch;
-          for (const auto& [rank, knobs] : own) {
-            TuneConfig u = t;
-            u.rocksdb = knobs;
-            bool fits = false;
-            u.cache_bytes = CacheFor(in, *space, u, &fits);
-            if (!fits) {
-              dropped++;
-              continue;
+          for (size_t e = 0; e < files.size(); e++) {
+            TuneConfig t = baseline;
+            t.write_buffer_bytes = space->write_buffer_bytes[a];
+            t.bloom_bits_per_key = space->bloom_bits[b];
+            t.compression = space->compressions[c];
+            t.block_size_bytes = space->block_size_bytes[d];
+            t.max_open_files = space->max_open_files;
+            t.max_file_bytes = files[e];
+            t.entries_per_batch = space->entries_per_batch;
+            for (const auto& [rank, knobs] : own) {
+              TuneConfig u = t;
+              u.rocksdb = knobs;
+              bool fits = false;
+              u.cache_bytes = CacheFor(in, *space, u, &fits);
+              if (!fits) {
+                dropped++;
+                continue;
+              }
+              if (u == baseline) continue;
+              bool dup = std::any_of(out.begin(), out.end(),
+                                     [&](const Ranked& r) { return r.c == u; });
+              if (!dup) out.push_back({a + b + c + d + e + rank, u});
             }
-            if (u == baseline) continue;
-            bool dup = std::any_of(out.begin(), out.end(),
-                                   [&](const Ranked& r) { return r.c == u; });
-            if (!dup) out.push_back({a + b + c + d + rank, u});
           }
         }
       }

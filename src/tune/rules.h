@@ -30,6 +30,14 @@ struct DeviceFacts {
   std::optional<uint64_t> fdatasync_p50_ns;
   std::optional<uint64_t> fdatasync_p99_ns;
   std::optional<bool> rotational;
+  // 4 KiB random reads per second at the deepest queue measured.
+  std::optional<double> rand_read_iops;
+  std::optional<double> seq_read_bytes_per_sec;
+  // The largest request the block layer sends the device (KiB).
+  std::optional<uint64_t> max_sectors_kb;
+  // The device class the facts were measured under (`--throttle`), "" =
+  // the device as it is.
+  std::string throttle;
   uint64_t memory_bytes = 0;
   int cpu_count = 1;
   // snappy compression speed of one core on the workload's values.
@@ -77,7 +85,10 @@ struct CandidateSpace {
   std::vector<Compression> compressions;
   std::vector<uint64_t> block_size_bytes;
   std::optional<int> max_open_files;
-  uint64_t max_file_bytes = 0;
+  uint64_t max_file_bytes = 0;  // the preferred table file size
+  // Table file sizes to measure, preferred first, when the device's sync
+  // rate leaves more than one (else empty: max_file_bytes is fixed).
+  std::vector<uint64_t> max_file_bytes_values;
   uint64_t entries_per_batch = 1;
   // A cache above the working set buys nothing.
   std::optional<uint64_t> cache_cap_bytes;

@@ -44,15 +44,10 @@ using TrialFn =
 // [1.5, 2] (1.5 while only one scale has been seen). An LSM's work per key
 // grows with its size (more levels, a cache that holds less of the data),
 // and its writes grow faster still, since small copies live in the
-// memtable and are deleted before writeback. Measured on the development
-// VM (LevelDB, `mixed`, bytes per trial): ~0-3 MiB at scale 0.0275, 7-49
-// MiB at 0.10, 75-150 MiB at 0.21; a straight line fitted through many
-// small trials predicted a fifth of the cost at 0.29. Wall time grows
-// more slowly (fillrandom + readrandom, 2.3M keys: 10.5 s at full size,
-// 2.75 s at a third, 1.27x linear), but the floor stays at 1.5: with a
-// floor of 1 the read-heavy tune planned its A/B at scale 0.70, the trials
-// ran longer than planned, and only 3 pairs fit (an interval of [0.84x,
-// 2.23x]); scale^1.5 kept it at 0.39 with 6 pairs ([1.40x, 1.67x]).
+// memtable and are deleted before writeback. Wall time grows more slowly,
+// but the floor stays at 1.5: a floor of 1 planned A/Bs on copies too
+// large for their pairs (benchmarks/README.md, Tuner design records: The
+// cost model's exponent).
 class CostModel {
  public:
   CostModel(double fixed_ns, double per_scale_ns)

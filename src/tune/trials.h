@@ -15,6 +15,7 @@
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 #include "src/tune/budget.h"
+#include "src/tune/fidelity.h"
 #include "src/tune/knobs.h"
 #include "src/tune/search.h"
 #include "src/tune/tuner.h"
@@ -78,6 +79,24 @@ class Trials {
       (DepthAt(full, mid) >= depth ? hi : lo) = mid;
     }
     return std::min(1.0, hi * 1.01);
+  }
+
+  // What a copy at `scale` is for `full` (fidelity.h).
+  CopyFidelity FidelityAt(const TuneConfig& full, double scale) const {
+    return FidelityOf(model_, shape_, ShapeAt(scale), full, Scaled(full, scale),
+                      scale);
+  }
+  // The smallest scale at least `min_scale` whose copy is faithful for
+  // `full` (fidelity.h), a little above the boundary so that rounding the
+  // copy to whole keys stays there; 1 when only the full size is.
+  double FirstFaithfulScale(const TuneConfig& full, double min_scale) const {
+    if (FidelityAt(full, min_scale).faithful()) return min_scale;
+    double lo = min_scale, hi = 1.0;
+    for (int i = 0; i < 40; i++) {
+      double mid = (lo + hi) / 2;
+      (FidelityAt(full, mid).faithful() ? hi : lo) = mid;
+    }
+    return hi >= 0.99 ? 1.0 : std::min(1.0, hi * 1.01);
   }
 
   // Runs `full` at `scale`: through the request's TuneEnv::trial when set,

@@ -196,6 +196,9 @@ json TuneResultToJson(const TuneResult& r) {
     vj["scale"] = std::round(v.scale * 1e4) / 1e4;
     vj["num"] = v.num;
     vj["trial_cache_bytes"] = v.trial_cache_bytes;
+    vj["candidate_copy"] = v.candidate_copy;
+    vj["baseline_copy"] = v.baseline_copy;
+    vj["faithful"] = v.faithful;
     vj["order"] = "interleaved, alternating first (B A, A B, ...)";
     vj["repeats"] = v.gain.repeats;
     auto rounded = [](const std::vector<double>& xs) {
@@ -216,6 +219,38 @@ json TuneResultToJson(const TuneResult& r) {
     if (v.target_met) vj["target_met"] = *v.target_met;
     ev["verification"] = vj;
   }
+  // What no trial judged: knob values whose effect on the LSM or the
+  // cache only a larger copy than the budget affords shows (fidelity.h).
+  json unjudged = json::array();
+  for (const UnjudgedShape& u : r.unjudged) {
+    unjudged.push_back(
+        {{"knobs", u.knobs},
+         {"needed_scale", std::round(u.needed_scale * 1e4) / 1e4},
+         {"affordable_scale", std::round(u.affordable_scale * 1e4) / 1e4},
+         {"copy", u.copy}});
+  }
+  ev["unjudged"] = unjudged;
+  // Which candidates were measured at what scales and which left out.
+  auto entries = [](const std::vector<PlanEntry>& list) {
+    json out = json::array();
+    for (const PlanEntry& e : list) {
+      json x = {{"candidate", e.candidate}};
+      if (!e.scales.empty()) {
+        json scales = json::array();
+        for (double sc : e.scales) scales.push_back(std::round(sc * 1e4) / 1e4);
+        x["scales"] = scales;
+      }
+      if (!e.reason.empty()) x["reason"] = e.reason;
+      if (e.predicted_ops_per_sec) {
+        x["predicted_ops_per_sec"] = std::round(*e.predicted_ops_per_sec);
+      }
+      out.push_back(x);
+    }
+    return out;
+  };
+  ev["plan"] = {{"ranking", r.ranking_model},
+                {"measured", entries(r.measured)},
+                {"left_out", entries(r.left_out)}};
   ev["notes"] = r.notes;
   j["evidence"] = ev;
   return j;

@@ -168,6 +168,9 @@ struct TuneState {
   // depth for writes, 1 for reads (0: no candidate changes one).
   double deep_scale = 0;
   int full_depth = 0;  // LSM levels at full size
+  // The largest A/B copy the budget affords when the A/B judges such knobs
+  // (0: not planned).
+  double ab_cap = 0;
   double s_v = 0;
   // CheckKnobs: the knobs the winner changed, which survived, and why.
   std::vector<Knob> changed;
@@ -176,8 +179,12 @@ struct TuneState {
   std::vector<KnobProof> proofs;
   TuneConfig candidate;
   bool nothing_kept = false;  // changed knobs, none with evidence of its own
+  // Changed knobs put back before the A/B: no copy it affords shows them.
+  std::vector<Knob> unfaithful;
   // Verify.
   Verification v;
+  // Every candidate the rules proposed, with the model's prediction.
+  std::vector<std::pair<TuneConfig, std::optional<double>>> predicted;
 };
 
 // One trial of `c` at `scale` for the interleaved rounds: its cost feeds the
@@ -191,6 +198,50 @@ Status ScoreTrial(TuneState& st, const TuneConfig& c, double scale,
   st.cost->Observe(scale, s->Cost());
   scores->push_back(s->ops_per_sec);
   return Status::OK();
+}
+
+// The model's ranking (rank.h): candidates it predicts behind the best by
+// more than its error are left out before any trial.
+void RankByModel(TuneState& st) {
+  TuneResult& res = st.res;
+  std::unique_ptr<ThroughputModel> own;
+  const ThroughputModel* model = st.req.model;
+  if (model == nullptr) {
+    own = InternalEstimate();
+    model = own.get();
+  }
+  const Ranking rank = RankCandidates(*model, st.in, res.candidates);
+  res.ranking_model = rank.model;
+  double best = 0;
+  for (const auto& p : rank.predicted) best = std::max(best, p.value_or(0));
+  for (size_t i = 0; i < res.candidates.size(); i++) {
+    st.predicted.push_back({res.candidates[i], rank.predicted[i]});
+  }
+  std::vector<TuneConfig> kept;
+  for (size_t i : rank.kept) kept.push_back(res.candidates[i]);
+  for (size_t i : rank.left_out) {
+    PlanEntry e;
+    e.candidate = ConfigText(res.candidates[i]);
+    e.predicted_ops_per_sec = rank.predicted[i];
+    e.reason = "the " + rank.model + " predicts " +
+               Thousands(static_cast<uint64_t>(*rank.predicted[i])) +
+               " ops/s against the best's " +
+               Thousands(static_cast<uint64_t>(best)) +
+               ", behind by more "
+               "than its error (" +
+               Fixed(100 * model->error_share(), 0) + "%)";
+    res.left_out.push_back(std::move(e));
+  }
+  if (!rank.left_out.empty()) {
+    res.notes.push_back(
+        "the " + rank.model + " left out " +
+        std::to_string(rank.left_out.size()) + " of " +
+        std::to_string(res.candidates.size()) +
+        " candidates it predicts far behind the best (see plan.left_out); "
+        "trials go to the " +
+        std::to_string(kept.size()) + " it cannot separate");
+  }
+  res.candidates = std::move(kept);
 }
 
 // The workload at full size, the device facts and the rules' candidates.
@@ -239,6 +290,7 @@ Status Setup(TuneState& st) {
   res.baseline = BaselineConfig(in, &res.baseline_definition);
   res.candidates = EnumerateCandidates(in, res.baseline, &st.space);
   res.rules = st.space.records;
+  RankByModel(st);
   // The budget is a hard limit: when not even the baseline (the smallest
   // buffers the rules allow and the index blocks the data needs) leaves
   // room for a block cache, nothing the tuner could emit would fit.
@@ -315,8 +367,13 @@ bool WritesScored(const TuneState& st) {
 // The values the rules left for knob k, preferred first.
 std::vector<KnobValue> RuleValues(const CandidateSpace& space, Knob k) {
   std::vector<KnobValue> out;
-  if (k.name() == "write_buffer_bytes") {
+  if (k == Knob::Of(KnobId::kWriteBufferBytes)) {
     for (uint64_t x : space.write_buffer_bytes) {
+      out.push_back(static_cast<KnobValue>(x));
+    }
+  }
+  if (k.name() == "max_file_bytes") {
+    for (uint64_t x : space.max_file_bytes_values) {
       out.push_back(static_cast<KnobValue>(x));
     }
   }
@@ -326,12 +383,73 @@ std::vector<KnobValue> RuleValues(const CandidateSpace& space, Knob k) {
   return out;
 }
 
+bool SameKnobs(const TuneConfig& a, const TuneConfig& b) {
+  return std::none_of(AllKnobs().begin(), AllKnobs().end(),
+                      [&](Knob k) { return KnobDiffers(a, b, k); });
+}
+
+// The knobs of `c` that need a faithful copy and differ from the baseline,
+// with their values: "write_buffer_bytes 28 MiB, max_write_buffer_number 4".
+std::string GuardedText(const TuneState& st, const TuneConfig& c);
+
+// Records that `c`'s shape was not judged: it needs a copy of `need`, the
+// budget affords `cap` (once per distinct set of values).
+void NoteUnfaithful(TuneState& st, const TuneConfig& c, double need,
+                    double cap);
+
+// A knob a trial judges only on a copy faithful for both sides
+// (fidelity.h): one that shapes the LSM, and the table file size when the
+// rules left sizes to measure (a size the open-file rule fixes is not a
+// trial's decision).
+bool Guarded(const TuneState& st, Knob k) {
+  if (!NeedsFaithfulCopy(k)) return false;
+  return k.name() != "max_file_bytes" ||
+         st.space.max_file_bytes_values.size() > 1;
+}
+
+bool ChangesGuarded(const TuneState& st, const TuneConfig& c) {
+  return std::any_of(AllKnobs().begin(), AllKnobs().end(), [&](Knob k) {
+    return Guarded(st, k) && KnobDiffers(c, st.res.baseline, k);
+  });
+}
+
+// The smallest scale whose copy is faithful for both the baseline and `c`.
+double FaithfulScale(const TuneState& st, const TuneConfig& c) {
+  return std::max(st.trials->FirstFaithfulScale(st.res.baseline, st.s_min),
+                  st.trials->FirstFaithfulScale(c, st.s_min));
+}
+
+std::string GuardedText(const TuneState& st, const TuneConfig& c) {
+  std::vector<std::string> parts;
+  for (Knob k : AllKnobs()) {
+    if (Guarded(st, k) && KnobDiffers(c, st.res.baseline, k)) {
+      parts.push_back(std::string(KnobName(k)) + " " + KnobValueText(c, k));
+    }
+  }
+  return Join(parts, ", ");
+}
+
+void NoteUnfaithful(TuneState& st, const TuneConfig& c, double need,
+                    double cap) {
+  UnjudgedShape u;
+  u.knobs = GuardedText(st, c);
+  for (const UnjudgedShape& v : st.res.unjudged) {
+    if (v.knobs == u.knobs) return;
+  }
+  u.needed_scale = need;
+  u.affordable_scale = cap;
+  const CopyFidelity cand = st.trials->FidelityAt(c, cap);
+  const CopyFidelity base = st.trials->FidelityAt(st.res.baseline, cap);
+  u.copy = cand.faithful() ? "the defaults: " + base.Text() : cand.Text();
+  st.res.unjudged.push_back(std::move(u));
+}
+
 // `c` with every knob that shapes the LSM at the baseline's value, and the
 // cache the budget then leaves.
 TuneConfig WithDefaultShape(const TuneState& st, TuneConfig c) {
   bool changed = false;
   for (Knob k : AllKnobs()) {
-    if (ShapesLsm(k) && KnobDiffers(c, st.res.baseline, k)) {
+    if (Guarded(st, k) && KnobDiffers(c, st.res.baseline, k)) {
       CopyKnob(st.res.baseline, k, &c);
       changed = true;
     }
@@ -342,11 +460,9 @@ TuneConfig WithDefaultShape(const TuneState& st, TuneConfig c) {
 // Scored reads after the writes (read-heavy: a fill, then point reads): a
 // read checks every level-0 file the fill's last flushes left, and how many
 // that is (the flushes modulo the level-0 trigger, give or take one for the
-// memtable's overhead) differs between a copy and the full size. Measured:
-// RocksDB read-heavy at 128 MiB on 2.3M keys, a level-0 trigger of 2 won
-// the tuner's A/B on a copy of 0.38 of the size at 1.51x [1.31x, 1.77x],
-// and db_bench at full size measured it 0.91x, 1.02x, 1.00x and 1.05x in
-// four pairs. So for reads a knob that shapes the LSM is judged at
+// memtable's overhead) differs between a copy and the full size
+// (benchmarks/README.md, Tuner design records: Shape knobs and reads). So
+// for reads a knob that shapes the LSM is judged at
 // full size only: the search ranks no lower, and when full-size trials do
 // not fit, such knobs keep their defaults.
 void KeepShapeForReads(TuneState& st, double s_search) {
@@ -360,7 +476,7 @@ void KeepShapeForReads(TuneState& st, double s_search) {
   // in every candidate), once.
   std::vector<std::string> names;
   for (Knob k : AllKnobs()) {
-    if (ShapesLsm(k) &&
+    if (Guarded(st, k) &&
         std::any_of(res.candidates.begin(), res.candidates.end(),
                     [&](const TuneConfig& c) {
                       return KnobDiffers(c, res.baseline, k);
@@ -390,14 +506,9 @@ void KeepShapeForReads(TuneState& st, double s_search) {
 // Knobs that shape the LSM are never ranked or judged on copies that fill
 // fewer LSM levels than the full size. A larger write buffer pays off as
 // level 0 absorbing flushes while the deeper levels compact, and a trial
-// whose LSM is a level shallower lacks those compactions. Measured
-// (benchmarks/README.md, tuner quality): fillrandom + overwrite of 4M keys
-// fills 3 levels, and its full-size grid ran 1.40x faster with 16 MiB
-// buffers than with the default 4 MiB (mean of 8 points each), while every
-// ranking at <= 1.6M keys (2 levels, or barely 3) put 4 MiB first. RocksDB's
-// compaction style likewise: on 20M keys at 64 MiB universal compaction ran
-// 1.64x db_bench's defaults, and at 4M keys no configuration moved the
-// figure, while the tuner had ranked it on copies of at most 1.86M keys.
+// whose LSM is a level shallower lacks those compactions; RocksDB's
+// compaction style likewise (benchmarks/README.md, Tuner design records:
+// Shape knobs and the LSM's depth).
 //
 // Sets deep_scale, the smallest scale whose copy fills as many levels as
 // the full size (for a write-heavy workload whose candidates change such a
@@ -411,12 +522,8 @@ void KeepShapeForReads(TuneState& st, double s_search) {
 void TakeShapeFromRule(TuneState& st, double s_search, double search_ns) {
   TuneResult& res = st.res;
   const Trials& trials = *st.trials;
-  st.full_depth = trials.DepthAt(res.baseline, 1.0);
-  const int search_depth = trials.DepthAt(res.baseline, s_search);
   auto changes_shape = [&](const TuneConfig& c) {
-    return std::any_of(AllKnobs().begin(), AllKnobs().end(), [&](Knob k) {
-      return ShapesLsm(k) && KnobDiffers(c, res.baseline, k);
-    });
+    return ChangesGuarded(st, c);
   };
   if (std::none_of(res.candidates.begin() + 1, res.candidates.end(),
                    changes_shape)) {
@@ -426,27 +533,58 @@ void TakeShapeFromRule(TuneState& st, double s_search, double search_ns) {
     KeepShapeForReads(st, s_search);
     return;
   }
-  st.deep_scale = trials.FirstScaleAtFullDepth(res.baseline, st.s_min);
+  st.full_depth = trials.FidelityAt(res.baseline, 1.0).full_levels;
+  // The copy each candidate needs to be judged on (fidelity.h).
+  auto need_of = [&](const TuneConfig& c) {
+    return changes_shape(c) ? FaithfulScale(st, c) : 0.0;
+  };
+  st.deep_scale = 0;
+  for (const TuneConfig& c : res.candidates) {
+    st.deep_scale = std::max(st.deep_scale, need_of(c));
+  }
   const double deep_rung_ns = static_cast<double>(res.candidates.size()) *
                               st.cost->Estimate(st.deep_scale);
-  const bool shallow = search_depth < st.full_depth;
+  const bool shallow = s_search < st.deep_scale;
   st.shape_on_rule = shallow || deep_rung_ns > search_ns;
   if (!st.shape_on_rule) return;
   st.shares = &kPlanShapeOnRule;
   const size_t before = res.candidates.size();
-  std::vector<TuneConfig> kept(res.candidates.begin() + 1,
-                               res.candidates.end());
+  // The largest copy the A/B affords with the larger share it gets when
+  // it judges these knobs: a candidate whose shape needs a larger one
+  // keeps the defaults' shape (no verdict on a copy that cannot show it).
+  const double ab_cap =
+      PlanTune(st.Plan(), kPlanShapeOnRule, st.Remaining(), st.s_rank, 0)
+          .ab_scale;
+  st.ab_cap = ab_cap;
+  std::vector<TuneConfig> kept;
+  for (size_t i = 1; i < res.candidates.size(); i++) {
+    const TuneConfig& c = res.candidates[i];
+    const double need = need_of(c);
+    TuneConfig k = c;
+    if (need > ab_cap) {
+      NoteUnfaithful(st, c, need, ab_cap);
+      k = WithDefaultShape(st, c);
+    }
+    if (!SameKnobs(k, res.baseline) &&
+        std::find(kept.begin(), kept.end(), k) == kept.end()) {
+      kept.push_back(k);
+    }
+  }
   std::vector<std::string> taken, untried;
   for (Knob k : AllKnobs()) {
-    if (!ShapesLsm(k) || k.spec == nullptr) continue;
+    if (!Guarded(st, k) || k.spec == nullptr) continue;
     auto holds = [k](KnobValue v) {
       return [k, v](const TuneConfig& c) { return KnobValueOf(c, k) == v; };
     };
     std::vector<KnobValue> values = RuleValues(st.space, k);
     if (values.size() < 2) continue;
     auto pick = std::find_if(values.begin(), values.end(), [&](KnobValue v) {
-      return std::any_of(kept.begin(), kept.end(), holds(v));
+      return v != KnobValueOf(res.baseline, k) &&
+             std::any_of(kept.begin(), kept.end(), holds(v));
     });
+    if (pick == values.end())
+      pick =
+          std::find(values.begin(), values.end(), KnobValueOf(res.baseline, k));
     if (pick == values.end()) continue;
     const KnobValue v = *pick;
     std::erase_if(kept, [&](const TuneConfig& c) { return !holds(v)(c); });
@@ -460,22 +598,40 @@ void TakeShapeFromRule(TuneState& st, double s_search, double search_ns) {
       }
     }
   }
+  st.deep_scale = 0;
+  for (const TuneConfig& c : kept) {
+    st.deep_scale = std::max(st.deep_scale, need_of(c));
+  }
   kept.insert(kept.begin(), res.candidates.front());
   res.candidates = std::move(kept);
+  if (st.deep_scale == 0) {
+    // Nothing that shapes the LSM is left to judge: the plan's usual
+    // shares, and the search ranks the rest.
+    st.shape_on_rule = false;
+    st.shares = &kPlan;
+    res.notes.push_back(
+        "knobs that shape the LSM kept at their defaults: the budget "
+        "affords an A/B up to scale " +
+        Fixed(ab_cap, 3) +
+        ", smaller than any copy that shows them (see copy_fidelity); the "
+        "search ranked " +
+        std::to_string(res.candidates.size()) + " of " +
+        std::to_string(before) + " candidates");
+    return;
+  }
   res.notes.push_back(
       "knobs that shape the LSM taken from the rules, not ranked: " +
       (taken.empty() ? std::string("each has one value") : Join(taken, ", ")) +
       (untried.empty() ? "" : "; not tried: " + Join(untried, ", ")) + ". " +
-      (shallow ? "Trials up to scale " + Fixed(s_search, 3) + " fill " +
-                     std::to_string(search_depth) +
-                     " LSM level(s), the full size " +
-                     std::to_string(st.full_depth) + " (from scale " +
-                     Fixed(st.deep_scale, 3) + ")"
-               : "Copies as deep as the full size (" +
-                     std::to_string(st.full_depth) +
-                     " LSM levels, from scale " + Fixed(st.deep_scale, 3) +
-                     ") cost ~" + FormatDuration(deep_rung_ns) + " for one " +
-                     "trial of each candidate, more than the search's " +
+      (shallow ? "Trials go up to scale " + Fixed(s_search, 3) +
+                     ", and only copies from scale " + Fixed(st.deep_scale, 3) +
+                     " keep the full size's data over memory and its " +
+                     std::to_string(st.full_depth) + " LSM level(s)"
+               : "Faithful copies (from scale " + Fixed(st.deep_scale, 3) +
+                     ", " + std::to_string(st.full_depth) +
+                     " LSM levels) cost ~" + FormatDuration(deep_rung_ns) +
+                     " for one trial of each candidate, more than the "
+                     "search's " +
                      FormatDuration(search_ns)) +
       ", and these knobs act in the deepest compactions, so the A/B "
       "judges them; the search ranked " +
@@ -486,12 +642,7 @@ void TakeShapeFromRule(TuneState& st, double s_search, double search_ns) {
 // Whether a check at `scale` judges knob k: not a knob that shapes the LSM
 // on copies shallower than the full size (the A/B judges it then).
 bool IsJudged(const TuneState& st, Knob k, double scale) {
-  return !(ShapesLsm(k) && st.deep_scale > 0 && scale < st.deep_scale);
-}
-
-bool SameKnobs(const TuneConfig& a, const TuneConfig& b) {
-  return std::none_of(AllKnobs().begin(), AllKnobs().end(),
-                      [&](Knob k) { return KnobDiffers(a, b, k); });
+  return !(Guarded(st, k) && st.deep_scale > 0 && scale < st.deep_scale);
 }
 
 // Successive halving over the candidates, its last rung no larger than the
@@ -685,25 +836,19 @@ bool MayStayOnRule(Knob k) {
 // kExtraKnobRoundsShare of the time before the A/B's preferred pairs
 // (kAbReserveRuns; its minimum while no knob has won, below) affords, up to
 // kMaxKnobCheckRounds in all; their gains then come from every round. Three
-// rounds cannot hold a ~1.1x knob above 1 (LevelDB read-heavy at 128 MiB: a
-// bloom filter that measured 1.15x and 1.11x in two tunes was dropped at 1.10x
-// [0.99x, 1.22x] in a third, whose recommendation measured 1.22x against the
-// others' 1.38-1.44x), nor always on the right side of it: another tune
-// dropped the filter at 0.98x [0.86x, 1.21x], and the ones that kept it
-// after more rounds measured it at 1.05-1.14x. The interval decides who
-// may get the rounds, not the median's side, which is the noise's; when
-// the time does not buy as many rounds for all of them, the most promising
-// (highest median) get them (PlanExtraKnobRounds): two tunes gave a 16 KiB
-// block size, behind at 0.97x and 0.93x, a share of the rounds, and the
-// filter ended undecided at 1.13x [0.98x, 1.19x] and 1.05x [0.99x, 1.12x].
+// rounds cannot hold a knob of about a tenth above 1, nor always on the
+// right side of it. The interval decides who may get the rounds, not the
+// median's side, which is the noise's; when the time does not buy as many
+// rounds for all of them, the most promising (highest median) get them
+// (PlanExtraKnobRounds). Measured: benchmarks/README.md, Tuner design
+// records: Undecided knobs get more rounds.
 // configs[0] is the winner, configs[1 + j] it without changed[judged[j]].
 // While no knob has won (and none is kept without the check), the A/B runs
 // only if an extra round makes one win,
 // so the rounds may use the time down to the A/B's minimum (kAbMinRuns)
 // instead of its preferred pairs: otherwise a tune whose knobs are all
-// undecided keeps the defaults and leaves that time unused (LevelDB
-// write-heavy: 16 MiB write buffers at 1.07x [0.99x, 1.16x] after three
-// full-size rounds, the defaults kept with 146 s of 480 s left).
+// undecided keeps the defaults and leaves that time unused (the same
+// record).
 Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
                        const std::vector<size_t>& judged, double s_k,
                        double ab_reserve_ns, double ab_min_ns,
@@ -782,7 +927,7 @@ Status CheckKnobs(TuneState& st) {
     // Reads: the check and the A/B run on copies, which do not show what
     // a knob that shapes the LSM does at full size.
     for (Knob k : AllKnobs()) {
-      if (ShapesLsm(k) && KnobDiffers(res.winner, res.baseline, k)) {
+      if (Guarded(st, k) && KnobDiffers(res.winner, res.baseline, k)) {
         res.notes.push_back(std::string(KnobName(k)) +
                             " stays at its default: the A/B runs on a copy "
                             "of scale " +
@@ -829,9 +974,8 @@ Status CheckKnobs(TuneState& st) {
   if (!WritesScored(st) && !judged.empty() && judged.size() < changed.size()) {
     // Reads: the A/B's gain would come from the knobs the check judges, and
     // a knob that shapes the LSM, which the check's copies cannot judge,
-    // would ride on it (no passengers). Measured: a tune's level-0 trigger
-    // of 2 and 32 MiB level 1 added to its bloom filter and memory split, in
-    // db_bench at full size, 0.91x, 0.92x and 1.06x the same without them.
+    // would ride on it (no passengers; benchmarks/README.md, Tuner design
+    // records: Shape knobs and reads).
     std::vector<std::string> names;
     for (size_t i = 0; i < changed.size(); i++) {
       if (std::find(judged.begin(), judged.end(), i) == judged.end()) {
@@ -865,10 +1009,9 @@ Status CheckKnobs(TuneState& st) {
       // Past the minimum, a round starts only if it ends before the
       // deadline (a rule on time, not on results, so it cannot bias them):
       // the rounds the check's copies were fitted for (plan.h, reads) keep
-      // the A/B's minimum, any beyond them its preferred pairs. (Held to
-      // the preferred pairs, a read-heavy tune whose A/B was planned on a
-      // copy of 0.63 of the size ran 3 of its 6 rounds and dropped the
-      // filter and the 16 KiB blocks at 1.05x and 1.01x.)
+      // the A/B's minimum, any beyond them its preferred pairs
+      // (benchmarks/README.md, Tuner design records: Undecided knobs get
+      // more rounds).
       const double reserve =
           round < st.shares->knob_rounds ? ab_min_ns : ab_reserve_ns;
       if (round >= kMinRepeats &&
@@ -993,22 +1136,41 @@ double RefitAbScale(TuneState& st, double s_v, double planned_ns,
 Status Verify(TuneState& st) {
   TuneResult& res = st.res;
   // A smaller copy than planned must still judge a knob that shapes the
-  // LSM, should the candidate change one.
-  const bool shaped =
-      !st.changed.empty() &&
-      std::any_of(AllKnobs().begin(), AllKnobs().end(), [&](Knob k) {
-        return ShapesLsm(k) && KnobDiffers(st.candidate, res.baseline, k);
-      });
-  // A restart after an overrun (RefitAbScale) keeps the floor for reads,
-  // whose knob that shapes the LSM passed a knob check at full size. For
-  // writes it may still go shallower: there the write budget is what
-  // usually overruns (`run --quick`), and stopping would end those tunes
-  // with the defaults; how often that happens was not measured.
-  const double floor_scale = shaped ? st.deep_scale : 0.0;
+  // LSM, should the candidate change one: no copy smaller than the first
+  // faithful one for both sides (fidelity.h), after a restart on an
+  // overrun (RefitAbScale) too, which then stops rather than judge on a
+  // copy that cannot show the knob.
+  bool shaped = !st.changed.empty() && ChangesGuarded(st, st.candidate);
+  // Reads: such a knob passed a knob check at full size (KeepShapeForReads).
+  double floor_scale = shaped ? std::max(FaithfulScale(st, st.candidate),
+                                         WritesScored(st) ? 0.0 : st.deep_scale)
+                              : 0.0;
   AbPlan plan =
       PlanAb(st.Plan(), *st.shares, st.Remaining(), st.s_v, floor_scale);
   st.s_v = plan.scale;
   if (st.changed.empty() || st.nothing_kept) return Status::OK();
+  if (shaped && st.s_v < floor_scale) {
+    // The budget cannot afford a copy that shows what the candidate does to
+    // the LSM or the cache: those knobs keep their defaults, unjudged.
+    NoteUnfaithful(st, st.candidate, floor_scale, st.s_v);
+    for (Knob k : AllKnobs()) {
+      if (Guarded(st, k) && KnobDiffers(st.candidate, res.baseline, k)) {
+        st.unfaithful.push_back(k);
+      }
+    }
+    res.notes.push_back("the A/B affords a copy of scale " + Fixed(st.s_v, 3) +
+                        ", and only copies from scale " +
+                        Fixed(floor_scale, 3) + " show what " +
+                        GuardedText(st, st.candidate) + " does at full size (" +
+                        st.trials->FidelityAt(st.candidate, st.s_v).Text() +
+                        " at that scale): they keep their defaults");
+    st.candidate = WithDefaultShape(st, st.candidate);
+    shaped = false;
+    floor_scale = 0;
+    st.nothing_kept =
+        st.candidate == WithBudgetCache(st.in, st.space, res.baseline);
+    if (st.nothing_kept) return Status::OK();
+  }
   Verification& v = st.v;
   v.compared = "recommendation";
   const TuneConfig* pair[2] = {&res.baseline, &st.candidate};
@@ -1021,6 +1183,13 @@ Status Verify(TuneState& st) {
     v.scale = s_v;
     v.num = static_cast<uint64_t>(*WorkloadOverrides(res.workload, s_v).num);
     v.trial_cache_bytes = st.trials->Scaled(st.candidate, s_v).cache_bytes;
+    {
+      const CopyFidelity c = st.trials->FidelityAt(st.candidate, s_v);
+      const CopyFidelity b = st.trials->FidelityAt(res.baseline, s_v);
+      v.candidate_copy = c.Text();
+      v.baseline_copy = b.Text();
+      v.faithful = !shaped || (c.faithful() && b.faithful());
+    }
     v.baseline_ops_per_sec.clear();
     v.candidate_ops_per_sec.clear();
     double refit = s_v;
@@ -1038,7 +1207,7 @@ Status Verify(TuneState& st) {
       }
       if (round == 0 && !refitted) {
         refit = RefitAbScale(st, s_v, planned, st.budget.UsedNs() - before,
-                             WritesScored(st) ? 0.0 : floor_scale);
+                             floor_scale);
         if (refit != s_v) break;
       }
     }
@@ -1057,6 +1226,26 @@ Status Verify(TuneState& st) {
   return Status::OK();
 }
 
+// The unjudged shape that names knob k, if any.
+const UnjudgedShape* UnjudgedFor(const TuneResult& res, Knob k) {
+  const std::string name = std::string(KnobName(k)) + " ";
+  for (const UnjudgedShape& u : res.unjudged) {
+    if (u.knobs.starts_with(name) ||
+        u.knobs.find(", " + name) != std::string::npos) {
+      return &u;
+    }
+  }
+  return nullptr;
+}
+
+std::string UnjudgedText(const UnjudgedShape& u) {
+  return "only a copy of scale " + Fixed(u.needed_scale, 3) +
+         " or more shows " + u.knobs +
+         " as at full size, and the budget "
+         "affords " +
+         Fixed(u.affordable_scale, 3) + " (" + u.copy + ")";
+}
+
 // The outcome per knob, and the recommendation's memory split.
 void Judge(TuneState& st) {
   TuneResult& res = st.res;
@@ -1071,7 +1260,15 @@ void Judge(TuneState& st) {
     const RuleRecord* rec = FindRecord(res.rules, KnobName(k));
     std::string rule = rec ? rec->decision : "";
     auto it = std::find(changed.begin(), changed.end(), k);
-    if (it == changed.end()) {
+    const UnjudgedShape* unjudged = UnjudgedFor(res, k);
+    const bool put_back = std::find(st.unfaithful.begin(), st.unfaithful.end(),
+                                    k) != st.unfaithful.end();
+    if (put_back || (it == changed.end() && unjudged != nullptr &&
+                     !KnobDiffers(res.recommendation, res.baseline, k))) {
+      e.status = "default";
+      e.reason = "not judged: " + UnjudgedText(*unjudged) +
+                 ", so the default stays; rule: " + rule;
+    } else if (it == changed.end()) {
       e.status = "default";
       bool tried = rec != nullptr && rec->candidates.size() > 1;
       e.reason = tried ? "the search kept the default; rule: " + rule : rule;
@@ -1124,15 +1321,18 @@ void Judge(TuneState& st) {
       } else if (proof == KnobProof::kRule) {
         e.status = "rule";
         e.reason =
-            ShapesLsm(k) && st.deep_scale > 0
+            Guarded(st, k) && st.deep_scale > 0
                 ? std::string(st.shape_on_rule
                                   ? "taken from the rule and judged by the "
                                     "A/B: the search's trials"
                                   : "judged by the A/B: the knob check's "
-                                    "trials") +
-                      " fill fewer LSM levels than the full size (" +
-                      std::to_string(st.full_depth) +
-                      "), where its effect on the LSM shows; " + rule
+                                    "copies") +
+                      " are not faithful for it (their data within the "
+                      "memtables and cache, or fewer LSM levels than the "
+                      "full size's), and only from scale " +
+                      Fixed(st.deep_scale, 3) +
+                      " does its effect on the LSM show; the A/B ran at " +
+                      Fixed(st.s_v, 3) + "; " + rule
                 : "kept on the rule: the scaled trial has too few tables to "
                   "show the effect; " +
                       rule;
@@ -1163,6 +1363,24 @@ void Judge(TuneState& st) {
     for (KnobEvidence& e : res.knobs) {
       if (e.status == "won" || e.status == "rule") e.status = "no_gain";
     }
+  }
+  // A recommended knob names the facts its rule read, the model's
+  // prediction for the recommendation, and the A/B that decided it.
+  std::optional<double> predicted;
+  for (const auto& [c, p] : st.predicted) {
+    if (SameKnobs(c, res.recommendation)) predicted = p;
+  }
+  for (KnobEvidence& e : res.knobs) {
+    if (e.status != "won" && e.status != "rule") continue;
+    const RuleRecord* rec = FindRecord(res.rules, KnobName(e.knob));
+    if (rec != nullptr) e.reason += " (facts: " + rec->fact + ")";
+    if (predicted) {
+      e.reason += "; the " + res.ranking_model + " predicted " +
+                  Thousands(static_cast<uint64_t>(*predicted)) + " ops/s";
+    }
+    e.reason += "; decided by the A/B at scale " + Fixed(st.s_v, 3) + ", " +
+                std::to_string(st.v.gain.repeats) + " pairs, " +
+                GainText(st.v.gain);
   }
   // The split of the cache as recommended (a capped cache holds the
   // overhead of its own capacity, not of the room it left).
@@ -1241,6 +1459,60 @@ void NoteWhatWasNotTried(TuneState& st) {
                        : "not tried: " + Join(untried, "; ")));
 }
 
+// Which candidates were measured at what scales, and which were left out
+// and why (the model's ranking is recorded in RankByModel).
+void StatePlan(TuneState& st) {
+  TuneResult& res = st.res;
+  const size_t considered = static_cast<size_t>(res.search.candidates);
+  for (const auto& [c, predicted] : st.predicted) {
+    const std::string text = ConfigText(c);
+    auto it = std::find(res.candidates.begin(), res.candidates.end(), c);
+    if (std::any_of(res.left_out.begin(), res.left_out.end(),
+                    [&](const PlanEntry& e) { return e.candidate == text; })) {
+      continue;
+    }
+    PlanEntry e;
+    e.candidate = text;
+    e.predicted_ops_per_sec = predicted;
+    if (it == res.candidates.end()) {
+      e.reason =
+          "its knobs that shape the LSM were not ranked: a copy the "
+          "budget affords cannot show them, or the rules' value was taken "
+          "(see the notes and unjudged)";
+      res.left_out.push_back(std::move(e));
+      continue;
+    }
+    const size_t i = static_cast<size_t>(it - res.candidates.begin());
+    for (const Rung& r : res.search.rungs) {
+      if (std::find(r.candidates.begin(), r.candidates.end(), i) !=
+          r.candidates.end()) {
+        e.scales.push_back(r.scale);
+      }
+    }
+    if (e.scales.empty()) {
+      e.reason = considered > 0 && i >= considered
+                     ? "the time budget left it out (the rules' least "
+                       "preferred go first)"
+                     : "not run";
+      res.left_out.push_back(std::move(e));
+    } else {
+      res.measured.push_back(std::move(e));
+    }
+  }
+  if (res.verification) {
+    PlanEntry ab;
+    ab.candidate = "A/B: " + ConfigText(st.candidate);
+    ab.scales = {res.verification->scale};
+    res.measured.push_back(std::move(ab));
+  }
+  res.explanation.push_back(
+      "Plan: " + std::to_string(res.measured.size()) + " measured (" +
+      std::to_string(res.search.trials) + " search trials), " +
+      std::to_string(res.left_out.size()) + " left out" +
+      (res.left_out.empty() ? "" : " (plan.left_out in the JSON says why)") +
+      "; ranking by the " + res.ranking_model);
+}
+
 // The verdict, and the lines the terminal shows.
 void Explain(TuneState& st) {
   TuneResult& res = st.res;
@@ -1254,6 +1526,11 @@ void Explain(TuneState& st) {
         "measure (" +
         std::to_string(res.candidates.size()) + " candidate(s), " +
         std::to_string(res.search.trials) + " search trial(s))";
+  } else if (st.nothing_kept && !st.unfaithful.empty()) {
+    res.verdict =
+        "keep the defaults: the budget cannot afford a copy of the workload "
+        "that shows what the search's winner changes (" +
+        UnjudgedText(res.unjudged.back()) + ")";
   } else if (st.nothing_kept) {
     res.verdict =
         "no changed knob showed a gain of its own (leave-one-out and each "
@@ -1290,7 +1567,13 @@ void Explain(TuneState& st) {
   for (const KnobEvidence& e : res.knobs) {
     char line[512];
     std::string value = KnobValueText(res.recommendation, e.knob);
+    // The baseline's value where the budget changed the engine's default
+    // (RocksDB's 64 MiB write buffer shrunk to fit), so the line never
+    // shows a kept default that differs from the value beside it.
     std::string def = KnobValueText(st.model.defaults, e.knob);
+    if (KnobValueText(res.baseline, e.knob) != def) {
+      def += ", " + KnobValueText(res.baseline, e.knob) + " in this budget";
+    }
     std::string status = e.status;
     if (e.gain) status += " " + GainText(*e.gain);
     std::snprintf(line, sizeof(line), "  %-20s %-14s (default %s)  %s",
@@ -1311,6 +1594,7 @@ void Explain(TuneState& st) {
   }
   res.elapsed_ns = st.now_ns() - st.start_ns;
   NoteWhatWasNotTried(st);
+  StatePlan(st);
 }
 
 }  // namespace

@@ -46,6 +46,7 @@
 #include "src/tune/knobs.h"
 #include "src/tune/plan.h"
 #include "src/tune/profile.h"
+#include "src/tune/rank.h"
 #include "src/tune/rules.h"
 #include "src/tune/search.h"
 #include "src/tune/verify.h"
@@ -91,6 +92,9 @@ struct TuneRequest {
   // AvailableEngines() and NewEngine in production.
   std::vector<EngineInfo> available;
   bench::EngineFactory factory;
+  // Predicts each candidate's ops/s so trials go to those it cannot
+  // separate (rank.h); nullptr = the tuner's internal estimate. Not owned.
+  const ThroughputModel* model = nullptr;
   // The machine's memory (the budget may not exceed it); 0 = read it.
   uint64_t machine_memory_bytes = 0;
   TuneEnv env;
@@ -118,10 +122,32 @@ struct Verification {
   double scale = 0;
   uint64_t num = 0;
   uint64_t trial_cache_bytes = 0;  // the recommendation's, at `scale`
+  // The copy for the candidate and the baseline (fidelity.h).
+  std::string candidate_copy;
+  std::string baseline_copy;
+  bool faithful = true;  // for every knob the candidate changes
   std::vector<double> baseline_ops_per_sec;
   std::vector<double> candidate_ops_per_sec;
   Gain gain;
   std::optional<bool> target_met;
+};
+
+// Knob values no trial judged: the budget could not afford a copy of the
+// workload that shows them (fidelity.h), so they kept their defaults.
+struct UnjudgedShape {
+  std::string knobs;  // "write_buffer_bytes 28 MiB, max_write_buffer_number 4"
+  double needed_scale = 0;      // the smallest faithful copy
+  double affordable_scale = 0;  // the largest copy the budget affords
+  std::string copy;             // that copy, as fidelity.h describes it
+};
+
+// What the plan did with one candidate the rules proposed: measured (at
+// which scales) or left out (why), with the model's prediction.
+struct PlanEntry {
+  std::string candidate;  // ConfigText
+  std::vector<double> scales;
+  std::string reason;  // left out only
+  std::optional<double> predicted_ops_per_sec;
 };
 
 struct TuneResult {
@@ -148,6 +174,10 @@ struct TuneResult {
   MemorySplit memory;         // of the recommendation
   std::vector<KnobEvidence> knobs;
   std::optional<Verification> verification;
+  std::vector<UnjudgedShape> unjudged;
+  std::string ranking_model;  // ThroughputModel::name()
+  std::vector<PlanEntry> measured;
+  std::vector<PlanEntry> left_out;
   bool significant = false;
   std::string verdict;
   std::vector<std::string> explanation;  // the lines the terminal shows

@@ -37,6 +37,8 @@ constexpr ScenarioTraits kTraits[] = {
     {"readseq", 0, 0, 1},
     {"readreverse", 0, 0, 1},
     {"readrandom", 0, 1, 0},
+    {"readrandom-cold", 0, 1, 0},
+    {"readseq-cold", 0, 0, 1},
     {"readmissing", 0, 1, 0},
     {"readhot", 0, 1, 0},
     {"readrandomsmall", 0, 1, 0},

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# How well src/predict's model predicts LevelDB and RocksDB on this machine:
+# runs `disktune bench` (which measures the model's probe points and
+# calibrates each engine's CPU cost in memory, then predicts every figure)
+# and prints measured, predicted, measured/predicted and the bound per
+# figure, and whether the targets hold (benchmarks/README.md, "Prediction
+# accuracy"): median |m/p - 1| <= 15% per class and engine, every figure
+# within 35%, fillsync within 10%.
+#
+#   benchmarks/predict_accuracy.sh [--classes native,hdd,cloud] [--runs N]
+#       [--num N] [--cold-reads N] [--engines leveldb,rocksdb] [--dir DIR]
+#
+# A class other than native needs `bench --throttle CLASS`; a binary without
+# the flag skips that class and says so. Every figure is printed, not the
+# best. Needs jq.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+need_tool jq
+bin=$(find_disktune "$0" "$here/.." build build-release)
+
+classes=native runs=1 num=1000000 cold_reads=20000 engines=leveldb,rocksdb
+dir=${TMPDIR:-/tmp}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --classes) classes=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --num) num=$2; shift 2 ;;
+    --cold-reads) cold_reads=$2; shift 2 ;;
+    --engines) engines=$2; shift 2 ;;
+    --dir) dir=$2; shift 2 ;;
+    *) echo "predict_accuracy.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+out=$(mktemp -d "$dir/predict-accuracy.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+has_throttle=no
+"$bin" bench --help 2>/dev/null | grep -q -- '--throttle' && has_throttle=yes
+
+echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+rows=$out/rows.tsv
+: >"$rows"
+for class in ${classes//,/ }; do
+  throttle=()
+  if [ "$class" != native ]; then
+    if [ "$has_throttle" = no ]; then
+      echo "class $class: skipped ($bin has no bench --throttle)"
+      continue
+    fi
+    throttle=(--throttle "$class")
+  fi
+  for run in $(seq 1 "$runs"); do
+    for engine in ${engines//,/ }; do
+      # The db_bench figures, then cold random reads few enough that most
+      # of them miss the page cache (the read-latency-bound case).
+      for pass in main coldreads; do
+        if [ $pass = main ]; then
+          args=(--scenario fillseq,fillsync,fillrandom,overwrite,readrandom,readrandom-cold,readseq,readseq-cold --num "$num")
+        else
+          args=(--scenario fillrandom,readrandom-cold --num "$num" --reads "$cold_reads")
+        fi
+        json=$out/$class-$run-$engine-$pass.json
+        if ! "$bin" bench --engine "$engine" "${args[@]}" "${throttle[@]}" \
+              --dir "$dir" --json "$json" --quiet >/dev/null 2>"$out/err"; then
+          echo "class $class run $run $engine $pass: bench failed: $(tail -1 "$out/err")"
+          continue
+        fi
+        jq -r --arg class "$class" --arg run "$run" --arg pass "$pass" '
+          .benches[] | select(.prediction) |
+          select($pass == "main" or .scenario == "readrandom-cold") |
+          [$class, $run, .engine,
+           (if $pass == "main" then .scenario else .scenario + "(" + (.params.ops|tostring) + ")" end),
+           .metrics.ops_per_sec, .prediction.ops_per_sec,
+           .prediction.measured_over_predicted, .prediction.bound,
+           (.prediction.miss_cause // "")] | @tsv' "$json" >>"$rows"
+      done
+    done
+  done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+printf '%-7s %-4s %-8s %-22s %12s %12s %6s  %-15s %s\n' class run engine scenario measured/s predicted/s m/p bound "cause of a miss"
+while IFS=$'\t' read -r class run engine scen m p r bound cause; do
+  printf '%-7s %-4s %-8s %-22s %12.0f %12.0f %6.2f  %-15s %s\n' "$class" "$run" "$engine" "$scen" "$m" "$p" "$r" "$bound" "$cause"
+done <"$rows"
+echo
+# Targets per class and engine.
+fail=0
+for key in $(cut -f1,3 "$rows" | sort -u | tr '\t' ':'); do
+  class=${key%%:*} engine=${key##*:}
+  awk -F'\t' -v c="$class" -v e="$engine" '
+    $1 == c && $3 == e { d = $7 - 1; if (d < 0) d = -d; ds[n++] = d;
+      if (d > worst) { worst = d; wname = $4 }
+      if ($4 == "fillsync" && d > fs) fs = d }
+    END {
+      asort(ds); med = (n % 2) ? ds[(n + 1) / 2] : (ds[n / 2] + ds[n / 2 + 1]) / 2
+      ok = (med <= 0.15 && worst <= 0.35 && fs <= 0.10)
+      printf "%s %s: %d figures, median |m/p-1| %.1f%% (target 15%%), worst %.1f%% %s (target 35%%), fillsync %.1f%% (target 10%%): %s\n",
+        c, e, n, med * 100, worst * 100, wname, fs * 100, ok ? "MET" : "MISSED"
+      exit ok ? 0 : 1 }' "$rows" || fail=1
+done
+exit $fail

@@ -1,0 +1,86 @@
+// What `--throttle` asks for: a device class (hdd, cloud) or explicit limits,
+// and what a throttled run records about itself (the limits, the mechanism,
+// the cgroup version, which properties the class emulates and what escaped
+// the throttle). Parsing only; probes/throttled_device.h applies it.
+//
+// Syntax (one flag, one meaning, on probe, bench, tune and run):
+//   hdd | cloud                          a class (REFERENCE: device classes)
+//   riops=N,wiops=N,rbps=SIZE,wbps=SIZE  explicit limits; any subset, at
+//                                        least one; iops=N and bps=SIZE set
+//                                        read and write together
+//   cloud,wiops=1000                     a class with some limits replaced
+// SIZE is bytes per second with a unit (150MB, 125MiB).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/core/status.h"
+
+namespace disktune {
+
+struct ThrottleLimits {
+  std::optional<uint64_t> read_iops, write_iops;
+  std::optional<uint64_t> read_bytes_per_sec, write_bytes_per_sec;
+  bool operator==(const ThrottleLimits&) const = default;
+};
+
+struct ThrottleSpec {
+  std::string class_name;  // "hdd", "cloud", "custom"
+  ThrottleLimits limits;
+  // The properties the throttle reproduces ("rates") and those it does not
+  // ("per_io_latency", "sync_latency"), with the reason: a rates-only
+  // throttle lets a lone I/O through at the backing disk's speed, so
+  // nothing is judged on latency on it.
+  std::vector<std::string> emulates;
+  std::vector<std::string> not_emulated;
+  std::string not_emulated_reason;
+};
+
+// InvalidArgument with the valid forms for anything else.
+Result<ThrottleSpec> ParseThrottle(const std::string& text);
+// The syntax, for --help.
+std::string ThrottleFlagHelp();
+// "150 IOPS read/write, 150 MB/s read/write".
+std::string DescribeThrottleLimits(const ThrottleLimits& l);
+
+// Bytes that reached the throttled device, and the share of them the
+// cgroup was charged with (what the throttle saw). escaped = device - charged.
+struct ThrottleAccounting {
+  uint64_t device_read_bytes = 0, device_write_bytes = 0;
+  uint64_t charged_read_bytes = 0, charged_write_bytes = 0;
+  uint64_t EscapedBytes() const;
+  // Escaped bytes over device bytes; nullopt when nothing reached the device.
+  std::optional<double> EscapedShare() const;
+  ThrottleAccounting operator-(const ThrottleAccounting& before) const;
+};
+void to_json(nlohmann::json& j, const ThrottleAccounting& a);
+void from_json(const nlohmann::json& j, ThrottleAccounting& a);
+
+// The environment's record of a throttled run.
+struct ThrottleRecord {
+  ThrottleSpec spec;
+  std::string mechanism;  // "cgroup v1 blkio.throttle" / "cgroup v2 io.max"
+  int cgroup_version = 0;
+  std::string cgroup;       // its path while the run lasted
+  std::string loop_device;  // "/dev/loop3", direct I/O over the image
+  std::string filesystem;   // made on it, like the --dir filesystem
+  std::string host_dir;     // where the image lived (the --dir scratch)
+  // How buffered writes are kept charged under cgroup v1 (empty on v2).
+  std::string writeback;
+  std::optional<ThrottleAccounting> accounting;  // the whole run
+};
+void to_json(nlohmann::json& j, const ThrottleRecord& r);
+void from_json(const nlohmann::json& j, ThrottleRecord& r);
+
+// One line for every report: "figures throttled to the hdd class (150 IOPS
+// ..., 150 MB/s ...) by cgroup v1 blkio.throttle on loop3 (ext4, direct
+// I/O); emulates rates only: ...".
+std::string ThrottleBanner(const ThrottleRecord& r);
+// The escape line, or "" without accounting.
+std::string ThrottleEscapeLine(const ThrottleRecord& r);
+
+}  // namespace disktune

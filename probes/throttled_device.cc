@@ -1,0 +1,159 @@
+#include "probes/throttled_device.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+
+#include "src/core/sysinfo.h"
+
+namespace disktune {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr auto kPacerPeriod = std::chrono::milliseconds(100);
+
+// Fields 3 and 7 of /sys/block/<dev>/stat: sectors read and written.
+void DeviceBytes(const std::string& loop_name, ThrottleAccounting* a) {
+  Result<std::string> stat = ReadTextFile("/sys/block/" + loop_name + "/stat");
+  if (!stat.ok()) return;
+  std::istringstream in(*stat);
+  uint64_t f[7] = {};
+  for (uint64_t& v : f) in >> v;
+  a->device_read_bytes = f[2] * 512;
+  a->device_write_bytes = f[6] * 512;
+}
+
+}  // namespace
+
+std::string ThrottleFilesystemFor(const std::string& host_type) {
+  const auto& ok = MatrixFilesystems();
+  return std::find(ok.begin(), ok.end(), host_type) != ok.end() ? host_type
+                                                                : "ext4";
+}
+
+Result<std::unique_ptr<ThrottledDevice>> ThrottledDevice::Create(
+    const std::string& scratch_dir, const std::string& fs_type,
+    uint64_t image_bytes, const ThrottleSpec& spec, int cgroup_version,
+    DeviceJournal* journal) {
+  if (geteuid() != 0) {
+    return Status::PermissionDenied(
+        "--throttle needs root (loop device, mount, cgroup); run as root");
+  }
+  std::unique_ptr<ThrottledDevice> d(new ThrottledDevice());
+  d->spec_ = spec;
+  d->host_dir_ = scratch_dir;
+  LoopFsOptions opts;
+  opts.name = "throttle";
+  opts.direct_io = true;
+  Result<std::unique_ptr<LoopFs>> l =
+      LoopFs::Create(scratch_dir, fs_type, image_bytes, journal, opts);
+  if (!l.ok()) return l.status();
+  d->fs_ = std::move(*l);
+  Result<std::unique_ptr<CgroupThrottle>> c = CgroupThrottle::Create(
+      d->fs_->device_number(), spec.limits, cgroup_version, journal);
+  if (!c.ok()) return c.status();  // d's destructor removes the filesystem
+  d->cgroup_ = std::move(*c);
+  d->base_ = d->Snapshot();  // the loop device's counters include mkfs
+  return d;
+}
+
+Status ThrottledDevice::Enter() {
+  DT_RETURN_IF_ERROR(cgroup_->Enter());
+  if (cgroup_->version() == 1 && !pacer_.joinable()) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      stop_ = false;
+    }
+    // Made after Enter, so the thread is in the cgroup too.
+    pacer_ = std::thread([this] { PacerLoop(); });
+  }
+  return Status::OK();
+}
+
+void ThrottledDevice::PacerLoop() {
+  std::unique_lock<std::mutex> l(mu_);
+  while (!stop_) {
+    l.unlock();
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(
+             mount_point(), fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (!it->is_regular_file(ec)) continue;
+      int fd = open(it->path().c_str(), O_RDONLY | O_CLOEXEC | O_NOATIME);
+      if (fd < 0) continue;  // deleted meanwhile
+      // Starts writeback here, in this thread's cgroup; waits for nothing.
+      (void)sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+      close(fd);
+    }
+    l.lock();
+    cv_.wait_for(l, kPacerPeriod, [this] { return stop_; });
+  }
+}
+
+void ThrottledDevice::StopPacer() {
+  if (!pacer_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  pacer_.join();
+}
+
+Status ThrottledDevice::Leave() {
+  StopPacer();
+  return cgroup_ ? cgroup_->Leave() : Status::OK();
+}
+
+ThrottleAccounting ThrottledDevice::Snapshot() const {
+  ThrottleAccounting a;
+  if (fs_) DeviceBytes(fs_->loop_name(), &a);
+  if (cgroup_) {
+    Result<CgroupIoBytes> c = cgroup_->Charged();
+    if (c.ok()) {
+      a.charged_read_bytes = c->read_bytes;
+      a.charged_write_bytes = c->write_bytes;
+    }
+  }
+  return a;
+}
+
+ThrottleRecord ThrottledDevice::Record() const {
+  ThrottleRecord r;
+  r.spec = spec_;
+  r.mechanism = cgroup_->mechanism();
+  r.cgroup_version = cgroup_->version();
+  r.cgroup = cgroup_->path();
+  r.loop_device = fs_->loop_device();
+  r.filesystem = fs_->fs_type() + " (" + fs_->mount_options() + ")";
+  r.host_dir = host_dir_;
+  if (cgroup_->version() == 1) {
+    r.writeback =
+        "under cgroup v1 the kernel's flusher writes outside the cgroup, so "
+        "a thread of the run starts writeback of every file on the device "
+        "every 100 ms (charged to the cgroup)";
+  }
+  r.accounting = Snapshot() - base_;
+  return r;
+}
+
+Status ThrottledDevice::Teardown() {
+  Status first = Leave();
+  if (cgroup_) {
+    Status s = cgroup_->Teardown();
+    if (first.ok()) first = s;
+  }
+  if (fs_) {
+    Status s = fs_->Teardown();
+    if (first.ok()) first = s;
+  }
+  return first;
+}
+
+ThrottledDevice::~ThrottledDevice() { (void)Teardown(); }
+
+}  // namespace disktune

@@ -1,0 +1,53 @@
+// --throttle on probe, bench, tune and run: the throttled device
+// (probes/throttled_device.h) for one command, with a scratch directory of
+// its own inside the throttled filesystem, where the command measures.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "probes/environment.h"
+#include "probes/throttle_spec.h"
+#include "probes/throttled_device.h"
+#include "src/cli/command.h"
+#include "src/core/progress.h"
+#include "src/core/scratch_dir.h"
+
+namespace disktune::cli {
+
+// nullopt without --throttle. Bad syntax (InvalidArgument) and no root
+// (PermissionDenied) are refused here, before anything is created.
+Result<std::optional<ThrottleSpec>> PlanThrottle(const CommonOptions& opts);
+
+class ThrottleSession {
+ public:
+  // Makes the device inside `outer` (an image of up to 3/4 of its free
+  // space, at most 32 GiB, sparse), a scratch directory in it, and moves
+  // this process into the cgroup.
+  static Result<std::unique_ptr<ThrottleSession>> Start(
+      const ThrottleSpec& spec, const ScratchDir& outer,
+      ProgressSink* progress);
+  ~ThrottleSession();
+  ThrottleSession(const ThrottleSession&) = delete;
+  ThrottleSession& operator=(const ThrottleSession&) = delete;
+
+  // Where the command measures.
+  const ScratchDir& scratch() const { return *inner_; }
+  // Bytes at the device and charged to the cgroup so far (for a step's
+  // share: the difference of two snapshots).
+  ThrottleAccounting Snapshot() const { return device_->Snapshot(); }
+  // The record so far (accounting since the device was made).
+  ThrottleRecord Record() const { return device_->Record(); }
+
+  // Removes the inner scratch directory, records the throttle (with what
+  // escaped it) in `env`, leaves the cgroup and removes the device;
+  // idempotent. The destructor does the same without recording.
+  Status Finish(Environment* env);
+
+ private:
+  ThrottleSession() = default;
+  std::unique_ptr<ThrottledDevice> device_;
+  std::unique_ptr<ScratchDir> inner_;
+};
+
+}  // namespace disktune::cli

@@ -1,0 +1,44 @@
+// Predictions for bench results: the model (model.h) fed from a probe
+// result's figures, the in-memory calibration and the step's own parameters,
+// then compared with what the step measured.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/bench/bench_result.h"
+#include "src/core/sysinfo.h"
+#include "src/predict/calibrate.h"
+#include "src/predict/model.h"
+
+namespace disktune::predict {
+
+// A miss beyond this share (|measured / predicted - 1|) gets a cause.
+inline constexpr double kMissShare = 0.25;
+
+// The model's view of a step; nullopt when the engine or scenario has no
+// model. `memory_bytes`: what the page cache may hold (MemAvailable).
+std::optional<Workload> WorkloadFor(const bench::BenchResult& r,
+                                    uint64_t memory_bytes);
+
+// The prediction with every input named; no measured_over_predicted.
+bench::Prediction MakePrediction(const Workload& w, const EngineFacts& f,
+                                 const DiskFigures& disk,
+                                 const CalibrationPoint& calibrated,
+                                 const std::string& calibrated_cpu);
+
+// Fills `prediction` of every ok result whose engine and scenario have a
+// model and a calibration point, its ratio, and for a miss its cause; adds a
+// note to the others saying why there is none. `system`: the machine the
+// figures were measured on.
+void AttachPredictions(const DiskFigures& disk, const Calibration& calibration,
+                       const SystemInfo& system,
+                       std::vector<bench::BenchResult>* results);
+
+// The likeliest cause of a miss the result's own evidence shows, or "".
+std::string MissCause(const bench::BenchResult& r, const bench::Prediction& p,
+                      const std::string& calibrated_cpu,
+                      const SystemInfo& system);
+
+}  // namespace disktune::predict

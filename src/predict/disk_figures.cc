@@ -1,0 +1,120 @@
+#include "src/predict/disk_figures.h"
+
+#include <algorithm>
+#include <string>
+
+namespace disktune::predict {
+namespace {
+
+bool Usable(const ProbeResult& p) {
+  return p.status == ProbeStatus::kOk && p.params.filesystem.empty() &&
+         p.params.variant.empty() &&
+         p.params.write_cache == CacheState::kAsFound;
+}
+
+// Mean ns per op: the latency mean, else 1 / rate.
+std::optional<double> MeanNs(const ProbeResult& p) {
+  if (p.latency_ns && p.latency_ns->mean > 0) return p.latency_ns->mean;
+  double rate = p.ops_per_sec.value_or(p.iops.value_or(0));
+  if (rate > 0) return 1e9 / rate;
+  return std::nullopt;
+}
+
+const ProbeResult* SyncPoint(const std::vector<ProbeResult>& probes) {
+  const ProbeResult* best = nullptr;
+  for (const ProbeResult& p : probes) {
+    if (p.probe != "fsync" || !Usable(p) || p.params.method != "fdatasync" ||
+        p.params.pattern != "append" || p.params.writes_per_op != 1 ||
+        !p.params.block_size_bytes || !MeanNs(p)) {
+      continue;
+    }
+    if (!best || *p.params.block_size_bytes < *best->params.block_size_bytes) {
+      best = &p;
+    }
+  }
+  return best;
+}
+
+const ProbeResult* Named(const std::vector<ProbeResult>& probes,
+                         const std::string& name) {
+  for (const ProbeResult& p : probes) {
+    if (p.name == name && Usable(p)) return &p;
+  }
+  return nullptr;
+}
+
+// The best figure of a probe family at one block size.
+const ProbeResult* Best(const std::vector<ProbeResult>& probes,
+                        const std::string& probe, uint64_t block,
+                        bool by_iops) {
+  const ProbeResult* best = nullptr;
+  auto figure = [by_iops](const ProbeResult& p) {
+    return by_iops ? p.iops.value_or(0) : p.bytes_per_sec.value_or(0);
+  };
+  for (const ProbeResult& p : probes) {
+    if (p.probe != probe || !Usable(p) || p.params.block_size_bytes != block)
+      continue;
+    if (figure(p) > 0 && (!best || figure(p) > figure(*best))) best = &p;
+  }
+  return best;
+}
+
+}  // namespace
+
+std::vector<std::string> ModelProbeArgs() {
+  return {
+      "--quick",        "--probes",      "seq_read,rand_read,seq_write,fsync",
+      "--queue-depths", "1,32",          "--fsync-methods",
+      "fdatasync",      "--fsync-sizes", "512",
+      "--fsync-modes",  "append",        "--file-size",
+      "64MiB",          "--duration",    "500ms",
+      "--warmup",       "100ms"};
+}
+
+Result<DiskFigures> DiskFiguresFromProbes(
+    const std::vector<ProbeResult>& probes) {
+  DiskFigures d;
+  std::vector<std::string> missing;
+  if (const ProbeResult* p = SyncPoint(probes)) {
+    d.sync_ns = *MeanNs(*p);
+    d.source.emplace_back("sync_ns", p->name);
+  } else {
+    missing.push_back("an fsync fdatasync append point");
+  }
+  if (const ProbeResult* p = Named(probes, "rand_read.4k.qd1");
+      p && MeanNs(*p)) {
+    d.read_ns = *MeanNs(*p);
+    d.source.emplace_back("read_ns", p->name);
+  } else {
+    missing.push_back("rand_read.4k.qd1");
+  }
+  if (const ProbeResult* p = Best(probes, "rand_read", 4096, true)) {
+    d.read_iops = *p->iops;
+    d.source.emplace_back("read_iops", p->name);
+  }
+  if (const ProbeResult* p = Named(probes, "seq_read.1m.qd1");
+      p && p->bytes_per_sec) {
+    d.seq_read_Bps = *p->bytes_per_sec;
+    d.source.emplace_back("seq_read_Bps", p->name);
+  } else {
+    missing.push_back("seq_read.1m.qd1");
+  }
+  if (const ProbeResult* p = Best(probes, "seq_write", 1u << 20, false)) {
+    d.seq_write_Bps = *p->bytes_per_sec;
+    d.source.emplace_back("seq_write_Bps", p->name);
+  } else {
+    missing.push_back("seq_write.1m");
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
+    std::string cmd = "disktune probe";
+    for (const std::string& a : ModelProbeArgs()) cmd += " " + a;
+    return Status::InvalidArgument(
+        "the probe result lacks what the model needs (" + list +
+        "); measure them with: " + cmd);
+  }
+  return d;
+}
+
+}  // namespace disktune::predict

@@ -1,0 +1,155 @@
+// The throughput model: what an LSM engine's db_bench scenario will do on a
+// disk, and which resource bounds it, from the disk's probe figures and a few
+// facts about the engine. Pure arithmetic: no I/O, no clock.
+//
+// Every scenario has ceilings, each the ops/s one resource alone allows:
+//
+//   cpu              C  = 1e9 / cpu_ns          cpu_ns: the same scenario run
+//                                                in memory (/dev/shm) on this
+//                                                CPU (calibrate.h)
+//   write_bandwidth  Cw = write_Bps / W          W = E_user + E_table x WA_t
+//                                                device bytes per op: the WAL
+//                                                record plus table bytes
+//   sync_latency     Cs = 1e9 / sync_ns          fillsync: one append +
+//                                                fdatasync per op; async
+//                                                fills: LevelDB syncs each
+//                                                table file it finishes, so
+//                                                Cs = file_bytes /
+//                                                (E_table x WA_t x sync_ns)
+//   read_iops        Cr = 1e9 / (m x read_ns)    m device reads per op
+//   read_bandwidth   Cb = seq_read_Bps / (m_b x E_table)
+//
+// E_user = key + value bytes; E_table = key + value x compression ratio.
+// WA_t (table writes per user byte, in table bytes): measured by the engine's
+// counters when known (device bytes / user bytes, WAL included), otherwise
+// from the LSM shape: levels L = ceil(log_T(D / level1_bytes)) + 1 for
+// D = distinct entries x E_table above one write buffer (else 0), and
+// WA_t = 1 (flush) + L x (T + 1) / 2 (each level rewrites about half its
+// fanout per byte moved into it), with T = 10 (both engines' default
+// multiplier). fillseq writes tables once (sorted input is moved, not
+// merged): WA_t = 1.
+//
+// Reads: a lookup touches one block in each of L levels (no bloom filter by
+// default); the page cache holds min(memory, D) of the D bytes. Warm: m =
+// k x (1 - min(1, memory / D)). Cold (cache dropped before the run): of R
+// uniform lookups over B = D / block blocks, B x (1 - e^(-R k / B)) touch a
+// block for the first time, so m = that / R (plus the warm miss share above
+// memory).
+//
+// Composition. Where the resources work one after the other for one thread
+// (a synchronous Get that waits for its read, a put that waits for its
+// fdatasync), times add: ops/s = 1e9 / (cpu_ns + device_ns_per_op), and the
+// bound is the larger term. Where they overlap (writeback and compaction in
+// the background, readahead ahead of an iterator), the prediction is the
+// lowest ceiling and the bound its resource. write_stall is never predicted
+// from probes alone; the report names it as the cause of a miss when the
+// engine's counters show stalls (explain.h).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace disktune::predict {
+
+enum class Bound {
+  kCpu,
+  kReadIops,
+  kReadBandwidth,
+  kWriteBandwidth,
+  kSyncLatency,
+  kWriteStall,
+};
+// "cpu", "read_iops", "read_bandwidth", "write_bandwidth", "sync_latency",
+// "write_stall".
+const char* BoundName(Bound b);
+
+// The probe figures the model reads (disk_figures.h fills them from a probe
+// result and names the points in `source`).
+struct DiskFigures {
+  double sync_ns = 0;        // mean of one small append + fdatasync
+  double read_ns = 0;        // mean 4 KiB random read at queue depth 1
+  double read_iops = 0;      // best 4 KiB random-read IOPS over queue depths
+  double seq_read_Bps = 0;   // 1 MiB sequential reads, bytes/s
+  double seq_write_Bps = 0;  // 1 MiB sequential writes, bytes/s
+  // Probe point name per figure: "sync_ns" -> "fsync.fdatasync.512.append".
+  std::vector<std::pair<std::string, std::string>> source;
+};
+
+// The scenarios the model knows; others have no model.
+enum class Kind {
+  kFillSeq,
+  kFillRandom,
+  kOverwrite,
+  kFillSync,
+  kReadRandom,      // warm page cache
+  kReadRandomCold,  // page cache dropped before the reads
+  kReadSeq,         // warm page cache
+  kReadSeqCold,
+};
+std::optional<Kind> KindOf(const std::string& scenario);
+
+// The LSM shape facts of one engine's configuration (engine defaults from the
+// engine's own options; see engine_facts.h for each value's origin).
+struct LsmShape {
+  uint64_t write_buffer_bytes = 0;
+  uint64_t table_file_bytes = 0;
+  uint64_t level1_bytes = 0;
+  double fanout = 10;
+  uint64_t block_bytes = 4096;
+  // LevelDB fdatasyncs each finished table file in the writing path of its
+  // compaction; RocksDB syncs them too, but in its background threads.
+  bool syncs_table_files = false;
+};
+
+// What the scenario does, in the engine's units.
+struct Workload {
+  Kind kind = Kind::kFillRandom;
+  uint64_t num = 0;  // key space
+  uint64_t ops = 0;  // operations measured
+  uint64_t key_bytes = 16;
+  uint64_t value_bytes = 100;
+  double compression_ratio = 0.5;
+  // Distinct entries in the database the scenario reads or grows.
+  uint64_t distinct_entries = 0;
+  uint64_t memory_bytes = 0;  // page cache the data may occupy
+};
+
+struct EngineFacts {
+  std::string engine;
+  double cpu_ns = 0;  // per op, the scenario in memory on this CPU
+  LsmShape shape;
+  // Device bytes / user bytes from the engine's own run, WAL included.
+  std::optional<double> measured_write_amplification;
+};
+
+struct Ceiling {
+  Bound bound;
+  double ops_per_sec;
+};
+
+struct Estimate {
+  double ops_per_sec = 0;
+  Bound bound = Bound::kCpu;
+  std::vector<Ceiling> ceilings;
+  // The derived figures (entry sizes, levels, WA, miss share), with units.
+  nlohmann::json derived = nlohmann::json::object();
+};
+
+// Levels below level 0 an LSM with this shape needs for `data_bytes`.
+int LsmLevels(const LsmShape& shape, double data_bytes);
+// Table bytes written per table byte of user data (WA_t above).
+double TableWriteAmplification(const LsmShape& shape, Kind kind,
+                               double data_bytes);
+// Expected device reads per lookup (m above).
+double ReadMissesPerOp(const Workload& w, const LsmShape& shape,
+                       double data_bytes);
+
+// REQUIRES: facts.cpu_ns > 0, the disk figures the scenario uses > 0.
+Estimate Predict(const Workload& w, const EngineFacts& facts,
+                 const DiskFigures& disk);
+
+}  // namespace disktune::predict

@@ -1,0 +1,194 @@
+#include "src/predict/model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "reports/report.h"
+#include "src/predict/attach.h"
+#include "src/predict/disk_figures.h"
+#include "src/predict/engine_facts.h"
+
+namespace disktune::predict {
+namespace {
+
+DiskFigures Disk() {
+  DiskFigures d;
+  d.sync_ns = 100000;  // 100 us
+  d.read_ns = 100000;
+  d.read_iops = 50000;
+  d.seq_read_Bps = 100e6;
+  d.seq_write_Bps = 10e6;
+  return d;
+}
+
+EngineFacts LevelDb(double cpu_ns) {
+  EngineFacts f;
+  f.engine = "leveldb";
+  f.cpu_ns = cpu_ns;
+  f.shape = *ShapeFor("leveldb");
+  return f;
+}
+
+Workload Make(Kind kind, uint64_t ops, uint64_t distinct) {
+  Workload w;
+  w.kind = kind;
+  w.num = distinct;
+  w.ops = ops;
+  w.distinct_entries = distinct;
+  w.memory_bytes = 24ull << 30;
+  return w;
+}
+
+TEST(LsmShape, LevelsAndWriteAmplification) {
+  LsmShape s = *ShapeFor("leveldb");
+  EXPECT_EQ(LsmLevels(s, 3e6), 0);   // within one 4 MiB write buffer
+  EXPECT_EQ(LsmLevels(s, 8e6), 1);   // fits level 1 (10 MiB)
+  EXPECT_EQ(LsmLevels(s, 50e6), 2);  // level 2 holds up to 100 MiB
+  EXPECT_EQ(LsmLevels(s, 1e9), 3);   // level 3 holds up to 1,000 MiB
+  EXPECT_DOUBLE_EQ(TableWriteAmplification(s, Kind::kFillSeq, 1e9), 1.0);
+  EXPECT_DOUBLE_EQ(TableWriteAmplification(s, Kind::kFillRandom, 50e6),
+                   1 + 2 * 5.5);
+  EXPECT_FALSE(ShapeFor("lmdb"));
+  LsmShape tuned =
+      *ShapeFor("leveldb", {{"leveldb.max_file_size", "33554432"}});
+  EXPECT_EQ(tuned.table_file_bytes, 32u << 20);
+}
+
+TEST(Predict, FillsyncAddsSyncLatencyToCpu) {
+  Estimate e =
+      Predict(Make(Kind::kFillSync, 1000, 1000), LevelDb(5000), Disk());
+  EXPECT_NEAR(e.ops_per_sec, 1e9 / 105000, 1e-6);
+  EXPECT_EQ(e.bound, Bound::kSyncLatency);
+  Estimate fast =
+      Predict(Make(Kind::kFillSync, 1000, 1000), LevelDb(200000), Disk());
+  EXPECT_EQ(fast.bound, Bound::kCpu);
+}
+
+TEST(Predict, FillrandomIsWriteBandwidthBoundOnASlowDisk) {
+  // 757,000 distinct entries x 66 table bytes = 50 MB: two levels, WA 12.
+  Workload w = Make(Kind::kFillRandom, 1000000, 757575);
+  Estimate e = Predict(w, LevelDb(3000), Disk());
+  const double device_bytes = 116 + 66 * 12.0;
+  EXPECT_NEAR(e.ops_per_sec, 10e6 / device_bytes, 1e-6);
+  EXPECT_EQ(e.bound, Bound::kWriteBandwidth);
+  // The same workload on a fast disk is CPU-bound at 1e9 / cpu_ns.
+  DiskFigures fast = Disk();
+  fast.seq_write_Bps = 2e9;
+  Estimate c = Predict(w, LevelDb(3000), fast);
+  EXPECT_NEAR(c.ops_per_sec, 1e9 / 3000, 1e-6);
+  EXPECT_EQ(c.bound, Bound::kCpu);
+  // LevelDB's table syncs: 2 MiB per sync of 10 ms, 792 table bytes per op.
+  fast.sync_ns = 10e6;
+  Estimate s = Predict(w, LevelDb(3000), fast);
+  EXPECT_NEAR(s.ops_per_sec, (2 << 20) / (66 * 12.0 * 0.01), 1e-3);
+  EXPECT_EQ(s.bound, Bound::kSyncLatency);
+}
+
+TEST(Predict, ColdReadrandomCountsFirstTouches) {
+  // 40 MB of tables = 9,766 blocks of 4 KiB, two levels: 1,000 lookups touch
+  // 2,000 blocks, of which B (1 - e^(-2000 / B)) are distinct.
+  Workload w = Make(Kind::kReadRandomCold, 1000, 606060);
+  const double blocks = 606060 * 66.0 / 4096;
+  const double misses = blocks * (1 - std::exp(-2000 / blocks)) / 1000;
+  EXPECT_NEAR(ReadMissesPerOp(w, *ShapeFor("leveldb"), 606060 * 66.0), misses,
+              1e-9);
+  Estimate e = Predict(w, LevelDb(2000), Disk());
+  EXPECT_NEAR(e.ops_per_sec, 1e9 / (2000 + misses * 100000), 1e-6);
+  EXPECT_EQ(e.bound, Bound::kReadIops);
+}
+
+TEST(Predict, WarmReadsThatFitInMemoryAreCpuBound) {
+  Workload w = Make(Kind::kReadRandom, 1000000, 1000000);
+  Estimate e = Predict(w, LevelDb(2500), Disk());
+  EXPECT_NEAR(e.ops_per_sec, 400000, 1e-6);
+  EXPECT_EQ(e.bound, Bound::kCpu);
+  // With 33 MB of memory for 66 MB of tables, half the lookups at each of
+  // the two levels miss.
+  w.memory_bytes = 33000000;
+  Estimate half = Predict(w, LevelDb(2500), Disk());
+  EXPECT_NEAR(half.ops_per_sec, 1e9 / (2500 + 1.0 * 100000), 1e-6);
+}
+
+TEST(Predict, ColdReadseqIsBoundBySequentialBandwidth) {
+  Workload w = Make(Kind::kReadSeqCold, 1000000, 1000000);
+  Estimate e = Predict(w, LevelDb(200), Disk());
+  EXPECT_NEAR(e.ops_per_sec, 100e6 / 66, 1e-6);
+  EXPECT_EQ(e.bound, Bound::kReadBandwidth);
+}
+
+TEST(DiskFigures, FromAStoredProbeResult) {
+  auto report = ReadReportFile(std::string(DISKTUNE_TEST_SOURCE_DIR) +
+                               "/src/predict/testdata/probe_native.json");
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  auto d = DiskFiguresFromProbes(report->probes);
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  EXPECT_NEAR(d->sync_ns, 105277.46, 0.01);  // the 512 B append's mean
+  EXPECT_NEAR(d->read_ns, 29127.23, 0.01);
+  EXPECT_NEAR(d->read_iops, 105115.88, 0.01);  // queue depth 32
+  EXPECT_NEAR(d->seq_read_Bps, 1087334553.0, 1);
+  EXPECT_NEAR(d->seq_write_Bps, 2122990847.9, 1);  // the better of qd1, qd32
+  ASSERT_FALSE(d->source.empty());
+  EXPECT_EQ(d->source[0].second, "fsync.fdatasync.512.append");
+
+  std::vector<ProbeResult> no_sync;
+  for (const ProbeResult& p : report->probes) {
+    if (p.probe != "fsync") no_sync.push_back(p);
+  }
+  auto missing = DiskFiguresFromProbes(no_sync);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("fdatasync append"),
+            std::string::npos);
+  EXPECT_NE(missing.status().message().find("disktune probe"),
+            std::string::npos);
+}
+
+bench::BenchResult Result(const std::string& scenario, double measured) {
+  bench::BenchResult r;
+  r.engine = "rocksdb";
+  r.scenario = scenario;
+  r.step = 1;
+  r.params.num = 100000;
+  r.params.ops = 100000;
+  r.metrics.ops = 100000;
+  r.metrics.ops_per_sec = measured;
+  return r;
+}
+
+TEST(Attach, RatioAndCause) {
+  Calibration cal;
+  cal.cpu_model = "cpu A";
+  cal.points.push_back({"rocksdb", "fillrandom", 1, 100000, 100000, 5000});
+  SystemInfo sys;
+  sys.cpu_model = "cpu A";
+  sys.cpu_count = 2;
+  sys.memory_available_bytes = 24ull << 30;
+  DiskFigures fast = Disk();
+  fast.seq_write_Bps = 2e9;
+  std::vector<bench::BenchResult> rs = {Result("fillrandom", 100000),
+                                        Result("ycsb-a", 1000)};
+  rs[0].engine_stats = "Cumulative stall: 00:00:3.000 H:M:S, 40.5 percent\n";
+  AttachPredictions(fast, cal, sys, &rs);
+  ASSERT_TRUE(rs[0].prediction);
+  EXPECT_NEAR(rs[0].prediction->ops_per_sec, 200000, 1e-6);
+  EXPECT_EQ(rs[0].prediction->bound, "cpu");
+  EXPECT_NEAR(*rs[0].prediction->measured_over_predicted, 0.5, 1e-9);
+  EXPECT_NE(rs[0].prediction->miss_cause.find("write stall"),
+            std::string::npos);
+  EXPECT_FALSE(rs[1].prediction);  // no model for YCSB
+
+  // Within 25%: no cause; another CPU named when it misses.
+  rs[0].engine_stats.clear();
+  rs[0].metrics.ops_per_sec = 190000;
+  rs[0].prediction.reset();
+  AttachPredictions(fast, cal, sys, &rs);
+  EXPECT_EQ(rs[0].prediction->miss_cause, "");
+  sys.cpu_model = "cpu B";
+  rs[0].metrics.ops_per_sec = 50000;
+  AttachPredictions(fast, cal, sys, &rs);
+  EXPECT_NE(rs[0].prediction->miss_cause.find("calibrated on cpu A"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace disktune::predict

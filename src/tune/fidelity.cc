@@ -1,0 +1,64 @@
+#include "src/tune/fidelity.h"
+
+#include <algorithm>
+
+#include "src/core/units.h"
+
+namespace disktune::tune {
+
+int ExpectedLevels(const EngineModel& m, const TuneConfig& c,
+                   uint64_t db_bytes) {
+  const double data = static_cast<double>(db_bytes);
+  const double wb =
+      static_cast<double>(std::max<uint64_t>(c.write_buffer_bytes, 1));
+  if (data <= wb) return 0;
+  // LevelDB's kL0_CompactionTrigger is 4, as RocksDB's default.
+  const double trigger =
+      c.rocksdb.level0_file_num_compaction_trigger.value_or(4);
+  const double merge = c.rocksdb.min_write_buffer_number_to_merge.value_or(1);
+  if (data <= trigger * merge * wb) return 1;
+  double level = static_cast<double>(
+      c.rocksdb.max_bytes_for_level_base.value_or(m.level1_bytes));
+  const double fanout =
+      c.rocksdb.max_bytes_for_level_multiplier
+          ? static_cast<double>(*c.rocksdb.max_bytes_for_level_multiplier)
+          : m.level_multiplier;
+  double held = level;
+  int below = 1;
+  while (held < data && below < 7) {
+    level *= fanout;
+    held += level;
+    below++;
+  }
+  return 1 + below;
+}
+
+std::string CopyFidelity::Text() const {
+  return FormatBytes(static_cast<double>(data_bytes)) + " of data " +
+         (data_exceeds_memory() ? "over " : "within ") +
+         FormatBytes(static_cast<double>(memory_bytes)) +
+         " of memtables + cache; " + std::to_string(levels) + " of " +
+         std::to_string(full_levels) + " LSM levels";
+}
+
+CopyFidelity FidelityOf(const EngineModel& m, const DataShape& whole,
+                        const DataShape& copy, const TuneConfig& full,
+                        const TuneConfig& trial, double scale) {
+  CopyFidelity f;
+  f.scale = scale;
+  const uint64_t memtables = static_cast<uint64_t>(WriteBuffersHeld(m, full)) *
+                             full.write_buffer_bytes;
+  f.data_bytes = EstimateDbBytes(copy, trial);
+  f.memory_bytes = memtables + trial.cache_bytes;
+  const uint64_t full_data = EstimateDbBytes(whole, full);
+  f.full_fits_memory = full_data <= memtables + full.cache_bytes;
+  f.levels = ExpectedLevels(m, trial, f.data_bytes);
+  f.full_levels = ExpectedLevels(m, full, full_data);
+  return f;
+}
+
+bool NeedsFaithfulCopy(Knob k) {
+  return ShapesLsm(k) || k.name() == "max_file_bytes";
+}
+
+}  // namespace disktune::tune
