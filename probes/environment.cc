@@ -47,6 +47,7 @@ void to_json(nlohmann::json& j, const Environment& e) {
                      {"build_type", e.build_type},
                      {"target_dir", PathToJson(e.target_dir)}};
   PutOpt(j, "load_average_1m", s.load_average_1m);
+  PutOpt(j, "load_average_1m_after", s.load_average_1m_after);
   const FilesystemInfo& f = e.filesystem;
   j["filesystem"] = {{"type", f.type},
                      {"mount_point", PathToJson(f.mount_point)},
@@ -101,6 +102,7 @@ void from_json(const nlohmann::json& j, Environment& e) {
   s.memory_available_bytes = j.value("memory_available_bytes", uint64_t{0});
   s.is_root = j.value("is_root", false);
   GetOpt(j, "load_average_1m", s.load_average_1m);
+  GetOpt(j, "load_average_1m_after", s.load_average_1m_after);
   e.build_type = j.value("build_type", "");
   e.target_dir = PathFromJson(j.value("target_dir", ""));
   if (auto it = j.find("filesystem"); it != j.end()) {

@@ -76,6 +76,21 @@ TEST(FioTest, ParsesFioJsonAndComputesRatios) {
   EXPECT_FALSE(ParseFioJson("fio: command failed", false).ok());
 }
 
+// fio's percentiles are bucket edges: one over the exact maximum is clamped,
+// so no table shows a p99 above its max.
+TEST(FioTest, NoPercentileExceedsTheMaximum) {
+  const char* text = R"({"jobs":[{"jobname":"disktune",
+ "read":{"io_bytes":1,"bw_bytes":1,"iops":12.0,"clat_ns":{"min":900,"max":35360000,
+ "mean":1000.0,"stddev":20.0,"N":12,"percentile":{"50.000000":880,"90.000000":35390000,
+ "99.000000":35390000,"99.900000":35390000}}},"write":{"iops":0.0,"bw_bytes":0}}]})";
+  Result<FioComparison> f = ParseFioJson(text, /*write=*/false);
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  EXPECT_EQ(f->latency_ns->p99, 35360000u);
+  EXPECT_EQ(f->latency_ns->p999, 35360000u);
+  EXPECT_EQ(f->latency_ns->p50, 900u);
+  EXPECT_LE(f->latency_ns->p90, f->latency_ns->max);
+}
+
 TEST(FioTest, FioFiguresFillAPointTheyMeasured) {
   const char* text = R"({"jobs":[{"jobname":"disktune","ctx":812,
  "read":{"io_bytes":409600,"total_ios":100,"runtime":250,"bw_bytes":1638400,
@@ -173,6 +188,52 @@ TEST(FioTest, CommandMirrorsTheNativeJob) {
   EXPECT_NE(cmd.find("--direct=1"), std::string::npos);
   EXPECT_NE(cmd.find("--runtime=2000ms"), std::string::npos);
   EXPECT_NE(cmd.find("--ramp_time=500ms"), std::string::npos);
+}
+
+ProbeResult RandReadPoint(int depth, double iops, uint64_t p99_ns) {
+  ProbeResult r;
+  r.probe = "rand_read";
+  r.name = "rand_read.4k.qd" + std::to_string(depth);
+  r.params.queue_depth = depth;
+  r.iops = iops;
+  LatencySummary l;
+  l.samples = 100000;
+  l.p99 = p99_ns;
+  r.latency_ns = l;
+  return r;
+}
+
+// The knee: past it the next depth gains < 10% IOPS or doubles the p99. A
+// curve flat from QD8 has its knee at 8 even though the best IOPS (noise) is
+// at 128; a p99 that doubles stops it earlier; a curve that keeps gaining has
+// it at the deepest point.
+TEST(RandReadSaturationTest, KneeIsWhereGainsStopOrTheTailDoubles) {
+  std::vector<ProbeResult> flat = {
+      RandReadPoint(1, 14000, 100000), RandReadPoint(4, 40000, 130000),
+      RandReadPoint(8, 80000, 200000), RandReadPoint(32, 84000, 900000),
+      RandReadPoint(128, 86000, 11600000)};
+  std::optional<RandReadSaturation> s = FindSaturation(flat);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->knee_queue_depth, 8);
+  EXPECT_EQ(s->best_queue_depth, 128);
+  EXPECT_EQ(s->knee_p99_ns, 200000u);
+
+  std::vector<ProbeResult> tail = {RandReadPoint(1, 10000, 100000),
+                                   RandReadPoint(2, 19000, 150000),
+                                   RandReadPoint(4, 30000, 400000)};
+  s = FindSaturation(tail);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->knee_queue_depth, 2) << "the p99 more than doubled at 4";
+
+  std::vector<ProbeResult> gaining = {RandReadPoint(4, 10000, 100000),
+                                      RandReadPoint(1, 5000, 90000),
+                                      RandReadPoint(16, 30000, 150000)};
+  s = FindSaturation(gaining);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->knee_queue_depth, 16);
+  nlohmann::json j = *s;
+  EXPECT_EQ(j["knee_queue_depth"], 16);
+  EXPECT_EQ(nlohmann::json(j.get<RandReadSaturation>()), j);
 }
 
 TEST(RandReadSaturationTest, SmallestDepthWithinFivePercentOfTheBest) {

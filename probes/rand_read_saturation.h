@@ -1,8 +1,10 @@
 // The rand_read probe's analysis: the saturation point, the smallest queue
-// depth whose IOPS reach 95% of the best measured. Past it, more outstanding
-// reads only add latency: the depth an engine's concurrent readers should aim
-// for. Stored in a report's analyses under kKey; renderers read it through
-// FindRandReadSaturation.
+// depth whose IOPS reach 95% of the best measured, and the knee of the curve,
+// the depth past which one more step of queue depth gains less than 10% IOPS
+// or doubles the p99 (kKneeMinGain, kKneeP99Factor). Past the knee, more
+// outstanding reads mostly add latency: the depth an engine's concurrent
+// readers should aim for. Stored in a report's analyses under kKey; renderers
+// read it through FindRandReadSaturation.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -22,7 +24,17 @@ struct RandReadSaturation {
   std::optional<LatencySummary> latency_ns;  // at queue_depth
   int best_queue_depth = 0;
   double best_iops = 0;
+  // The knee; unset in results written before it was defined.
+  std::optional<int> knee_queue_depth;
+  std::optional<double> knee_iops;
+  std::optional<uint64_t> knee_p99_ns;
+  std::string knee_rule;
 };
+
+// The knee's rule: the next depth gains less than this fraction of IOPS...
+inline constexpr double kKneeMinGain = 0.10;
+// ...or its p99 is at least this many times the current one.
+inline constexpr double kKneeP99Factor = 2.0;
 
 void to_json(nlohmann::json& j, const RandReadSaturation& s);
 void from_json(const nlohmann::json& j, RandReadSaturation& s);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "reports/named_figures.h"
 #include "reports/render_util.h"
 #include "src/core/units.h"
 
@@ -186,8 +187,42 @@ const char* CheckOutcomeName(CheckOutcome o) {
       return "not_measured";
     case CheckOutcome::kInsufficient:
       return "insufficient";
+    case CheckOutcome::kUnreliable:
+      return "unreliable";
   }
   return "?";
+}
+
+const char* CheckOutcomeLabel(CheckOutcome o) {
+  switch (o) {
+    case CheckOutcome::kPass:
+      return "PASS";
+    case CheckOutcome::kFail:
+      return "FAIL";
+    case CheckOutcome::kNotMeasured:
+      return "NOT MEASURED";
+    case CheckOutcome::kInsufficient:
+      return "INSUFFICIENT";
+    case CheckOutcome::kUnreliable:
+      return "UNRELIABLE";
+  }
+  return "?";
+}
+
+std::string BusyMachineReason(const Report& report) {
+  const SystemInfo& s = report.environment.system;
+  if (!MachineWasBusy(s)) return "";
+  double limit = kBusyLoadPerCpu * s.cpu_count;
+  std::string when;
+  if (LoadIsBusy(s.load_average_1m, s.cpu_count))
+    when = "load " + Fixed(*s.load_average_1m, 2) + " before";
+  if (LoadIsBusy(s.load_average_1m_after, s.cpu_count)) {
+    when += std::string(when.empty() ? "load " : ", ") +
+            Fixed(*s.load_average_1m_after, 2) + " after";
+  }
+  return when + " the measurements on " + std::to_string(s.cpu_count) +
+         " CPUs (busy above " + Fixed(limit, 2) +
+         "): measure again on a quiet machine";
 }
 
 int CheckExitCode(const std::vector<RequirementResult>& results) {
@@ -196,7 +231,8 @@ int CheckExitCode(const std::vector<RequirementResult>& results) {
     if (r.outcome == CheckOutcome::kFail ||
         r.outcome == CheckOutcome::kNotMeasured)
       return 1;
-    insufficient |= r.outcome == CheckOutcome::kInsufficient;
+    insufficient |= r.outcome == CheckOutcome::kInsufficient ||
+                    r.outcome == CheckOutcome::kUnreliable;
   }
   return insufficient ? 3 : 0;
 }
@@ -216,13 +252,13 @@ Result<Requirement> ParseRequirement(std::string_view text) {
   if (pos == text.size()) {
     return ColumnError(
         pos,
-        "empty requirement; expected e.g. 'fsync.fdatasync.2300.p99 < 10ms'");
+        "empty requirement; expected e.g. 'etcd.sync_latency_ns.p99 < 10ms'");
   }
   size_t path_start = pos;
   while (pos < text.size() && IsPathChar(text[pos])) pos++;
   if (pos == path_start) {
     return ColumnError(
-        pos, "expected a path such as fsync.fdatasync.2300.p99, found " +
+        pos, "expected a path such as etcd.sync_latency_ns.p99, found " +
                  Found(text, pos));
   }
   req.path = std::string(text.substr(path_start, pos - path_start));
@@ -414,7 +450,7 @@ const std::vector<CheckPreset>& CheckPresets() {
       {"etcd",
        "etcd's disk gate: fdatasync of a 2300 B write into a preallocated "
        "file, p99 under 10 ms",
-       {"fsync.fdatasync.2300.prealloc.sync_latency_ns.p99 < 10ms"},
+       {"etcd.sync_latency_ns.p99 < 10ms"},
        "etcd appends every raft entry to its WAL, a segment it preallocated "
        "(64 MB), and fdatasyncs it before acknowledging; its documentation "
        "measures the disk with fio --rw=write --ioengine=sync --fdatasync=1 "
@@ -425,8 +461,7 @@ const std::vector<CheckPreset>& CheckPresets() {
        "LevelDB with sync writes: fdatasync of a 4 KiB log append, p99 under "
        "20 ms and at "
        "least 100 syncs/s",
-       {"fsync.fdatasync.4096.append.p99 < 20ms",
-        "fsync.fdatasync.4096.append.ops_per_sec >= 100/s"},
+       {"wal.p99 < 20ms", "wal.ops_per_sec >= 100/s"},
        "with WriteOptions.sync, LevelDB appends each write batch to its log "
        "and calls "
        "fdatasync (PosixWritableFile::Sync) before Write returns, and every "
@@ -504,6 +539,11 @@ Result<std::vector<RequirementResult>> EvaluateRequirements(
                   f->metric.substr(f->metric.rfind('.') + 1) + " needs " +
                   Thousands(static_cast<double>(f->samples_needed)) +
                   " (measure longer)";
+    } else if (rr.outcome == CheckOutcome::kFail) {
+      if (std::string busy = BusyMachineReason(report); !busy.empty()) {
+        rr.outcome = CheckOutcome::kUnreliable;
+        rr.detail = busy;
+      }
     }
     rr.figure = std::move(*f);
     out.push_back(std::move(rr));
@@ -525,14 +565,15 @@ std::string RenderCheckText(const std::vector<RequirementResult>& results) {
   out += line;
   int passed = 0;
   for (const auto& r : results) {
-    const char* status = r.outcome == CheckOutcome::kPass   ? "PASS"
-                         : r.outcome == CheckOutcome::kFail ? "FAIL"
-                         : r.outcome == CheckOutcome::kInsufficient
-                             ? "INSUFFICIENT"
-                             : "NOT MEASURED";
+    const char* status = CheckOutcomeLabel(r.outcome);
     passed += r.outcome == CheckOutcome::kPass;
     std::string from = r.figure ? r.figure->resolved : r.detail;
-    if (r.outcome == CheckOutcome::kInsufficient) from += ": " + r.detail;
+    if (r.figure && r.figure->dimension == Dimension::kTime &&
+        r.figure->resolved.rfind("fsync.", 0) == 0)
+      from += " (" + SyncLatencyPart(r.figure->metric) + ")";
+    if (r.outcome == CheckOutcome::kInsufficient ||
+        r.outcome == CheckOutcome::kUnreliable)
+      from += ": " + r.detail;
     if (r.requirement.source != "--require")
       from += " [" + r.requirement.source + "]";
     std::snprintf(line, sizeof(line), "%-12s %-*s  %*s  %s\n", status,
@@ -546,7 +587,12 @@ std::string RenderCheckText(const std::vector<RequirementResult>& results) {
          " requirements met: " +
          (code == 0   ? "PASS"
           : code == 1 ? "FAIL"
-                      : "INSUFFICIENT SAMPLES") +
+          : std::any_of(results.begin(), results.end(),
+                        [](const RequirementResult& r) {
+                          return r.outcome == CheckOutcome::kUnreliable;
+                        })
+              ? "UNRELIABLE (busy machine)"
+              : "INSUFFICIENT SAMPLES") +
          "\n";
   return out;
 }
@@ -596,8 +642,13 @@ nlohmann::json CheckToJson(const std::string& result_path,
     reqs.push_back(std::move(e));
   }
   j["pass"] = passed == static_cast<int>(results.size());
+  bool unreliable = std::any_of(results.begin(), results.end(),
+                                [](const RequirementResult& r) {
+                                  return r.outcome == CheckOutcome::kUnreliable;
+                                });
   j["verdict"] = std::string(CheckExitCode(results) == 0   ? "pass"
                              : CheckExitCode(results) == 1 ? "fail"
+                             : unreliable                  ? "unreliable"
                                                            : "insufficient");
   j["passed"] = passed;
   j["failed"] = static_cast<int>(results.size()) - passed;

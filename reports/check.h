@@ -1,7 +1,8 @@
 // `disktune check`: requirements over a result, as a deployment gate.
 //
 // A requirement is `PATH OP VALUE[UNIT]`:
-//   fsync.fdatasync.2300.p99 < 10ms
+//   etcd.sync_latency_ns.p99 < 10ms      (a named figure: named_figures.h)
+//   fsync.fdatasync.2300.prealloc.p99 < 10ms
 //   rand_read.4k.qd32.iops >= 20000
 //   seq_read.1m.qd1.bytes_per_sec > 400MB/s
 //   bench.leveldb.fillrandom.ops_per_sec > 100000/s
@@ -63,9 +64,26 @@ Result<std::vector<Requirement>> PresetRequirements(std::string_view name);
 
 // kInsufficient: the figure is a percentile resting on fewer samples than
 // MinSamplesForQuantile asks (154 syncs for a p99): never a pass.
-enum class CheckOutcome { kPass, kFail, kNotMeasured, kInsufficient };
-// "pass", "fail", "not_measured", "insufficient"
+// kUnreliable: the figure missed its limit while the machine was busy
+// (sysinfo.h MachineWasBusy: the load before or after the measurements beyond
+// kBusyLoadPerCpu): not a verdict on the disk; measure again on a quiet
+// machine. A pass on a busy machine stays a pass (load only slows figures).
+enum class CheckOutcome {
+  kPass,
+  kFail,
+  kNotMeasured,
+  kInsufficient,
+  kUnreliable
+};
+// "pass", "fail", "not_measured", "insufficient", "unreliable"
 const char* CheckOutcomeName(CheckOutcome o);
+
+// "PASS", "FAIL", "NOT MEASURED", "INSUFFICIENT", "UNRELIABLE".
+const char* CheckOutcomeLabel(CheckOutcome o);
+
+// Why the conditions make a failed figure unreliable ("load 6.97 before the
+// measurements on 2 CPUs, busy above 4.00"), or "" when the machine was quiet.
+std::string BusyMachineReason(const Report& report);
 
 struct RequirementResult {
   Requirement requirement;
@@ -81,7 +99,8 @@ Result<std::vector<RequirementResult>> EvaluateRequirements(
     const Report& report, const std::vector<Requirement>& requirements);
 
 // The exit code of a check: 0 every requirement passed, 1 one failed or was
-// not measured, else 3 when one rests on too few samples.
+// not measured, else 3 when one rests on too few samples or was measured on a
+// busy machine.
 int CheckExitCode(const std::vector<RequirementResult>& results);
 
 // One aligned line per requirement (outcome, expression, measured value, what

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "probes/named_check.h"
 #include "reports/test_util.h"
 
 namespace disktune {
@@ -81,10 +82,10 @@ TEST(ParseRequirementTest, MalformedExpressionsNameTheColumn) {
             ".<metric>, e.g. p99.p99");
   EXPECT_EQ(ParseError(""),
             "column 1: empty requirement; expected e.g. "
-            "'fsync.fdatasync.2300.p99 < 10ms'");
+            "'etcd.sync_latency_ns.p99 < 10ms'");
   EXPECT_EQ(
       ParseError("< 10ms"),
-      "column 1: expected a path such as fsync.fdatasync.2300.p99, found '<'");
+      "column 1: expected a path such as etcd.sync_latency_ns.p99, found '<'");
   EXPECT_EQ(
       ParseError("a.p99 < 10ms extra"),
       "column 14: expected end of expression after '10ms', found 'extra'");
@@ -126,7 +127,7 @@ TEST(EvaluateTest, ResolvesPathsAgainstTheReport) {
   Report r = CraftedReport();
   auto res = Evaluate(
       r, {
-             "fsync.fdatasync.2300.p99 < 10ms",            // prefix: the append
+             "fsync.fdatasync.2300.append.p99 < 10ms",     // exact
              "fsync.fdatasync.2300.overwrite.p99 < 10ms",  // exact
              "rand_read.4k.qd32.iops >= 300",
              "fsync.fdatasync.4096.append.iops > 40/s",  // iops -> ops_per_sec
@@ -204,6 +205,61 @@ TEST(EvaluateTest, PathsThatCannotNameAFigureAreErrorsWithTheColumn) {
             std::string::npos);
 }
 
+// A prefix that names more than one point is refused with the candidates;
+// the README's and --help's example names the etcd point.
+TEST(EvaluateTest, APathMatchingSeveralFiguresIsAnErrorListingThem) {
+  Report r = CraftedReport();
+  Result<std::vector<RequirementResult>> out =
+      EvaluateRequirements(r, {Parse("fsync.fdatasync.2300.p99 < 10ms")});
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("matches"), std::string::npos)
+      << out.status().message();
+  EXPECT_NE(out.status().message().find("fsync.fdatasync.2300.append.p99"),
+            std::string::npos);
+  EXPECT_NE(out.status().message().find("fsync.fdatasync.2300.prealloc.p99"),
+            std::string::npos);
+  out = EvaluateRequirements(r, {Parse("fsync.fdatasync.p99 < 10ms")});
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("name one"), std::string::npos);
+}
+
+// The named figures read the point their definition picks, by params: the
+// etcd gate, the check path and the durability analysis agree.
+TEST(EvaluateTest, NamedFiguresReadTheirPoint) {
+  Report r = CraftedReport();
+  auto res = Evaluate(r, {"etcd.sync_latency_ns.p99 < 10ms", "etcd.p99 < 1s",
+                          "wal.ops_per_sec > 1/s"});
+  ASSERT_EQ(res.size(), 3u);
+  EXPECT_EQ(res[0].figure->resolved, "fsync.fdatasync.2300.prealloc");
+  EXPECT_EQ(res[1].figure->resolved, "fsync.fdatasync.2300.prealloc");
+  EXPECT_EQ(res[2].figure->resolved, "fsync.fdatasync.4096.append");
+  NamedCheck etcd = ChecksOf(r.analyses).at("etcd");
+  EXPECT_DOUBLE_EQ(res[0].figure->value,
+                   static_cast<double>(etcd.value_ns.value_or(0)));
+}
+
+// A figure that missed its limit while the load was above 2 per CPU (before
+// or after) is UNRELIABLE, exit 3; a pass stays a pass.
+TEST(EvaluateTest, AMissOnABusyMachineIsUnreliable) {
+  Report r = CraftedReport();
+  r.environment.system.cpu_count = 2;
+  r.environment.system.load_average_1m = 0.5;
+  r.environment.system.load_average_1m_after = 6.97;
+  auto res = Evaluate(
+      r, {"etcd.sync_latency_ns.p99 < 10ms", "rand_read.4k.qd32.iops >= 300"});
+  ASSERT_EQ(res.size(), 2u);
+  EXPECT_EQ(res[0].outcome, CheckOutcome::kUnreliable);
+  EXPECT_NE(res[0].detail.find("6.97 after"), std::string::npos)
+      << res[0].detail;
+  EXPECT_EQ(res[1].outcome, CheckOutcome::kPass);
+  EXPECT_EQ(CheckExitCode(res), 3);
+  EXPECT_NE(RenderCheckText(res).find("UNRELIABLE"), std::string::npos);
+  EXPECT_EQ(CheckToJson("r.json", res)["verdict"], "unreliable");
+  r.environment.system.load_average_1m_after = 3.9;  // under 4 on 2 CPUs
+  EXPECT_EQ(Evaluate(r, {"etcd.sync_latency_ns.p99 < 10ms"})[0].outcome,
+            CheckOutcome::kFail);
+}
+
 TEST(CheckOutputTest, TextAndJsonVerdict) {
   Report r = CraftedReport();
   std::vector<Requirement> reqs = *PresetRequirements("etcd");
@@ -211,11 +267,10 @@ TEST(CheckOutputTest, TextAndJsonVerdict) {
   reqs.push_back(Parse("fsync.fdatasync.65536.p99 < 10ms"));
   auto res = *EvaluateRequirements(r, reqs);
   std::string text = RenderCheckText(res);
-  ExpectHasAll(text,
-               {"FAIL         "
-                "fsync.fdatasync.2300.prealloc.sync_latency_ns.p99 < 10ms",
-                "35.00 ms  fsync.fdatasync.2300.prealloc [preset etcd]", "PASS",
-                "NOT MEASURED", "1 of 3 requirements met: FAIL"});
+  ExpectHasAll(text, {"FAIL         etcd.sync_latency_ns.p99 < 10ms",
+                      "35.00 ms  fsync.fdatasync.2300.prealloc (sync alone) "
+                      "[preset etcd]",
+                      "PASS", "NOT MEASURED", "1 of 3 requirements met: FAIL"});
   nlohmann::json j = CheckToJson("r.json", res);
   EXPECT_EQ(j["schema"], "disktune.check");
   EXPECT_EQ(j["pass"], false);

@@ -91,16 +91,11 @@ void Differ(std::vector<std::string>* out, const std::string& what,
                    (b.empty() ? "-" : b));
 }
 
-// A run that started on a busy machine: a 1-minute load average above two
-// per CPU (Linux counts tasks waiting for a CPU and tasks in disk wait; a
-// probe alone keeps it near one per CPU). Its figures carry scheduling
-// delays (a short fsync waits for a CPU), which on the development VM moved
-// identical runs 10-50x, far beyond the noise floors measured idle.
+// A run measured on a busy machine (sysinfo.h MachineWasBusy: the load
+// before or after beyond kBusyLoadPerCpu): its figures move beyond the noise
+// floors, which hold for an idle one.
 std::string BusyMachine(const SystemInfo& a, const SystemInfo& b) {
-  auto busy = [](const SystemInfo& s) {
-    return s.load_average_1m && s.cpu_count > 0 &&
-           *s.load_average_1m > 2.0 * static_cast<double>(s.cpu_count);
-  };
+  auto busy = [](const SystemInfo& s) { return MachineWasBusy(s); };
   if (!busy(a) && !busy(b)) return "";
   auto load = [](const SystemInfo& s) {
     char buf[32];
@@ -429,6 +424,21 @@ Comparison CompareReports(const Report& a, const Report& b,
   c.environment_differences = EnvironmentDifferences(a, b);
   CompareProbes(a, b, options, &c);
   CompareBenches(a, b, options, &c);
+  // A figure measured with other parameters on each side (a quick probe
+  // against a full one, another value size) is not a change of the disk:
+  // only the figures measured alike are compared; the rest are listed.
+  std::vector<CompareRow> alike;
+  std::string last_item;
+  for (auto& r : c.rows) {
+    if (r.note.empty()) {
+      alike.push_back(std::move(r));
+      continue;
+    }
+    c.params_differ_rows++;
+    if (r.item != last_item) c.not_comparable.push_back(r.item + ": " + r.note);
+    last_item = r.item;
+  }
+  c.rows = std::move(alike);
   for (const auto& r : c.rows)
     c.regressions += r.verdict == CompareVerdict::kRegression;
   if (options.fail_on_regression_pct)
@@ -438,6 +448,12 @@ Comparison CompareReports(const Report& a, const Report& b,
 
 std::string RenderCompareText(const Comparison& c) {
   std::string out = "A: " + c.a_label + "\nB: " + c.b_label + "\n";
+  if (c.params_differ_rows > 0) {
+    out += "compared only the " + std::to_string(c.rows.size()) +
+           " figures measured with the same parameters; " +
+           std::to_string(c.params_differ_rows) +
+           " left out (listed under \"not comparable\")\n";
+  }
   if (!c.environment_differences.empty()) {
     out += "A and B differ in:\n";
     for (const auto& d : c.environment_differences) out += "  " + d + "\n";

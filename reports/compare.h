@@ -82,6 +82,8 @@ struct Comparison {
   std::vector<std::string> failed_in_b;
   CompareOptions options;
   int regressions = 0;
+  // Figures left out because A and B measured them with other parameters.
+  int params_differ_rows = 0;
 };
 
 // `a_label` / `b_label` name the inputs in the output (their paths).

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "reports/render_util.h"
+#include "reports/summarize.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -16,19 +17,21 @@ void Verdicts(const DurabilityFindings& d, std::ostream& os) {
     // An untrusted result: a verdict without its evidence is skipped.
     if (!v.evidence) continue;
     const DurabilityEvidence& e = *v.evidence;
-    os << "  " << v.scope << " (" << v.disk << "): " << v.verdict.id << "\n    "
-       << v.verdict.rule << "\n    evidence: ";
+    os << "  " << v.scope << " (" << v.disk
+       << "): " << DurabilityTitle(v.verdict.id) << "\n    " << v.verdict.rule
+       << "\n    measured: ";
     if (auto f = e.flushes_per_sync()) {
       char buf[64];
       std::snprintf(buf, sizeof(buf), "%.2f", *f);
-      os << buf << " device flushes per sync, ";
+      os << "the disk completed " << buf << " flushes per sync; ";
     } else {
-      os << "flushes not counted, ";
+      os << "flushes were not counted; ";
     }
-    os << "fastest sync p50 " << Dur(e.fastest_sync_p50_ns) << " ("
-       << e.fastest_point << ")";
+    os << "the fastest sync point (" << e.fastest_point << ") had a p50 of "
+       << Dur(e.fastest_sync_p50_ns);
     if (!e.kernel_write_cache.empty())
-      os << ", kernel view " << e.kernel_write_cache;
+      os << "; the kernel's view of the cache was '" << e.kernel_write_cache
+         << "'";
     os << "\n";
   }
 }
@@ -54,9 +57,9 @@ void Etcd(const NamedChecks& checks, std::ostream& os) {
   auto it = checks.find("etcd");
   if (it == checks.end()) return;
   const NamedCheck& e = it->second;
-  os << "  etcd check (fdatasync 2300 B, preallocated file, p99 < "
-     << Dur(e.threshold_ns) << "): " << CheckVerdictText(e) << ", p99 "
-     << Dur(e.value_ns) << "\n";
+  os << "  etcd check: " << CheckVerdictText(e) << ", "
+     << CheckMeasurementText(e.measurement) << " " << Dur(e.value_ns)
+     << " (limit " << Dur(e.threshold_ns) << ")\n";
 }
 
 void Ab(const WriteCacheAb& ab, std::ostream& os) {

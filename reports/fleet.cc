@@ -28,7 +28,7 @@ std::vector<FleetFigure> DeviceFigures() {
       // The etcd-style append: the probe measures append before overwrite,
       // and the prefix path resolves to it.
       {"fdatasync_2300_p99_ns", "fdatasync p99 (2300 B append)",
-       "fsync.fdatasync.2300.p99", Dimension::kTime, "p99", false},
+       "fsync.fdatasync.2300.append.p99", Dimension::kTime, "p99", false},
   };
 }
 

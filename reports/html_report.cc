@@ -15,6 +15,7 @@
 #include "reports/page_style.h"
 #include "reports/prediction_text.h"
 #include "reports/render_util.h"
+#include "reports/summarize.h"
 #include "reports/svg_chart.h"
 #include "reports/tune_table.h"
 #include "src/core/units.h"
@@ -210,6 +211,7 @@ void Header(const Report& r, std::string& out) {
 
 void Nav(const Report& r, std::string& out) {
   out += "<nav>";
+  out += "<a href=\"#verdict\">Verdict</a>";
   out += "<a href=\"#setup\">Setup</a>";
   if (!r.tune.is_null())
     out += "<a href=\"#recommendation\">Recommendation</a>";
@@ -355,89 +357,87 @@ void Recommendation(const Report& r, std::string& out) {
       }
       out += "</tr>\n";
     }
-    out += "</table>\n<details><summary>Evidence</summary>\n";
+    out += "</table>\n";
+    std::vector<std::string> why = TuneEvidenceSentences(r.tune);
+    if (!why.empty()) out += "<h3>How the tuner got there</h3>\n<ul>\n";
+    for (const std::string& line : why) out += "<li>" + H(line) + "</li>\n";
+    if (!why.empty()) out += "</ul>\n";
+  } else {
+    out += JsonHtml(r.tune, "", 0);
   }
-  const json evidence = TuneEvidence(r.tune);
-  TuneSections t = SplitTune(evidence);
-  if (!t.scalars.empty()) out += JsonHtml(t.scalars, "", 0);
-  for (const auto& k : t.sections) {
-    std::string title = k;
-    if (!title.empty()) title[0] = static_cast<char>(std::toupper(title[0]));
-    std::replace(title.begin(), title.end(), '_', ' ');
-    out += "<h3>" + H(title) + "</h3>\n" + JsonHtml(evidence[k], k, 0);
-  }
-  if (!rows.empty()) out += "</details>\n";
   out += "</section>\n";
-}
-
-std::string ScenarioCaption(const bench::BenchResult& b) {
-  const auto& p = b.params;
-  std::string s = Thousands(static_cast<double>(p.ops)) + " ops";
-  if (p.value_size_bytes != 100)
-    s +=
-        ", " + FormatBytes(static_cast<double>(p.value_size_bytes)) + " values";
-  if (p.entries_per_batch > 1)
-    s += ", batches of " + std::to_string(p.entries_per_batch);
-  if (p.threads > 1) s += ", " + std::to_string(p.threads) + " threads";
-  if (p.sync) s += ", sync";
-  return s;
 }
 
 void Benchmarks(const Report& r, std::string& out) {
   if (r.benches.empty()) return;
   out += "<section id=\"benchmarks\"><h2>Benchmarks</h2>\n";
   out +=
-      "<p class=\"note\">One chart per scenario, in run order; a longer bar is "
-      "better.</p>\n";
-  // Scenario keys (with the occurrence) in first-seen order, engines likewise.
+      "<p class=\"note\">One chart per scenario set, every engine in it (a "
+      "bar each, log scale: the scenarios span decades); a longer bar is "
+      "better. A one-shot step (compact) is a duration in the tables, not a "
+      "bar.</p>\n";
+  // Per scenario set (first-seen order): its scenario keys, with their
+  // occurrence, in run order, and the engines that ran them.
   std::vector<int> occ = BenchOccurrences(r.benches);
-  std::vector<std::string> keys;
+  std::vector<std::string> sets;
+  std::map<std::string, std::vector<std::string>> keys_of;
   std::vector<std::string> engines;
   std::map<std::string, std::map<std::string, const bench::BenchResult*>>
-      by_key;
+      by_key;  // set + "\n" + key -> engine -> result
   for (size_t i = 0; i < r.benches.size(); i++) {
     const auto& b = r.benches[i];
+    std::string set = b.set.empty() ? "scenarios" : b.set;
+    if (!keys_of.count(set)) sets.push_back(set);
     std::string k = BenchKey(b, occ[i]);
-    if (!by_key.count(k)) keys.push_back(k);
-    if (std::find(engines.begin(), engines.end(), b.engine) == engines.end()) {
-      engines.push_back(b.engine);
+    auto& keys = keys_of[set];
+    if (b.metrics.ops > 1 || b.status != bench::RunStatus::kOk) {
+      if (std::find(keys.begin(), keys.end(), k) == keys.end())
+        keys.push_back(k);
     }
-    by_key[k][b.engine] = &b;
+    if (std::find(engines.begin(), engines.end(), b.engine) == engines.end())
+      engines.push_back(b.engine);
+    by_key[set + "\n" + k][b.engine] = &b;
   }
   out += "<div class=\"charts\">\n";
   std::vector<std::string> notes;
-  for (const auto& k : keys) {
+  for (const auto& set : sets) {
     svg::BarChart chart;
-    const bench::BenchResult* first = nullptr;
-    svg::BarSeries s;
+    chart.categories = keys_of[set];
+    if (chart.categories.empty()) continue;
     for (const auto& e : engines) {
-      auto it = by_key[k].find(e);
-      if (it == by_key[k].end()) continue;
-      const bench::BenchResult& b = *it->second;
-      if (!first) first = &b;
-      chart.categories.push_back(e);
-      if (b.status == bench::RunStatus::kOk ||
-          b.status == bench::RunStatus::kPartial) {
-        s.values.push_back(b.metrics.ops_per_sec);
-        if (b.repeats) {
-          s.ranges.push_back(svg::Range{b.repeats->ops_per_sec.min,
-                                        b.repeats->ops_per_sec.max});
+      svg::BarSeries s;
+      s.name = e;
+      bool any = false;
+      for (const auto& k : chart.categories) {
+        auto& row = by_key[set + "\n" + k];
+        auto it = row.find(e);
+        const bench::BenchResult* b = it == row.end() ? nullptr : it->second;
+        if (b && (b->status == bench::RunStatus::kOk ||
+                  b->status == bench::RunStatus::kPartial)) {
+          any = true;
+          s.values.push_back(b->metrics.ops_per_sec);
+          s.ranges.push_back(b->repeats ? std::optional<svg::Range>(svg::Range{
+                                              b->repeats->ops_per_sec.min,
+                                              b->repeats->ops_per_sec.max})
+                                        : std::nullopt);
         } else {
+          s.values.push_back(std::nullopt);
           s.ranges.push_back(std::nullopt);
+          if (b) {
+            notes.push_back(e + " " + k + ": " +
+                            bench::RunStatusName(b->status) +
+                            (b->error.empty() ? "" : " (" + b->error + ")"));
+          }
         }
-      } else {
-        s.values.push_back(std::nullopt);
-        s.ranges.push_back(std::nullopt);
-        notes.push_back(e + " " + k + ": " + bench::RunStatusName(b.status) +
-                        (b.error.empty() ? "" : " (" + b.error + ")"));
       }
+      if (any) chart.series.push_back(std::move(s));
     }
-    chart.series.push_back(std::move(s));
-    chart.title = k + (first ? " — " + ScenarioCaption(*first) : "");
-    chart.axis_label = "ops/sec";
+    if (chart.series.empty()) continue;
+    chart.title = set + ": ops/sec per scenario";
+    chart.axis_label = "ops/sec (log scale)";
+    chart.log_scale = true;
     chart.format = [](double v) { return Thousands(v); };
     chart.tick_format = CompactNumber;
-    chart.width = 560;
     out += svg::RenderBarChart(chart);
   }
   out += "</div>\n";
@@ -629,26 +629,7 @@ void RandReads(const Report& r, std::string& out) {
            svg::RenderLineChart(lat) + "</div>\n";
   }
   if (auto s = FindRandReadSaturation(r.analyses)) {
-    double qd = s->queue_depth;
-    double best_qd = s->best_queue_depth;
-    double deepest = 0;
-    for (const auto& [bs, v] : by_bs) {
-      for (const ProbeResult* p : v)
-        deepest = std::max(deepest, double(*p->params.queue_depth));
-    }
-    out += "<p class=\"note\">Saturation: queue depth " + H(Thousands(qd)) +
-           " reaches " + H(Thousands(s->iops)) +
-           " IOPS, within 5% of the best measured (" +
-           H(Thousands(s->best_iops)) + " at depth " + H(Thousands(best_qd)) +
-           "). ";
-    if (qd >= deepest && deepest > 0) {
-      out +=
-          "IOPS were still rising at the deepest queue measured: the device "
-          "may take more.";
-    } else {
-      out += "Deeper queues add latency, not throughput.";
-    }
-    out += "</p>\n";
+    out += "<p class=\"note\">" + H(SaturationText(*s)) + "</p>\n";
   }
   SkippedNotes(ps, out);
 }
@@ -843,22 +824,29 @@ void Durability(const Report& r, std::string& out) {
   for (const auto& [name, e] : a.checks) {
     out += "<p><span class=\"" + std::string(e.pass ? "pass" : "fail") + "\">" +
            H(CheckVerdictText(e)) + "</span> <b>" + H(name) +
-           "</b>: " + H(e.measurement) + " p99 " +
+           "</b>: " + H(CheckMeasurementText(e.measurement)) + " " +
            H(DurationOrDash(e.value_ns)) + ", limit " +
            H(DurationOrDash(e.threshold_ns)) + ".<br><span class=\"note\">" +
            H(e.rule) + "</span></p>\n";
   }
   if (a.findings) {
     for (const ScopeVerdict& v : a.findings->verdicts) {
-      json e = v.evidence ? json(*v.evidence) : json::object();
       out += "<div class=\"verdict" + std::string(v.good() ? "" : " warn") +
              "\"><b>" + H(v.scope) + " (" + H(v.disk) +
-             "): " + H(v.verdict.id) + "</b><br>" + H(v.verdict.rule) +
-             "<br><span class=\"note\">evidence: ";
+             "): " + H(DurabilityTitle(v.verdict.id)) + "</b><br>" +
+             H(v.verdict.rule) + "<br><span class=\"note\">";
       std::string evs;
-      for (auto it = e.begin(); it != e.end(); ++it) {
-        evs += (evs.empty() ? "" : ", ") + it.key() + " " +
-               HumanValue(it.key(), it.value());
+      if (v.evidence) {
+        const DurabilityEvidence& ev = *v.evidence;
+        auto f = ev.flushes_per_sync();
+        evs = f ? "The disk completed " + Fixed(*f, 2) + " flushes per sync"
+                : std::string("Flushes were not counted");
+        evs += "; the fastest sync point (" + ev.fastest_point +
+               ") had a p50 of " + DurationOrDash(ev.fastest_sync_p50_ns);
+        if (!ev.kernel_write_cache.empty())
+          evs += "; the kernel's view of the cache was '" +
+                 ev.kernel_write_cache + "'";
+        evs += ".";
       }
       out += H(evs) + "</span></div>\n";
     }
@@ -906,6 +894,7 @@ void ProbeTable(const Report& r, std::string& out) {
          Th("p99", true) + Th("p99.9", true) + Th("max", true) +
          Th("samples", true) + Th("flushes/sync", true) +
          (by ? Th("measured by") : "") + "</tr>\n";
+  bool few = false;
   for (const auto& p : r.probes) {
     if (p.status != ProbeStatus::kOk) {
       out += "<tr>" + Td(p.name) + "<td colspan=\"8\" class=\"skipped\">" +
@@ -921,9 +910,13 @@ void ProbeTable(const Report& r, std::string& out) {
         Td(p.bytes_per_sec ? Fixed(*p.bytes_per_sec / 1e6, 1) : "-", true) +
         Td(p.latency_ns ? Dur(static_cast<double>(p.latency_ns->p50)) : "-",
            true) +
-        Td(p.latency_ns ? Dur(static_cast<double>(p.latency_ns->p99)) : "-",
+        Td(p.latency_ns ? Dur(static_cast<double>(p.latency_ns->p99)) +
+                              FewSamplesMark(p.latency_ns->samples, 0.99, &few)
+                        : "-",
            true) +
-        Td(p.latency_ns ? Dur(static_cast<double>(p.latency_ns->p999)) : "-",
+        Td(p.latency_ns ? Dur(static_cast<double>(p.latency_ns->p999)) +
+                              FewSamplesMark(p.latency_ns->samples, 0.999, &few)
+                        : "-",
            true) +
         Td(p.latency_ns ? Dur(static_cast<double>(p.latency_ns->max)) : "-",
            true) +
@@ -932,6 +925,7 @@ void ProbeTable(const Report& r, std::string& out) {
         (by ? Td(MeasuredByText(p)) : "") + "</tr>\n";
   }
   out += "</table>\n";
+  if (few) out += "<p class=\"note\">" + H(kFewSamplesNote) + "</p>\n";
 }
 
 void BenchTable(const Report& r, std::string& out) {
@@ -940,6 +934,7 @@ void BenchTable(const Report& r, std::string& out) {
          Th("p50", true) + Th("p99", true) + Th("spread of repeats", true) +
          Th("write amp.", true) + Th("note") + "</tr>\n";
   std::vector<int> occ = BenchOccurrences(r.benches);
+  bool few = false;
   for (size_t i = 0; i < r.benches.size(); i++) {
     const auto& b = r.benches[i];
     const auto& m = b.metrics;
@@ -958,15 +953,20 @@ void BenchTable(const Report& r, std::string& out) {
                b.status == bench::RunStatus::kPartial;
     out += "<tr>" + Td(b.engine) + Td(BenchKey(b, occ[i])) +
            Td(has ? Fixed(m.micros_per_op, 3) : "-", true) +
-           Td(has ? Thousands(m.ops_per_sec) : "-", true) +
+           Td(!has         ? "-"
+              : m.ops <= 1 ? "took " + Dur(static_cast<double>(m.elapsed_ns))
+                           : Thousands(m.ops_per_sec),
+              true) +
            Td(has && m.bytes_per_sec ? Fixed(*m.bytes_per_sec / 1048576.0, 1)
                                      : "-",
               true) +
            Td(has && m.latency_ns ? Dur(static_cast<double>(m.latency_ns->p50))
                                   : "-",
               true) +
-           Td(has && m.latency_ns ? Dur(static_cast<double>(m.latency_ns->p99))
-                                  : "-",
+           Td(has && m.latency_ns
+                  ? Dur(static_cast<double>(m.latency_ns->p99)) +
+                        FewSamplesMark(m.latency_ns->samples, 0.99, &few)
+                  : "-",
               true) +
            Td(spread, true) +
            Td(m.write_amplification ? Fixed(*m.write_amplification, 2) : "-",
@@ -979,6 +979,7 @@ void BenchTable(const Report& r, std::string& out) {
       "MiB/s (2<sup>20</sup> bytes a second) over wall time, as db_bench "
       "prints them (db_bench labels them MB/s); the device tables' MB/s are "
       "10<sup>6</sup> bytes a second, as fio prints them.</p>\n";
+  if (few) out += "<p class=\"note\">" + H(kFewSamplesNote) + "</p>\n";
 }
 
 void Figures(const Report& r, std::string& out) {
@@ -1032,6 +1033,7 @@ std::string RenderHtml(const Report& r) {
   out += "<style>" + std::string(kPageFrameCss) + kStyle +
          "</style>\n</head>\n<body>\n<main>\n";
   Header(r, out);
+  out += SummaryHtml(SummaryOf(r));
   Nav(r, out);
   Setup(r, out);
   Recommendation(r, out);

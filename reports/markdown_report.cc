@@ -10,7 +10,9 @@
 #include "reports/memory_budget.h"
 #include "reports/prediction_text.h"
 #include "reports/render_util.h"
+#include "reports/summarize.h"
 #include "reports/tune_table.h"
+#include "src/core/histogram.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -55,12 +57,14 @@ void Header(const Report& r, std::ostringstream& os) {
      << Md(r.created_at);
   if (r.completion != "complete") os << ", **" << Md(r.completion) << "**";
   os << "\n\n";
+  os << SummaryMarkdown(SummaryOf(r)) << "\n";
   if (const auto& t = e.throttle) {
     os << "> **" << Md(ThrottleBanner(*t)) << "**";
     if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
       os << "\n>\n> " << Md(esc);
     os << "\n\n";
   }
+  os << "### Environment\n\n";
   os << HeaderRow({"", ""}, "ll");
   std::string sys = e.system.os.empty() ? "" : e.system.os + ", ";
   sys += "kernel " + e.system.kernel + ", " +
@@ -93,9 +97,49 @@ void Checks(const Report& r, std::ostringstream& os) {
                   "llrrr");
   for (const auto& [name, e] : checks) {
     os << Row({Md(name), "**" + Md(CheckVerdictText(e)) + "**",
-               "`" + Md(e.measurement) + "`", DurationOrDash(e.value_ns),
+               Md(CheckMeasurementText(e.measurement)),
+               DurationOrDash(e.value_ns),
                e.threshold_ns ? "< " + DurationOrDash(e.threshold_ns) : "-"});
   }
+}
+
+// An array of objects as a table: a column per key, values with units.
+void ObjectTableMd(const json& v, std::ostringstream& os) {
+  std::vector<std::string> keys;
+  for (const auto& e : v) {
+    if (!e.is_object()) continue;
+    for (const auto& k : DisplayKeys(e)) {
+      if (std::find(keys.begin(), keys.end(), k) == keys.end())
+        keys.push_back(k);
+    }
+  }
+  std::vector<std::string> head;
+  for (const auto& k : keys)
+    head.push_back(Md(FieldLabel(k, v[0].value(k, json()))));
+  os << "\n" << HeaderRow(head, std::string(keys.size(), 'l'));
+  for (const auto& e : v) {
+    std::vector<std::string> row;
+    for (const auto& k : keys) {
+      if (!e.is_object() || !e.contains(k)) {
+        row.push_back("-");
+        continue;
+      }
+      std::string cell;
+      if (e[k].is_array()) {
+        for (const auto& x : e[k])
+          cell += (cell.empty() ? "" : " / ") + HumanValue(k, x);
+      } else if (e[k].is_object()) {
+        for (auto it = e[k].begin(); it != e[k].end(); ++it)
+          cell += (cell.empty() ? "" : "; ") + FieldLabel(it.key(), *it) +
+                  " = " + HumanValue(it.key(), *it);
+      } else {
+        cell = HumanValue(k, e[k]);
+      }
+      row.push_back(Md(cell));
+    }
+    os << Row(row);
+  }
+  os << "\n";
 }
 
 void JsonMd(const json& v, const std::string& key, int depth,
@@ -125,15 +169,12 @@ void JsonMd(const json& v, const std::string& key, int depth,
       os << pad << "```\n" << (depth > 0 ? "\n" : "");
       return;
     }
+    if (!v.empty() && v[0].is_object()) {
+      ObjectTableMd(v, os);
+      return;
+    }
     for (const auto& e : v) {
-      if (e.is_object()) {
-        std::string line;
-        for (const auto& k : DisplayKeys(e)) {
-          line += (line.empty() ? "" : ", ") + FieldLabel(k, e[k]) + " " +
-                  (e[k].is_structured() ? e[k].dump() : HumanValue(k, e[k]));
-        }
-        os << pad << "- " << Md(line) << "\n";
-      } else {
+      {
         os << pad << "- "
            << Md(e.is_structured() ? e.dump() : HumanValue(key, e)) << "\n";
       }
@@ -161,35 +202,13 @@ void Recommendation(const Report& r, std::ostringstream& os) {
         }
         os << Row(cells);
       }
-      os << "\n<details><summary>Evidence</summary>\n\n";
+      std::vector<std::string> why = TuneEvidenceSentences(r.tune);
+      if (!why.empty()) os << "\nHow the tuner got there:\n\n";
+      for (const std::string& line : why) os << "- " << Md(line) << "\n";
+      return;
     }
-    const json evidence = TuneEvidence(r.tune);
-    json scalars = json::object();
-    json rest = json::object();
-    for (auto it = evidence.begin(); it != evidence.end(); ++it) {
-      (it->is_structured() ? rest : scalars)[it.key()] = *it;
-    }
-    if (!scalars.empty()) {
-      JsonMd(scalars, "", 0, os);
-      os << "\n";
-    }
-    for (const char* k : {"recommendation", "evidence"}) {
-      if (!rest.contains(k)) continue;
-      os << "**" << k << "**\n\n";
-      JsonMd(rest[k], k, 0, os);
-      os << "\n";
-      rest.erase(k);
-    }
-    for (auto it = rest.begin(); it != rest.end(); ++it) {
-      if (it->empty()) continue;
-      os << "**" << Md(it.key()) << "**\n\n";
-      JsonMd(*it, it.key(), 0, os);
-      os << "\n";
-    }
-    if (!rows.empty()) os << "</details>\n";
-  } else {
-    JsonMd(r.tune, "", 0, os);
   }
+  JsonMd(r.tune, "", 0, os);
 }
 
 void Benches(const Report& r, std::ostringstream& os) {
@@ -207,6 +226,7 @@ void Benches(const Report& r, std::ostringstream& os) {
                    "spread"},
                   "llrrrrr");
   std::vector<int> occ = BenchOccurrences(r.benches);
+  bool any_few = false;
   for (size_t i = 0; i < r.benches.size(); i++) {
     const auto& b = r.benches[i];
     std::string key = BenchKey(b, occ[i]);
@@ -223,12 +243,21 @@ void Benches(const Report& r, std::ostringstream& os) {
                              ? Thousands(b.repeats->ops_per_sec.min) + ".." +
                                    Thousands(b.repeats->ops_per_sec.max)
                              : "-";
-    os << Row({Md(b.engine), Md(key), Thousands(m.ops_per_sec),
-               Fixed(m.micros_per_op, 3),
+    // A one-shot step (compact) is a duration, not a rate.
+    std::string rate =
+        m.ops <= 1 ? "took " + FormatDuration(static_cast<double>(m.elapsed_ns))
+                   : Thousands(m.ops_per_sec);
+    bool few =
+        m.latency_ns && m.latency_ns->samples < MinSamplesForQuantile(0.99);
+    any_few |= few;
+    os << Row({Md(b.engine), Md(key), rate, Fixed(m.micros_per_op, 3),
                m.bytes_per_sec ? Fixed(*m.bytes_per_sec / 1048576.0, 1) : "-",
-               m.latency_ns ? Dur(static_cast<double>(m.latency_ns->p99)) : "-",
+               m.latency_ns ? Dur(static_cast<double>(m.latency_ns->p99)) +
+                                  (few ? "\\*" : "")
+                            : "-",
                spread});
   }
+  if (any_few) os << "\n\\* " << Md(kFewSamplesNote + 2) << "\n";
   os << RenderPredictionsMarkdown(r.benches);
   if (auto mem = MemoryBudgetOf(r.analyses)) {
     os << "\nMemory: " << Md(MemoryBudgetText(*mem)) << ".\n";
@@ -282,7 +311,10 @@ void ProbeRows(const Report& r, bool fsync, std::ostringstream& os) {
         rate ? Thousands(*rate) : "-",
         p.bytes_per_sec ? Fixed(*p.bytes_per_sec / 1e6, 1) : "-",
         lat(&LatencySummary::p50),
-        lat(&LatencySummary::p99),
+        lat(&LatencySummary::p99) +
+            (p.latency_ns && p.latency_ns->samples < MinSamplesForQuantile(0.99)
+                 ? "\\*"
+                 : ""),
         lat(&LatencySummary::max)};
     cells.push_back(
         fsync ? (fps ? Fixed(fps->get<double>(), 2) : "-")
@@ -309,11 +341,10 @@ void Probes(const Report& r, std::ostringstream& os) {
     }
     os << "\n### Disk\n\n" << HeaderRow(head, align);
     ProbeRows(r, false, os);
+    os << "\n\\* " << Md(kFewSamplesNote + 2) << "\n";
   }
   if (auto s = FindRandReadSaturation(r.analyses)) {
-    os << "\nRandom reads saturate at queue depth " << s->queue_depth << ": "
-       << Thousands(s->iops) << " IOPS (best " << Thousands(s->best_iops)
-       << " at depth " << s->best_queue_depth << ").\n";
+    os << "\n" << Md(SaturationText(*s)) << "\n";
   }
   if (fsync) {
     os << "\n<details><summary>Sync latency ("
@@ -324,7 +355,7 @@ void Probes(const Report& r, std::ostringstream& os) {
                      "flushes/sync"},
                     "lrrrrrr");
     ProbeRows(r, true, os);
-    os << "\n</details>\n";
+    os << "\n\\* " << Md(kFewSamplesNote + 2) << "\n\n</details>\n";
   }
 }
 
@@ -333,8 +364,9 @@ void Durability(const Report& r, std::ostringstream& os) {
   if (!d) return;
   os << "\n### Durability\n\n";
   for (const ScopeVerdict& v : d->verdicts) {
-    os << "- **" << Md(v.scope) << " (" << Md(v.disk) << ")**: `"
-       << Md(v.verdict.id) << "`: " << Md(v.verdict.rule) << "\n";
+    os << "- **" << Md(v.scope) << " (" << Md(v.disk)
+       << ")**: " << Md(DurabilityTitle(v.verdict.id)) << ". "
+       << Md(v.verdict.rule) << "\n";
   }
 }
 

@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "probes/fsync_names.h"
+#include "probes/rand_read_saturation.h"
+#include "src/core/histogram.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -168,6 +170,31 @@ std::vector<std::string> DisplayKeys(const nlohmann::json& object) {
       keys.push_back(it.key());
   }
   return keys;
+}
+
+std::string FewSamplesMark(uint64_t samples, double q, bool* any) {
+  bool few = samples < MinSamplesForQuantile(q);
+  if (few && any) *any = true;
+  return few ? "*" : " ";
+}
+
+std::string SaturationText(const RandReadSaturation& s) {
+  std::string t;
+  if (s.knee_queue_depth) {
+    t = "Random reads: the knee is at queue depth " +
+        std::to_string(*s.knee_queue_depth) + " (" +
+        Thousands(s.knee_iops.value_or(0)) + " IOPS";
+    if (s.knee_p99_ns)
+      t += ", p99 " + FormatDuration(static_cast<double>(*s.knee_p99_ns));
+    t += "): deeper queues gain less than 10% IOPS per step or double the "
+         "p99. ";
+  } else {
+    t = "Random reads: ";
+  }
+  t += "Queue depth " + std::to_string(s.queue_depth) +
+       " reaches 95% of the best (" + Thousands(s.best_iops) +
+       " IOPS at depth " + std::to_string(s.best_queue_depth) + ").";
+  return t;
 }
 
 bool IsScratchFsync(const ProbeResult& p) {

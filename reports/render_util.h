@@ -82,6 +82,19 @@ TuneSections SplitTune(const nlohmann::json& tune);
 // id, engine, scenario, point) first, then the rest as stored.
 std::vector<std::string> DisplayKeys(const nlohmann::json& object);
 
+// "*" when `samples` are fewer than a q-quantile needs
+// (MinSamplesForQuantile), else " "; sets *any when it marks.
+std::string FewSamplesMark(uint64_t samples, double q, bool* any);
+// The footnote every table with such a mark carries.
+inline constexpr const char* kFewSamplesNote =
+    "* fewer samples than the percentile needs (10 / (1 - q): p99 1,000, "
+    "p99.9 10,000); no verdict rests on it\n";
+
+// The random-read curve in one sentence: its knee (the depth past which the
+// next step gains < 10% IOPS or doubles the p99) and the best measured.
+struct RandReadSaturation;
+std::string SaturationText(const RandReadSaturation& s);
+
 // Whether a result is a durability point on the scratch directory with the
 // write cache as found (not one of the cache A/B or the filesystem matrix),
 // by its params.

@@ -37,6 +37,7 @@ nlohmann::json ReportToJson(const Report& r) {
   j["benches"] = r.benches;
   j["warnings"] = r.warnings;
   if (!r.tune.is_null()) j["tune"] = r.tune;
+  if (r.summary) j["summary"] = *r.summary;
   j["bytes_written"] = r.bytes_written;
   return j;
 }
@@ -85,6 +86,8 @@ Result<Report> ReportFromJson(const nlohmann::json& j) {
     }
     r.warnings = j.value("warnings", std::vector<std::string>{});
     if (auto it = j.find("tune"); it != j.end()) r.tune = *it;
+    if (auto it = j.find("summary"); it != j.end() && it->is_object())
+      r.summary = it->get<Summary>();
     r.bytes_written = j.value("bytes_written", uint64_t{0});
     return r;
   } catch (const nlohmann::json::exception& e) {

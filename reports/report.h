@@ -12,6 +12,7 @@
 
 #include "probes/environment.h"
 #include "probes/probe_result.h"
+#include "reports/summary.h"
 #include "src/bench/bench_result.h"
 #include "src/core/status.h"
 
@@ -19,7 +20,7 @@ namespace disktune {
 
 inline constexpr const char* kReportSchema = "disktune.report";
 inline constexpr int kReportSchemaMajor = 1;
-inline constexpr int kReportSchemaMinor = 3;
+inline constexpr int kReportSchemaMinor = 4;
 
 struct Report {
   std::string tool_version;
@@ -41,6 +42,9 @@ struct Report {
   // "interrupted".
   std::string completion = "complete";
   uint64_t bytes_written = 0;  // by this run, to the scratch directory
+  // The answer the report opens with (reports/summary.h), set by the command
+  // that measured (for its --service); absent in results written before 1.3.
+  std::optional<Summary> summary;
 };
 
 // A new report stamped with the tool version and the current time.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "reports/named_figures.h"
 #include "reports/render_util.h"
 #include "src/core/histogram.h"
 #include "src/core/units.h"
@@ -153,12 +154,26 @@ Result<Figure> LookupProbe(const Report& r, std::string_view path, size_t dot) {
     }
   }
   if (!hit) {
+    // A prefix must name one point: fsync.fdatasync.2300 matches the append,
+    // overwrite and prealloc points, whose figures differ, and a gate that
+    // picked one silently would judge another figure than the reader meant.
     std::string prefix = target + ".";
+    std::vector<std::string> candidates;
     for (const auto& p : r.probes) {
-      if (p.name.rfind(prefix, 0) == 0) {
-        hit = &p;
-        break;
-      }
+      if (p.name.rfind(prefix, 0) != 0) continue;
+      if (!hit) hit = &p;
+      candidates.push_back(p.name + "." + metric);
+    }
+    if (candidates.size() > 1) {
+      constexpr size_t kShown = 8;
+      std::string list;
+      for (size_t i = 0; i < candidates.size() && i < kShown; i++)
+        list += (i ? ", " : "") + candidates[i];
+      if (candidates.size() > kShown)
+        list += " and " + std::to_string(candidates.size() - kShown) + " more";
+      return Status::InvalidArgument(
+          "'" + target + "." + metric + "' matches " +
+          std::to_string(candidates.size()) + " figures; name one: " + list);
     }
   }
   if (!hit)
@@ -385,6 +400,21 @@ Result<Figure> LookupFigure(const Report& report, std::string_view path,
     return LookupBench(report, path, metric_offset);
   if (path.rfind("analyses.", 0) == 0)
     return LookupAnalyses(report, path, metric_offset);
+  // etcd.<metric>, wal.<metric>: the named figure's point (named_figures.h).
+  if (size_t first = path.find('.'); first != std::string_view::npos) {
+    if (const NamedFigure* nf = FindNamedFigure(path.substr(0, first))) {
+      const ProbeResult* point = NamedFigurePoint(*nf, report.probes);
+      if (!point) {
+        if (metric_offset) *metric_offset = 0;
+        return Status::NotFound(std::string(nf->name) + " was not measured (" +
+                                nf->what + ")");
+      }
+      Result<Figure> f = LookupFigure(
+          report, point->name + std::string(path.substr(first)), nullptr);
+      if (metric_offset) *metric_offset = first + 1;
+      return f;
+    }
+  }
   size_t dot = path.rfind('.');
   if (dot == std::string_view::npos || dot == 0 || dot + 1 == path.size()) {
     if (metric_offset) *metric_offset = 0;

@@ -13,11 +13,16 @@
 //       analyses.checks.etcd.value_ns, analyses.rand_read_saturation.iops.
 //   <probe name>.<metric>
 //       rand_read.4k.qd32.iops, fsync.fdatasync.2300.append.p99.
+//   etcd.<metric>, wal.<metric>
+//       a named figure's point (reports/named_figures.h):
+//       etcd.sync_latency_ns.p99 is etcd's gate figure, the fdatasync call
+//       alone on the preallocated 2300 B point; etcd.p99 is the same point's
+//       write+sync.
 //   <probe name prefix>.<metric>
-//       when no probe is named exactly, the first probe in report order whose
-//       name starts with the prefix followed by a '.': fsync.fdatasync.2300.p99
-//       is fsync.fdatasync.2300.append (the fsync probe measures append before
-//       overwrite). The resolved name is returned so callers print it.
+//       when no probe is named exactly, the one probe whose name starts with
+//       the prefix followed by a '.'; a prefix that matches more than one
+//       (fsync.fdatasync.p99) is an error listing the candidates. The
+//       resolved name is returned so callers print it.
 //
 // Metrics: iops, ops_per_sec, bytes_per_sec, samples, bytes, elapsed_ns and the
 // latency percentiles p50, p90, p99, p999, min, max, mean, stddev; for benches

@@ -6,11 +6,13 @@
 
 #include "probes/page_cache_check.h"
 #include "probes/rand_read_saturation.h"
+#include "reports/bytes_written.h"
 #include "reports/durability_text.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
 #include "reports/prediction_text.h"
 #include "reports/render_util.h"
+#include "reports/summarize.h"
 #include "reports/tune_table.h"
 #include "src/core/histogram.h"
 #include "src/core/units.h"
@@ -137,15 +139,19 @@ void ProbeTable(const Report& r, std::ostringstream& os) {
       std::any_of(r.probes.begin(), r.probes.end(), [](const ProbeResult& p) {
         return !IsFsync(p) && p.measured_by.has_value();
       });
+  bool few_samples = false;
   std::snprintf(line, sizeof(line), "\n%-*s %12s %11s %11s %11s %11s %9s%s\n",
-                w, "probe", "IOPS", "MB/s", "p50", "p99", "max", "samples",
+                w, "probe", "IOPS", "MB/s", "p50", "p99 ", "max", "samples",
                 by ? "  measured by" : "");
   os << line;
   TableRows(r, /*fsync=*/false, w, os, [&](const ProbeResult& p) {
     double iops = p.iops.value_or(p.ops_per_sec.value_or(0));
     std::string mbs = MegabytesPerSec(p);
     std::string p50 = p.latency_ns ? FormatDuration(p.latency_ns->p50) : "-";
-    std::string p99 = p.latency_ns ? FormatDuration(p.latency_ns->p99) : "-";
+    std::string p99 = p.latency_ns ? FormatDuration(p.latency_ns->p99) +
+                                         FewSamplesMark(p.latency_ns->samples,
+                                                        0.99, &few_samples)
+                                   : "-";
     std::string mx = p.latency_ns ? FormatDuration(p.latency_ns->max) : "-";
     std::string engine =
         by ? "  " + std::string(p.measured_by ? MeasuredByName(*p.measured_by)
@@ -173,6 +179,7 @@ void ProbeTable(const Report& r, std::ostringstream& os) {
       os << "  fio: " << p.fio->status << ": " << p.fio->reason << "\n";
     }
   });
+  if (few_samples) os << kFewSamplesNote;
 }
 
 // The durability points: syncs per second and the latency tail, with the
@@ -188,8 +195,8 @@ void FsyncTable(const Report& r, std::ostringstream& os) {
   bool few_samples = false;
   std::snprintf(line, sizeof(line),
                 "\n%-*s %10s %9s %11s %11s %11s %10s %8s %8s\n", w,
-                "sync point", "syncs/s", "MB/s", "p50 ", "p99 ", "p99.9 ",
-                "max", "flush/op", "samples");
+                "sync point (write+sync)", "syncs/s", "MB/s", "p50 ", "p99 ",
+                "p99.9 ", "max", "flush/op", "samples");
   os << line;
   TableRows(r, /*fsync=*/true, w, os, [&](const ProbeResult& p) {
     double rate = p.ops_per_sec.value_or(p.iops.value_or(0));
@@ -223,10 +230,7 @@ void FsyncTable(const Report& r, std::ostringstream& os) {
     os << line;
     RoundsLine(p, os);
   });
-  if (few_samples) {
-    os << "* fewer samples than the percentile needs (10 / (1 - q): p99 "
-          "1,000, p99.9 10,000); no verdict rests on it\n";
-  }
+  if (few_samples) os << kFewSamplesNote;
 }
 
 // db_bench's own lines per engine, then one aligned table across engines
@@ -269,9 +273,10 @@ void Benches(const Report& r, std::ostringstream& os) {
     ws = std::max(ws, static_cast<int>(BenchKey(r.benches[i], occ[i]).size()));
   }
   char line[512];
+  bool few_samples = false;
   std::snprintf(line, sizeof(line), "\n%-*s %-*s %12s %11s %9s %10s %10s  %s\n",
                 we, "engine", ws, "scenario", "ops/sec", "micros/op", "MiB/s",
-                "p50", "p99", "spread (min..max)");
+                "p50", "p99 ", "spread (min..max)");
   os << line;
   for (size_t i = 0; i < r.benches.size(); i++) {
     const auto& b = r.benches[i];
@@ -288,18 +293,26 @@ void Benches(const Report& r, std::ostringstream& os) {
     std::string mbs =
         m.bytes_per_sec ? Fmt("%.1f", *m.bytes_per_sec / 1048576.0) : "-";
     std::string p50 = m.latency_ns ? FormatDuration(m.latency_ns->p50) : "-";
-    std::string p99 = m.latency_ns ? FormatDuration(m.latency_ns->p99) : "-";
+    std::string p99 = m.latency_ns ? FormatDuration(m.latency_ns->p99) +
+                                         FewSamplesMark(m.latency_ns->samples,
+                                                        0.99, &few_samples)
+                                   : "-";
     std::string spread = "-";
     if (b.repeats) {
       spread = Thousands(b.repeats->ops_per_sec.min) + ".." +
                Thousands(b.repeats->ops_per_sec.max);
     }
+    // A one-shot step (compact) is a duration, not a rate.
+    std::string rate =
+        m.ops <= 1 ? "took " + FormatDuration(static_cast<double>(m.elapsed_ns))
+                   : Thousands(m.ops_per_sec);
     std::snprintf(
         line, sizeof(line), "%-*s %-*s %12s %11.3f %9s %10s %10s  %s\n", we,
-        b.engine.c_str(), ws, key.c_str(), Thousands(m.ops_per_sec).c_str(),
-        m.micros_per_op, mbs.c_str(), p50.c_str(), p99.c_str(), spread.c_str());
+        b.engine.c_str(), ws, key.c_str(), rate.c_str(), m.micros_per_op,
+        mbs.c_str(), p50.c_str(), p99.c_str(), spread.c_str());
     os << line;
   }
+  if (few_samples) os << kFewSamplesNote;
   os << RenderPredictionsText(r.benches);
   if (auto mem = MemoryBudgetOf(r.analyses)) {
     os << "\nmemory: " << MemoryBudgetText(*mem) << "\n";
@@ -314,6 +327,60 @@ bool IsSentences(const nlohmann::json& v) {
          std::any_of(v.begin(), v.end(), [](const nlohmann::json& e) {
            return e.is_string() && e.get<std::string>().size() > 40;
          });
+}
+
+// An array of objects as an aligned table: one column per key (in display
+// order), a value per cell with its unit; a nested value in words.
+void ObjectTable(const nlohmann::json& v, int indent, std::ostringstream& os) {
+  std::vector<std::string> keys;
+  for (const auto& e : v) {
+    if (!e.is_object()) continue;
+    for (const auto& k : DisplayKeys(e)) {
+      if (std::find(keys.begin(), keys.end(), k) == keys.end())
+        keys.push_back(k);
+    }
+  }
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> head;
+  for (const auto& k : keys)
+    head.push_back(FieldLabel(k, v[0].value(k, nlohmann::json())));
+  rows.push_back(head);
+  for (const auto& e : v) {
+    std::vector<std::string> row;
+    for (const auto& k : keys) {
+      if (!e.is_object() || !e.contains(k)) {
+        row.push_back("-");
+      } else if (e[k].is_structured()) {
+        std::string cell;
+        if (e[k].is_array()) {
+          for (const auto& x : e[k])
+            cell += (cell.empty() ? "" : " / ") + HumanValue(k, x);
+        } else {
+          for (auto it = e[k].begin(); it != e[k].end(); ++it)
+            cell += (cell.empty() ? "" : "; ") + FieldLabel(it.key(), *it) +
+                    " = " + HumanValue(it.key(), *it);
+        }
+        row.push_back(cell);
+      } else {
+        row.push_back(HumanValue(k, e[k]));
+      }
+    }
+    rows.push_back(row);
+  }
+  std::vector<size_t> width(keys.size(), 0);
+  for (const auto& row : rows)
+    for (size_t i = 0; i < row.size(); i++)
+      width[i] = std::max(width[i], row[i].size());
+  std::string pad(static_cast<size_t>(indent), ' ');
+  for (const auto& row : rows) {
+    std::string line = pad;
+    for (size_t i = 0; i < row.size(); i++) {
+      line += row[i];
+      if (i + 1 < row.size())
+        line += std::string(width[i] - row[i].size() + 2, ' ');
+    }
+    os << line << "\n";
+  }
 }
 
 void JsonText(const nlohmann::json& v, const std::string& key, int indent,
@@ -335,14 +402,7 @@ void JsonText(const nlohmann::json& v, const std::string& key, int indent,
   }
   if (v.is_array()) {
     if (!v.empty() && v[0].is_object()) {
-      for (const auto& e : v) {
-        std::string line;
-        for (const auto& k : DisplayKeys(e)) {
-          line += (line.empty() ? "" : ", ") + FieldLabel(k, e[k]) + " " +
-                  (e[k].is_structured() ? e[k].dump() : HumanValue(k, e[k]));
-        }
-        os << pad << "- " << line << "\n";
-      }
+      ObjectTable(v, indent, os);
       return;
     }
     if (IsPreformatted(v)) {
@@ -399,33 +459,44 @@ void RecommendationTable(const nlohmann::json& tune, std::ostringstream& os) {
 void Recommendation(const Report& r, std::ostringstream& os) {
   if (r.tune.is_null()) return;
   os << "\nrecommendation:\n";
-  if (!r.tune.is_object()) {
+  if (!r.tune.is_object() || RecommendationRows(r.tune).empty()) {
     JsonText(r.tune, "", 2, os);
     return;
   }
   RecommendationTable(r.tune, os);
-  const nlohmann::json evidence = TuneEvidence(r.tune);
-  if (!RecommendationRows(r.tune).empty()) os << "\nevidence:\n";
-  TuneSections t = SplitTune(evidence);
-  JsonText(t.scalars, "", 2, os);
-  for (const auto& k : t.sections) {
-    nlohmann::json one = nlohmann::json::object();
-    one[k] = evidence[k];
-    JsonText(one, "", 2, os);
+  std::vector<std::string> why = TuneEvidenceSentences(r.tune);
+  if (!why.empty()) os << "\nhow the tuner got there:\n";
+  for (const std::string& line : why) os << "  - " << line << "\n";
+}
+
+// What was written: disktune's own writes, then the disk-wide count (every
+// writer on the disk) labelled as such.
+void Writes(const Report& r, std::ostringstream& os) {
+  std::optional<BytesWritten> b = BytesWrittenOf(r.analyses);
+  if (!b) {
+    os << "\nwrote " << FormatBytes(static_cast<double>(r.bytes_written))
+       << " to the scratch directory\n";
+    return;
   }
+  os << "\nwrites:";
+  if (b->process_bytes) {
+    os << " disktune's own write calls "
+       << FormatBytes(static_cast<double>(*b->process_bytes))
+       << " (the kernel's count for this process; a page written again "
+          "before it reached the disk counts each time; fio's jobs are not "
+          "in it)";
+  }
+  if (b->disk_bytes) {
+    os << (b->process_bytes ? ";" : "") << " disk-wide, " << b->disk
+       << " completed " << FormatBytes(static_cast<double>(*b->disk_bytes))
+       << " from every writer on it during the run";
+  }
+  os << "\n";
 }
 
 void Analyses(const Report& r, std::ostringstream& os) {
   if (auto s = FindRandReadSaturation(r.analyses)) {
-    os << "\nrandom-read saturation: queue depth " << s->queue_depth
-       << " reaches " << Fmt("%.0f", s->iops) << " IOPS (best "
-       << Fmt("%.0f", s->best_iops) << " at depth " << s->best_queue_depth
-       << ")";
-    if (s->latency_ns) {
-      os << ", p50 " << FormatDuration(static_cast<double>(s->latency_ns->p50))
-         << ", p99 " << FormatDuration(static_cast<double>(s->latency_ns->p99));
-    }
-    os << "\n";
+    os << "\n" << SaturationText(*s) << "\n";
   }
   if (auto pc = PageCacheCheckOf(r.analyses)) {
     os << "page cache bypassed: " << (pc->bypassed ? "yes" : "NO") << " ("
@@ -436,7 +507,7 @@ void Analyses(const Report& r, std::ostringstream& os) {
   static const char* kKnown[] = {
       RandReadSaturation::kKey, PageCacheCheck::kKey, DurabilityFindings::kKey,
       WriteCacheViews::kKey,    kChecksKey,           WriteCacheAb::kKey,
-      FsMatrix::kKey,           kMemoryBudgetKey};
+      FsMatrix::kKey,           kMemoryBudgetKey,     BytesWritten::kKey};
   for (auto it = r.analyses.begin(); it != r.analyses.end(); ++it) {
     if (std::any_of(std::begin(kKnown), std::end(kKnown),
                     [&](const char* k) { return it.key() == k; })) {
@@ -451,6 +522,7 @@ void Analyses(const Report& r, std::ostringstream& os) {
 
 std::string RenderText(const Report& report) {
   std::ostringstream os;
+  os << SummaryText(SummaryOf(report)) << "\n";
   Header(report, os);
   Recommendation(report, os);
   Benches(report, os);
@@ -462,8 +534,7 @@ std::string RenderText(const Report& report) {
     os << "\nwarnings:\n";
     for (const auto& w : report.warnings) os << "  - " << w << "\n";
   }
-  os << "\nwrote " << FormatBytes(static_cast<double>(report.bytes_written))
-     << " to the scratch directory\n";
+  Writes(report, os);
   return os.str();
 }
 

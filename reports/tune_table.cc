@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "engines/knob_spec.h"
+#include "reports/render_util.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -125,6 +126,110 @@ json TuneEvidence(const json& tune) {
   for (const char* k : {"engine", "workload", "memory_budget_bytes", "verdict"})
     rest.erase(k);
   return rest;
+}
+
+namespace {
+
+std::string Num(const json& j, const char* key, int decimals) {
+  const json* v = JsonNum(j, key);
+  return v ? Fixed(v->get<double>(), decimals) : "?";
+}
+
+std::string Verification(const json& v) {
+  if (!v.is_object()) return "";
+  std::string s = "Verified: the " + JsonStr(v, "compared") +
+                  " against the defaults in " + Num(v, "repeats", 0) +
+                  " interleaved pairs";
+  if (const json* scale = JsonNum(v, "scale");
+      scale && scale->get<double>() < 1)
+    s += " on a copy at scale " + Fixed(scale->get<double>(), 3);
+  if (const json* num = JsonNum(v, "num"))
+    s += " (" + Thousands(num->get<double>()) + " keys)";
+  s += ": " + Num(v, "median_gain", 2) + "x [" + Num(v, "ci95_low", 2) + "x, " +
+       Num(v, "ci95_high", 2) + "x], " +
+       (v.value("significant", false) ? "significant" : "not significant") +
+       ".";
+  return s;
+}
+
+std::string Search(const json& v) {
+  if (!v.is_object()) return "";
+  std::string s = "Search: " + JsonStr(v, "method") + " over " +
+                  Num(v, "candidates", 0) + " candidates, " +
+                  Num(v, "trials", 0) + " trials";
+  if (const json* e = JsonNum(v, "elapsed_ns"))
+    s += " in " + FormatDuration(e->get<double>());
+  std::string winner = JsonStr(v, "winner");
+  if (!winner.empty()) s += "; its best: " + winner;
+  return s + ".";
+}
+
+std::string Budgets(const json& t) {
+  std::string s;
+  if (const json* e = JsonNum(t, "elapsed_ns")) {
+    s = "The tuner took " + FormatDuration(e->get<double>());
+    if (const json* b = JsonNum(t, "time_budget_ns"))
+      s += " of its " + FormatDuration(b->get<double>()) + " time budget";
+  }
+  if (const json* w = JsonNum(t, "bytes_written")) {
+    s += std::string(s.empty() ? "The tuner" : " and") + " wrote " +
+         FormatBytes(w->get<double>());
+    if (const json* b = JsonNum(t, "write_budget_bytes"))
+      s += " of its " + FormatBytes(b->get<double>()) + " write budget";
+  }
+  return s.empty() ? s : s + ".";
+}
+
+std::string Facts(const json& f) {
+  if (!f.is_object()) return "";
+  std::vector<std::string> parts;
+  auto dur = [&](const char* key, const char* what) {
+    if (const json* v = JsonNum(f, key))
+      parts.push_back(std::string(what) + " " +
+                      FormatDuration(v->get<double>()));
+  };
+  dur("fdatasync_p50_ns", "fdatasync p50");
+  dur("fdatasync_p99_ns", "p99");
+  std::string point = JsonStr(f, "fdatasync_point");
+  if (!point.empty() && !parts.empty()) parts.back() += " (" + point + ")";
+  dur("rand_read_4k_p50_ns", "4 KiB random read p50");
+  if (const json* v = JsonNum(f, "seq_write_bytes_per_sec"))
+    parts.push_back("sequential writes " + FormatRate(v->get<double>()));
+  if (const json* v = JsonNum(f, "snappy_bytes_per_sec"))
+    parts.push_back("snappy " + FormatRate(v->get<double>()) + " per core");
+  if (parts.empty()) return "";
+  std::string s = "Device facts it read";
+  std::string src = JsonStr(f, "source");
+  if (!src.empty()) s += " (" + src + ")";
+  s += ": ";
+  for (size_t i = 0; i < parts.size(); i++) s += (i ? ", " : "") + parts[i];
+  return s + ".";
+}
+
+}  // namespace
+
+std::vector<std::string> TuneEvidenceSentences(const json& tune) {
+  std::vector<std::string> out;
+  if (!tune.is_object()) return out;
+  const json ev = tune.value("evidence", json::object());
+  auto add = [&](std::string s) {
+    if (!s.empty()) out.push_back(std::move(s));
+  };
+  if (ev.is_object()) {
+    add(Verification(ev.value("verification", json())));
+    add(Search(ev.value("search", json())));
+  }
+  add(Budgets(tune));
+  if (ev.is_object()) {
+    add(Facts(ev.value("device_facts", json())));
+    const json notes = ev.value("notes", json::array());
+    if (notes.is_array()) {
+      for (const json& n : notes) {
+        if (n.is_string()) add(n.get<std::string>());
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace disktune

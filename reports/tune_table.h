@@ -37,4 +37,9 @@ std::string RecommendationHeadline(const nlohmann::json& tune);
 // may expand below them.
 nlohmann::json TuneEvidence(const nlohmann::json& tune);
 
+// The tuner's evidence in sentences a person reads (how the recommendation
+// was verified, the search, the budgets it used, the device facts it read,
+// its notes); the JSON keeps every field.
+std::vector<std::string> TuneEvidenceSentences(const nlohmann::json& tune);
+
 }  // namespace disktune

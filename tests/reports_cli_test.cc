@@ -55,6 +55,19 @@ class ReportsCliTest : public WorkDirTest {
       }
     }
     Write("slower.json", slower.dump());
+    // The good result without rounds: what a run without --repeat writes.
+    nlohmann::json single = j;
+    for (auto& p : single["probes"]) p.erase("repeats");
+    for (auto& b : single["benches"]) b.erase("repeats");
+    Write("single.json", single.dump());
+    // Every figure measured with other parameters (another duration and
+    // value size): nothing in common to compare.
+    nlohmann::json unlike = j;
+    for (auto& p : unlike["probes"]) {
+      if (p.contains("params")) p["params"]["duration_ns"] = 123456789;
+    }
+    for (auto& b : unlike["benches"]) b["params"]["value_size_bytes"] = 777;
+    Write("unlike.json", unlike.dump());
   }
   void Write(const std::string& name, const std::string& text) {
     std::ofstream(work_ + "/" + name) << text;
@@ -196,6 +209,20 @@ TEST_F(ReportsCliTest, CompareGatesOnRegressions) {
                          "--fail-on-regression", "40"})
                 .exit_code,
             0);
+}
+
+// Two single runs cannot be gated (noise alone moves them past a small
+// threshold), and results measured with other parameters have nothing to
+// compare: both are refused with one line that says what to do.
+TEST_F(ReportsCliTest, CompareRefusesToGateSingleRunsAndUnlikeRuns) {
+  ExpectBadInput({"compare", P("single.json"), P("single.json"),
+                  "--fail-on-regression", "10"},
+                 "measure both with --repeat 3");
+  RunOutput informative =
+      RunDisktune({"compare", P("single.json"), P("single.json")});
+  EXPECT_EQ(informative.exit_code, 0) << informative.err;
+  ExpectBadInput({"compare", P("good.json"), P("unlike.json")},
+                 "compare results made with the same flags");
 }
 
 TEST_F(ReportsCliTest, CompareRefusesBadInput) {

@@ -334,6 +334,7 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
     if (figures) *figures << RenderPredictionsText(report.benches);
   }
   written.Record(&report);
+  FinishReport("", &report);
   if (auto f = CheckFindings2011(report.benches)) {
     report.analyses[Findings2011Check::kKey] = *f;
   }

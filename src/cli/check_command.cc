@@ -82,18 +82,22 @@ void SetupCheckCommand(CLI::App& app, CommandContext& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "check",
       "gate on a result (e.g. --preset etcd, or --require "
-      "'fsync.fdatasync.2300.p99 < 10ms'): exit 0 when every requirement is "
+      "'etcd.sync_latency_ns.p99 < 10ms'): exit 0 when every requirement is "
       "met, 1 when one fails or was not measured, 3 when one rests on too few "
-      "samples (a p99 needs 1,000), 2 for bad input");
+      "samples (a p99 needs 1,000) or missed its limit while the machine was "
+      "busy (1-minute load above 2 per CPU before or after the "
+      "measurements: UNRELIABLE), 2 for bad input");
   cmd->add_option("RESULT", opts->result,
                   "a result JSON written by probe, bench or run")
       ->type_name("RESULT.json");
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/false);
   cmd->add_option("--require", opts->requires_,
                   "a requirement 'PATH OP VALUE[UNIT]', repeatable. PATH: "
-                  "<probe name>.<metric> "
-                  "(a name prefix picks the first probe that starts with it: "
-                  "fsync.fdatasync.2300.p99 is the 2300 B append), "
+                  "etcd.<metric> or wal.<metric> (the named figures: "
+                  "etcd's WAL point, a 4 KiB log append; <metric> p99 is "
+                  "write+sync, sync_latency_ns.p99 the sync alone), "
+                  "<probe name>.<metric> (a name prefix must match one "
+                  "probe: fsync.fdatasync.2300.prealloc.p99), "
                   "bench.<engine>.<scenario>."
                   "<metric>, or analyses.<key>...; OP: < <= > >= == !=; UNIT: "
                   "ns us ms s, B KiB "

@@ -10,6 +10,7 @@
 #include "probes/journal_objects.h"
 #include "probes/throttle_spec.h"
 #include "reports/report.h"
+#include "reports/summarize.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
@@ -170,6 +171,28 @@ std::ostream* HumanStream(CommandContext& ctx, const CommonOptions& opts) {
   if (opts.quiet) return nullptr;
   if (opts.json_path == "-") return &ctx.err;
   return &ctx.out;
+}
+
+void AddServiceOption(CLI::App* cmd, std::string* service) {
+  cmd->add_option("--service", *service,
+                  "the service the verdict is for, each a set of gates: " +
+                      ServiceList() +
+                      " (default: the engine run, else leveldb; README, "
+                      "\"Reading the verdict\")")
+      ->type_name("NAME");
+}
+
+Status CheckServiceFlag(const std::string& service) {
+  return ValidateService(service);
+}
+
+void FinishReport(const std::string& service, Report* report) {
+  report->environment.system.load_average_1m_after = ReadLoadAverage1m();
+  report->summary = Summarize(*report, service);
+}
+
+void ResummarizeReport(const std::string& service, Report* report) {
+  report->summary = Summarize(*report, service);
 }
 
 }  // namespace disktune::cli

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "reports/report.h"
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/status.h"
@@ -94,6 +95,17 @@ Status EmitJson(CommandContext& ctx, const CommonOptions& opts,
 // The stream for human-readable output: stdout, unless --json - took it (then
 // stderr) or --quiet (then nothing: returns nullptr).
 std::ostream* HumanStream(CommandContext& ctx, const CommonOptions& opts);
+
+// --service NAME: the service whose gates the report's verdict applies
+// (reports/summary.h); default: the engine the command ran.
+void AddServiceOption(CLI::App* cmd, std::string* service);
+// Before anything is measured: InvalidArgument for an unknown service.
+Status CheckServiceFlag(const std::string& service);
+// After the measurements: the load average now (so a verdict knows whether
+// the machine was busy) and the summary for `service`.
+void FinishReport(const std::string& service, Report* report);
+// For `report --service`: the summary recomputed for another service.
+void ResummarizeReport(const std::string& service, Report* report);
 
 // Each subcommand, one file each.
 void SetupProbeCommand(CLI::App& app, CommandContext& ctx);

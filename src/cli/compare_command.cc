@@ -18,6 +18,17 @@ struct CompareCommandOptions {
   bool no_noise_floors = false;
 };
 
+// Whether any figure of `r` carries rounds (probe --repeat, bench --repeat).
+bool HasRepeats(const Report& r) {
+  for (const auto& p : r.probes) {
+    if (p.repeats && p.repeats->count >= 2) return true;
+  }
+  for (const auto& b : r.benches) {
+    if (b.repeats && b.repeats->count >= 2) return true;
+  }
+  return false;
+}
+
 int RunCompareCommand(const CompareCommandOptions& o, CommandContext& ctx) {
   if (!(o.threshold_pct >= 0) || !std::isfinite(o.threshold_pct)) {
     return Fail(
@@ -44,7 +55,26 @@ int RunCompareCommand(const CompareCommandOptions& o, CommandContext& ctx) {
     return path + " (" + r.environment.system.hostname + ", " + dev + ", " +
            r.environment.filesystem.type + ", " + r.created_at + ")";
   };
+  // Single runs cannot be gated: identical runs on an idle machine move
+  // beyond any small threshold from noise alone, and without rounds there is
+  // no spread to tell noise from change.
+  if (o.fail_on_regression_pct && !HasRepeats(*a) && !HasRepeats(*b)) {
+    return Fail(ctx, Status::InvalidArgument(
+                         "--fail-on-regression gates results measured with "
+                         "repeats; " +
+                         o.a + " and " + o.b +
+                         " are single runs: measure both with --repeat 3 "
+                         "(probe or bench)"));
+  }
   Comparison c = CompareReports(*a, *b, label(o.a, *a), label(o.b, *b), co);
+  if (c.rows.empty() && c.params_differ_rows > 0) {
+    return Fail(ctx, Status::InvalidArgument(
+                         o.a + " and " + o.b +
+                         " measured every common figure with other "
+                         "parameters (" +
+                         c.not_comparable.front() +
+                         "); compare results made with the same flags"));
+  }
   Status js = EmitJson(ctx, o.common, ComparisonToJson(c));
   if (!js.ok()) return Fail(ctx, js);
   if (std::ostream* human = HumanStream(ctx, o.common))

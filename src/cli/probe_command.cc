@@ -13,11 +13,14 @@ namespace {
 struct ProbeCommandOptions {
   CommonOptions common;
   ProbeFlags probe;
+  std::string service;
 };
 
 int RunProbeCommand(const ProbeCommandOptions& o, CommandContext& ctx) {
+  if (Status sv = CheckServiceFlag(o.service); !sv.ok()) return Fail(ctx, sv);
   Report report = NewReport("probe");
   Status s = RunProbeSession(o.common, o.probe, ctx, nullptr, &report);
+  FinishReport(o.service, &report);
   if (!s.ok() && !report.probes.empty() && s.IsAborted()) {
     (void)EmitJson(ctx, o.common, ReportToJson(report));
   }
@@ -44,6 +47,7 @@ void SetupProbeCommand(CLI::App& app, CommandContext& ctx) {
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
   AddProgressOption(cmd, &opts->common);
   AddProbeFlags(cmd, &opts->probe);
+  AddServiceOption(cmd, &opts->service);
   cmd->callback([opts, &ctx] { ctx.exit_code = RunProbeCommand(*opts, ctx); });
 }
 

@@ -14,6 +14,7 @@ struct ReportCommandOptions {
   std::string result;
   std::string format = "text";
   std::string out;
+  std::string service;
 };
 
 int RunReportCommand(const ReportCommandOptions& o, CommandContext& ctx) {
@@ -34,8 +35,11 @@ int RunReportCommand(const ReportCommandOptions& o, CommandContext& ctx) {
                                         "--out report.html (or --out - for "
                                         "stdout)"));
   }
+  if (Status sv = CheckServiceFlag(o.service); !sv.ok()) return Fail(ctx, sv);
   Result<Report> report = LoadResultFile(o.result);
   if (!report.ok()) return Fail(ctx, report.status());
+  // A stored summary is the one the run printed; --service asks for another.
+  if (!o.service.empty()) ResummarizeReport(o.service, &*report);
   std::string text;
   if (o.format == "text") {
     text = RenderText(*report);
@@ -74,6 +78,7 @@ void SetupReportCommand(CLI::App& app, CommandContext& ctx) {
          "--out", opts->out,
          "write to FILE (atomically) instead of stdout; '-' for stdout")
       ->type_name("FILE");
+  AddServiceOption(cmd, &opts->service);
   cmd->callback([opts, &ctx] { ctx.exit_code = RunReportCommand(*opts, ctx); });
 }
 

@@ -53,6 +53,7 @@ struct RunCommandOptions {
   std::string time_budget;
   std::string write_budget;
   std::vector<std::string> skip;  // "bench", "tune"
+  std::string service;
 };
 
 // Creates --out (its parent must exist); refuses a file or a directory that
@@ -167,6 +168,7 @@ Status PlanRun(const RunCommandOptions& o, const bench::BenchRequest& bench_req,
                                      "'; valid: bench, tune");
     }
   }
+  DT_RETURN_IF_ERROR(CheckServiceFlag(o.service));
   Result<ProbeConfig> cfg = BuildProbeConfig(o.probe);
   if (!cfg.ok()) return cfg.status();
   if (Result<std::unique_ptr<Engine>> e = NewEngine(o.engine); !e.ok()) {
@@ -252,7 +254,7 @@ Status RunTuneStep(const tune::TuneRequest& base, const ScratchDir& scratch,
        tune::EngineForms(result->engine, result->recommendation, header)) {
     DT_RETURN_IF_ERROR(WriteOut(out, stem + suffix, text));
   }
-  for (const auto& line : result->explanation) progress->Info(line);
+  // The explanation is the report's recommendation table, printed once there.
   return Status::OK();
 }
 
@@ -324,6 +326,7 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   scratch.reset();
   progress->Finish();
   written.Record(&report);
+  FinishReport(o.service, &report);
   if (!s.ok() && !s.IsAborted()) {
     RemoveOutputs(*out);
     return Fail(ctx, s);
@@ -389,6 +392,7 @@ void SetupRunCommand(CLI::App& app, CommandContext& ctx) {
                   "the run's 4GiB leaves after the probes and the bench; "
                   "otherwise no limit but time)")
       ->type_name("SIZE");
+  AddServiceOption(cmd, &opts->service);
   cmd->add_option("--skip", opts->skip, "leave out steps: bench, tune")
       ->delimiter(',')
       ->type_name("STEP[,STEP]");

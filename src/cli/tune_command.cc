@@ -209,6 +209,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     report.probes = result->probes;
     report.tune = tune::TuneResultToJson(*result);
     written.Record(&report);
+    FinishReport("", &report);
     Status s = EmitJson(ctx, opts.common, ReportToJson(report));
     if (!s.ok()) return Fail(ctx, s);
   }

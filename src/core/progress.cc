@@ -32,6 +32,20 @@ void TerminalProgress::ClearLine() {
   }
 }
 
+// One insertion per line: stderr is unbuffered, so a line built of several
+// insertions reaches a log as several write(2) calls, and another writer (an
+// engine's own logging, a second process) can land between them.
+void TerminalProgress::WriteWhole(const std::string& line) {
+  std::string out;
+  if (line_open_) {
+    out = "\r\033[K";
+    line_open_ = false;
+  }
+  out += line;
+  err_.write(out.data(), static_cast<std::streamsize>(out.size()));
+  err_.flush();
+}
+
 namespace {
 
 // "3/8", or "3" when the number of steps is not known in advance (the
@@ -62,27 +76,24 @@ void TerminalProgress::Step(const std::string& name, int index, int total,
     std::snprintf(buf, sizeof(buf), "progress: [%s] %s: %.0fs elapsed%s\n",
                   Counter(index, total).c_str(), name.c_str(),
                   (now - start_ns_) / 1e9, Left(total, remaining_ns).c_str());
-    err_ << buf << std::flush;
+    WriteWhole(buf);
     return;
   }
-  ClearLine();
   std::snprintf(buf, sizeof(buf), "[%s] %-28s %4.0fs elapsed%s",
                 Counter(index, total).c_str(), name.c_str(),
                 (now - start_ns_) / 1e9, Left(total, remaining_ns).c_str());
-  err_ << buf << std::flush;
+  WriteWhole(buf);
   line_open_ = true;
 }
 
 void TerminalProgress::Warn(const std::string& message) {
   if (quiet_) return;
-  ClearLine();
-  err_ << "warning: " << message << "\n" << std::flush;
+  WriteWhole("warning: " + message + "\n");
 }
 
 void TerminalProgress::Info(const std::string& line) {
   if (quiet_) return;
-  ClearLine();
-  err_ << line << "\n" << std::flush;
+  WriteWhole(line + "\n");
 }
 
 void TerminalProgress::Finish() {

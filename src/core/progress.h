@@ -59,6 +59,7 @@ class TerminalProgress : public ProgressSink {
 
  private:
   void ClearLine();
+  void WriteWhole(const std::string& line);
   std::ostream& err_;
   bool tty_;
   bool quiet_;

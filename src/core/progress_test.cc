@@ -11,6 +11,38 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+// Counts the calls that would each be one write(2) on an unbuffered stderr.
+class CountingBuf : public std::stringbuf {
+ public:
+  int puts = 0;
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    puts++;
+    return std::stringbuf::xsputn(s, n);
+  }
+  int_type overflow(int_type c) override {
+    puts++;
+    return std::stringbuf::overflow(c);
+  }
+};
+
+// A log reader (or another process writing to the same file) must never see
+// half a line: every line, with its newline, is one write.
+TEST(ProgressTest, EveryLineIsOneWrite) {
+  for (bool tty : {false, true}) {
+    CountingBuf buf;
+    std::ostream err(&buf);
+    TerminalProgress p(err, tty, /*quiet=*/false);
+    p.Step("rand_read.4k.qd1", 0, 3, 30'000'000'000);
+    EXPECT_EQ(buf.puts, 1) << "tty " << tty;
+    p.Info("fillseq      :       1.377 micros/op;   80.1 MB/s");
+    EXPECT_EQ(buf.puts, 2) << "tty " << tty;
+    p.Warn("a warning");
+    EXPECT_EQ(buf.puts, 3) << "tty " << tty;
+  }
+}
+
 TEST(ProgressTest, ParsesTheThreeModes) {
   EXPECT_EQ(ParseProgressMode("auto"), ProgressMode::kAuto);
   EXPECT_EQ(ParseProgressMode("always"), ProgressMode::kAlways);

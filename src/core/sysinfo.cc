@@ -78,12 +78,27 @@ SystemInfo ReadSystemInfo() {
   info.memory_bytes = MeminfoBytes("MemTotal");
   info.memory_available_bytes = MeminfoBytes("MemAvailable");
   info.is_root = geteuid() == 0;
+  info.load_average_1m = ReadLoadAverage1m();
+  return info;
+}
+
+std::optional<double> ReadLoadAverage1m() {
   if (auto l = ReadTextFile("/proc/loadavg"); l.ok()) {
     char* end = nullptr;
     double v = std::strtod(l->c_str(), &end);
-    if (end != l->c_str() && v >= 0) info.load_average_1m = v;
+    if (end != l->c_str() && v >= 0) return v;
   }
-  return info;
+  return std::nullopt;
+}
+
+bool LoadIsBusy(const std::optional<double>& load, int cpu_count) {
+  return load && cpu_count > 0 &&
+         *load > kBusyLoadPerCpu * static_cast<double>(cpu_count);
+}
+
+bool MachineWasBusy(const SystemInfo& s) {
+  return LoadIsBusy(s.load_average_1m, s.cpu_count) ||
+         LoadIsBusy(s.load_average_1m_after, s.cpu_count);
 }
 
 namespace {

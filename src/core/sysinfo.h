@@ -20,7 +20,23 @@ struct SystemInfo {
   bool is_root = false;
   // The 1-minute load average when the run started (/proc/loadavg).
   std::optional<double> load_average_1m;
+  // The same when its measurements ended (set by the command that measured),
+  // so a verdict knows whether the machine was busy during them.
+  std::optional<double> load_average_1m_after;
 };
+
+// A machine is busy above this 1-minute load average per CPU (Linux counts
+// tasks waiting for a CPU and tasks in disk wait; a probe alone keeps it near
+// one per CPU). Figures taken then carry scheduling delays (a short fsync
+// waits for a CPU): on the development VM identical runs moved 10-50x.
+inline constexpr double kBusyLoadPerCpu = 2.0;
+// Whether `load` (a 1-minute load average) is beyond kBusyLoadPerCpu.
+bool LoadIsBusy(const std::optional<double>& load, int cpu_count);
+// Whether the load before or after the measurements was busy.
+bool MachineWasBusy(const SystemInfo& s);
+
+// /proc/loadavg's first field, or nullopt when it cannot be read.
+std::optional<double> ReadLoadAverage1m();
 
 SystemInfo ReadSystemInfo();
 

@@ -1,0 +1,38 @@
+// The figures a service's gate reads, each defined once: the probe point it
+// is taken from (by its params, never its name) and what it means. Every
+// format, gate (the check presets) and query (`etcd.<metric>`, `wal.<metric>`
+// in check paths) reads them from here.
+//
+// On a sync point two latencies exist and are named apart wherever both
+// appear: the point's own `p99` (write + sync, the table's "write+sync" column)
+// and `sync_latency_ns.p99` (the sync call alone, what etcd's gate and fio's
+// "sync" percentiles time).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "probes/probe_result.h"
+
+namespace disktune {
+
+struct NamedFigure {
+  const char* name;  // "etcd", "wal": the first segment of a check path
+  const char* what;  // in words, for reports and errors
+  bool (*matches)(const ProbeResult& r);
+};
+
+// In a fixed order: etcd, wal.
+const std::vector<NamedFigure>& NamedFigures();
+// The named figure `name`, or nullptr.
+const NamedFigure* FindNamedFigure(std::string_view name);
+// The first ok-or-not result `f` matches, or nullptr.
+const ProbeResult* NamedFigurePoint(const NamedFigure& f,
+                                    const std::vector<ProbeResult>& results);
+
+// "write+sync" for a point's own latency, "sync alone" for its
+// sync_latency_ns group: what a latency `metric` of a sync point times.
+std::string SyncLatencyPart(std::string_view metric);
+
+}  // namespace disktune
