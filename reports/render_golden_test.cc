@@ -57,7 +57,7 @@ TEST(TextReportTest, WithoutOptionalSectionsPrintsNoneOfThem) {
   r.analyses = nlohmann::json::object();
   std::string t = RenderText(r);
   ExpectHasNone(
-      t, {"benchmarks", "recommendation", "sync point", "\ndurability:"});
+      t, {"benchmarks", "recommendation", "sync point", "\ndurability:\n"});
 }
 
 TEST(TextReportTest, UnknownAnalysesAreShown) {
