@@ -2,6 +2,7 @@
 // (a child that makes a change and SIGKILLs itself), and corrupt input.
 #include "probes/device_journal.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 #include <fstream>
 
 #include "probes/durability_test_util.h"
+#include "probes/journal_objects.h"
 #include "probes/journal_trust.h"
 #include "probes/loop_fs.h"
 #include "probes/write_cache.h"
@@ -77,6 +79,11 @@ class DeviceJournalTest : public ::testing::Test {
       e.kind = kJournalImageFile;
       e.target = image;
       e.description = "test image";
+      // Journaled by identity, as the filesystem matrix does.
+      int dfd = open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (dfd < 0 || !RecordIdentity(dfd, "fsmatrix-ext4.img", &e).ok())
+        _exit(2);
+      close(dfd);
       if (!DeviceJournal(path_).Add(e).ok()) _exit(2);
     });
     return image;

@@ -77,6 +77,10 @@ Result<TestFile> PrepareTestFile(const ScratchDir& scratch,
   tf.path = scratch.HandlePath(name);
   tf.size_bytes = size_bytes;
   const std::string shown = scratch.Join(name);
+  // A test file an earlier run in this scratch left is disktune's own (the
+  // directory is 0700 and reached by its handle): replace it, never follow.
+  Status gone = scratch.Unlink(name);
+  (void)gone;
   Result<int> created =
       scratch.CreateFile(name, O_WRONLY | (direct ? O_DIRECT : 0));
   if (!created.ok()) return created.status();

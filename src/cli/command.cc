@@ -135,6 +135,10 @@ Status JournalScratch(ScratchDir& dir) {
   e.description = "scratch directory";
   DT_RETURN_IF_ERROR(RecordIdentity(dir.parent_fd(), dir.name(), &e));
   Result<std::string> id = ProcessJournal().Add(e);
+  // An unprivileged run changes no device setting: a journal it cannot
+  // write (root's, named for a test) leaves its scratch to the destructor,
+  // as before scratch directories were journaled.
+  if (!id.ok() && geteuid() != 0) return Status::OK();
   if (!id.ok()) return id.status();
   dir.SetOnEnd([id = *id](bool done) {
     if (done) (void)ProcessJournal().Remove(id);

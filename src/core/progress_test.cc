@@ -17,14 +17,22 @@ class CountingBuf : public std::stringbuf {
   int puts = 0;
 
  protected:
+  // The base xsputn may grow the buffer through overflow(): that is still
+  // the one call the stream made, so only calls from outside count.
   std::streamsize xsputn(const char* s, std::streamsize n) override {
     puts++;
-    return std::stringbuf::xsputn(s, n);
+    inside_ = true;
+    std::streamsize done = std::stringbuf::xsputn(s, n);
+    inside_ = false;
+    return done;
   }
   int_type overflow(int_type c) override {
-    puts++;
+    if (!inside_) puts++;
     return std::stringbuf::overflow(c);
   }
+
+ private:
+  bool inside_ = false;
 };
 
 // A log reader (or another process writing to the same file) must never see
