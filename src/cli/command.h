@@ -35,7 +35,7 @@ struct CommonOptions {
   std::string dir;  // the scratch directory
   bool keep = false;
   std::string progress = "auto";  // --progress, on commands that show it
-  std::string throttle;  // --throttle, on the commands that take --dir
+  std::string throttle;           // --throttle, on the commands that take --dir
 };
 // `with_dir`: the command writes, so it takes --dir (and --keep), and
 // measures, so it takes --throttle.

@@ -168,7 +168,8 @@ void Level0Compaction(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 }
 
 void Level0Slowdown(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
-  const KnobValue trigger = Decided(*s, KnobId::kLevel0FileNumCompactionTrigger);
+  const KnobValue trigger =
+      Decided(*s, KnobId::kLevel0FileNumCompactionTrigger);
   r->fact = "scored writes " + Percent(in.traits.write_share) +
             "; level-0 compaction trigger " + std::to_string(trigger);
   if (WriteHeavy(in)) {
@@ -234,7 +235,8 @@ void Level0Stop(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 void Level1Size(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const uint64_t wb = FirstWriteBuffer(in, *s);
   const KnobValue merge = Decided(*s, KnobId::kMinWriteBufferNumberToMerge);
-  const KnobValue trigger = Decided(*s, KnobId::kLevel0FileNumCompactionTrigger);
+  const KnobValue trigger =
+      Decided(*s, KnobId::kLevel0FileNumCompactionTrigger);
   // RocksDB's tuning guide: level 1 about the size of level 0 when its
   // compaction starts, so an L0->L1 compaction rewrites as much as it
   // reads.
