@@ -28,7 +28,7 @@ std::string ProbeFile() {
 
 TEST(PredictCli, FromAStoredProbeResultMatchesItsSchema) {
   auto r = RunDisktune({"predict", "--probe-result", ProbeFile(), "--engine",
-                        "leveldb", "--num", "3000", "--json", "-", "--quiet"});
+                        "leveldb", "--num", "30000", "--json", "-", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   auto errors = ValidateAgainstSchema(Schema("predict.v1.schema.json"), j);
