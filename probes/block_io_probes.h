@@ -33,9 +33,8 @@ class BlockIoProbe : public Probe {
   int PointCount(const ProbeConfig& config) const override {
     return static_cast<int>(points_(config).size());
   }
-  uint64_t EstimatedNanos(const ProbeConfig& config) const override {
-    return PointCount(config) * BlockPointNanos(config);
-  }
+  void PlanPoints(const ProbeConfig& config,
+                  std::vector<PlannedStep>* steps) const override;
   Status Run(ProbeContext& ctx,
              std::vector<ProbeResult>* results) const override;
   void Analyze(const std::vector<ProbeResult>& results,

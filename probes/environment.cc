@@ -17,7 +17,12 @@ Environment CollectEnvironment(const std::string& target_dir) {
     e.device_note = d.status().message();
   }
   e.build_type = DISKTUNE_BUILD_TYPE;
+  if (e.device) e.foreign_io = StartForeignIo(e.device->disk);
   return e;
+}
+
+std::string ForeignIoReason(const Environment& e) {
+  return e.foreign_io && e.foreign_io->busy ? e.foreign_io->reason : "";
 }
 
 namespace {
@@ -89,6 +94,7 @@ void to_json(nlohmann::json& j, const Environment& e) {
     j["engine_libraries"] = std::move(libs);
   }
   if (e.throttle) j["throttle"] = *e.throttle;
+  if (e.foreign_io) j["foreign_io"] = *e.foreign_io;
 }
 
 void from_json(const nlohmann::json& j, Environment& e) {
@@ -147,6 +153,8 @@ void from_json(const nlohmann::json& j, Environment& e) {
   }
   if (auto it = j.find("throttle"); it != j.end() && it->is_object())
     e.throttle = it->get<ThrottleRecord>();
+  if (auto it = j.find("foreign_io"); it != j.end() && it->is_object())
+    e.foreign_io = it->get<ForeignIo>();
 }
 
 }  // namespace disktune

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "probes/device_info.h"
+#include "probes/foreign_io.h"
 #include "probes/throttle_spec.h"
 #include "src/core/library_build.h"
 #include "src/core/sysinfo.h"
@@ -27,7 +28,14 @@ struct Environment {
   std::vector<LibraryBuild> engine_libraries;
   // Set when the figures were measured under --throttle.
   std::optional<ThrottleRecord> throttle;
+  // Other processes' I/O on the device, from when the environment was
+  // collected (the measurements' start) to FinishForeignIo (their end).
+  std::optional<ForeignIo> foreign_io;
 };
+
+// Whether other I/O on the device made the measurements busy, and why
+// ("" when not, or not recorded).
+std::string ForeignIoReason(const Environment& e);
 
 Environment CollectEnvironment(const std::string& target_dir);
 

@@ -85,7 +85,7 @@ Status RunFsMatrix(ProbeContext& ctx, int* index,
     if (s.ok() && cfg.write_cache_ab)
       s = RunWriteCacheAb(ctx, t, d, prefix, index, results);
     if (s.ok() && ctx.fs_workload) {
-      ctx.StartPoint(prefix + " workload", *index, 0);
+      ctx.StartPoint(prefix + " workload", *index);
       size_t first = results->size();
       s = ctx.fs_workload(l.MountHandlePath("workload"), fs, results);
       for (size_t i = first; i < results->size(); i++) {

@@ -215,17 +215,19 @@ Status RunFsyncPoints(ProbeContext& ctx, const FsyncTarget& target,
   Status space = FitToSpace(target, &limits);
   for (const FsyncPoint& p : points) {
     FsyncLimits point_limits = LimitsForPoint(p, limits);
-    ctx.StartPoint(p.name, (*index)++,
-                   point_limits.warmup_ns + point_limits.duration_ns);
+    ctx.StartPoint(p.name, (*index)++);
     if (!space.ok()) {
       ProbeResult r = ProbeResult::Failed("fsync", p.name, space.message());
       r.params = FsyncPointParams(target, p, point_limits);
       results->push_back(std::move(r));
+      ctx.EndPoint(0);
       continue;
     }
     ProbeResult r;
     uint64_t seed = cfg.seed ^ std::hash<std::string>{}(p.name);
     DT_RETURN_IF_ERROR(RunFsyncPoint(target, p, point_limits, seed, &r));
+    // The syncs it did (warm-up ones included in its time, not its count).
+    ctx.EndPoint(static_cast<double>(r.samples.value_or(0)) * SyncIosPerOp(p));
     results->push_back(std::move(r));
   }
   return Status::OK();
@@ -240,10 +242,81 @@ int FsyncProbe::PointCount(const ProbeConfig& c) const {
   return n;
 }
 
-uint64_t FsyncProbe::EstimatedNanos(const ProbeConfig& c) const {
-  FsyncLimits l = FsyncLimitsFor(c);
-  return PointCount(c) * (l.warmup_ns + l.duration_ns) +
-         c.fs_matrix.size() * kFsSetupNanos;
+double SyncIosPerOp(const FsyncPoint& p) {
+  if (p.method == SyncMethod::kNone) return 0;
+  // A sync of an overwrite is its writes and a cache flush; an append (or
+  // a write into a reserved extent) also commits metadata: one more I/O,
+  // a journal write (benchmarks/README.md, "Progress estimates").
+  const double meta = p.mode == FileMode::kOverwrite ? 0 : 1;
+  const double w = p.writes_per_op;
+  switch (p.method) {
+    case SyncMethod::kODsync:
+    case SyncMethod::kOSync:
+    case SyncMethod::kODirectDsync:
+      return w * (2 + meta);  // every write is synced on its own
+    default:
+      return w + 1 + meta;
+  }
+}
+
+PlannedStep PlanFsyncPoint(const FsyncPoint& p, const FsyncLimits& limits) {
+  PlannedStep s;
+  s.kind = "sync_io";
+  s.fixed_ns = limits.warmup_ns;
+  s.work = static_cast<double>(limits.min_ops) * SyncIosPerOp(p);
+  s.min_ns = limits.duration_ns;
+  s.max_ns = limits.max_ns;
+  return s;
+}
+
+double CalibrateSyncIoNs(const ScratchDir& scratch,
+                         const std::optional<DeviceInfo>& device,
+                         const std::string& fs_type) {
+  if (IsMemoryFs(fs_type)) return 0;
+  FsyncTarget target = MakeFsyncTarget(
+      scratch.path(), device.value_or(DeviceInfo{}), "scratch directory");
+  target.dir_fd = scratch.fd();
+  FsyncPoint p;
+  p.name = "fsync.calibration";
+  p.method = SyncMethod::kFdatasync;
+  p.write_bytes = 4096;
+  p.mode = FileMode::kAppend;
+  FsyncLimits l;
+  l.warmup_ns = 0;
+  l.duration_ns = 0;
+  l.max_ns = 200'000'000;
+  l.min_ops = 16;
+  l.max_append_bytes = 1ull << 20;
+  ProbeResult r;
+  Status s = RunFsyncPoint(target, p, l, 1, &r);
+  if (!s.ok() || r.status != ProbeStatus::kOk || !r.samples || !r.elapsed_ns ||
+      *r.samples == 0)
+    return 0;
+  return static_cast<double>(*r.elapsed_ns) / static_cast<double>(*r.samples) /
+         SyncIosPerOp(p);
+}
+
+void FsyncProbe::PlanPoints(const ProbeConfig& c,
+                            std::vector<PlannedStep>* steps) const {
+  const FsyncLimits limits = FsyncLimitsFor(c);
+  auto plan = [&](const std::vector<FsyncPoint>& points, uint64_t setup_ns) {
+    for (const FsyncPoint& p : points) {
+      PlannedStep s = PlanFsyncPoint(p, LimitsForPoint(p, limits));
+      s.fixed_ns += setup_ns;
+      setup_ns = 0;
+      steps->push_back(s);
+    }
+  };
+  std::vector<FsyncPoint> family = FsyncFamily(c, "fsync");
+  std::vector<FsyncPoint> pg = PgComparisonPoints(c);
+  plan(family, 0);
+  plan(pg, 0);
+  if (c.write_cache_ab) plan(family, 0);
+  for (const std::string& fs : c.fs_matrix) {
+    std::vector<FsyncPoint> on_fs = FsyncFamily(c, FsyncFamilyPrefix(fs));
+    plan(on_fs, kFsSetupNanos);
+    if (c.write_cache_ab) plan(on_fs, 0);
+  }
 }
 
 Status FsyncProbe::Run(ProbeContext& ctx,

@@ -29,7 +29,8 @@ class FsyncProbe : public Probe {
   std::string_view description() const override;
   bool needs_test_file() const override { return false; }
   int PointCount(const ProbeConfig& config) const override;
-  uint64_t EstimatedNanos(const ProbeConfig& config) const override;
+  void PlanPoints(const ProbeConfig& config,
+                  std::vector<PlannedStep>* steps) const override;
   Status Run(ProbeContext& ctx,
              std::vector<ProbeResult>* results) const override;
   // The durability verdicts, the write-cache views, the A/B and matrix
@@ -57,6 +58,19 @@ inline constexpr uint64_t kEtcdRecipeSyncs = (22ull << 20) / 2300;  // 10,029
 inline constexpr uint64_t kEtcdPointCapNs = 60'000'000'000;         // 1 min
 // `limits` adjusted for one point (the etcd point's sync count).
 FsyncLimits LimitsForPoint(const FsyncPoint& p, FsyncLimits limits);
+// The device I/Os one operation of `p` is expected to cost (its writes, a
+// flush, a metadata commit when the file grows): the unit the progress
+// estimate counts a point's work in (0 for the unsynced floor).
+double SyncIosPerOp(const FsyncPoint& p);
+// A point's planned step: warm-up, then min_ops operations at the rate of
+// "sync_io", at least duration_ns and at most max_ns (plan_clock.h).
+PlannedStep PlanFsyncPoint(const FsyncPoint& p, const FsyncLimits& limits);
+// What one sync I/O costs in the scratch directory, for the progress
+// estimate's prior: 16 appended 4 KiB fdatasyncs (at most 200 ms), their
+// mean over SyncIosPerOp. 0 when it cannot tell (memory filesystem, error).
+double CalibrateSyncIoNs(const ScratchDir& scratch,
+                         const std::optional<DeviceInfo>& device,
+                         const std::string& fs_type);
 // Names and sizes valid for the narrowing flags.
 std::vector<uint64_t> FsyncDefaultSizes(bool quick);
 

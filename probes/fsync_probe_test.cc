@@ -178,11 +178,38 @@ TEST(FsyncFamilyTest, QuickAndFullPointLists) {
   EXPECT_EQ(one[0].mode, FileMode::kPrealloc);
 }
 
-TEST(FsyncFamilyTest, QuickBudget) {
+TEST(FsyncFamilyTest, PlanKnowsTheCapsAndTheSyncCost) {
   ProbeConfig quick = ProbeConfig::Defaults(true);
   FsyncProbe probe;
-  // The quick fsync probe must fit in ~20 s on a disk that syncs in < 5 ms.
-  EXPECT_LE(probe.EstimatedNanos(quick), 20000000000ull);
+  std::vector<const Probe*> probes = {&probe};
+  // The hdd class: 150 write IOPS, so an appended fdatasync (3 I/Os) takes
+  // 20 ms; etcd's two points (10,029 syncs each) stop at their one-minute
+  // cap, every other point at its 1 s cap (1,000 syncs would take 20 s).
+  ThrottleLimits hdd;
+  hdd.write_iops = 150;
+  ProbeConfig slow = quick;
+  PlanForThrottle(hdd, &slow);
+  PlanClock clock = PlanProbeRun(probes, slow, 0);
+  ASSERT_EQ(clock.size(), static_cast<size_t>(probe.PointCount(quick)));
+  FsyncLimits l = FsyncLimitsFor(quick);
+  uint64_t etcd = 0, capped = 0;
+  for (size_t i = 0; i < clock.size(); i++) {
+    uint64_t t = clock.ExpectedNs(i);
+    if (t == l.warmup_ns + kEtcdPointCapNs) etcd++;
+    if (t == l.warmup_ns + l.max_ns) capped++;
+  }
+  EXPECT_EQ(etcd, 2u);
+  EXPECT_GE(capped + etcd + 1, clock.size());  // the unsynced floor aside
+  // A disk that syncs an append in 0.3 ms: etcd's points take 10,029 x 0.3
+  // ms, a 1,000-sync point 0.3 s (above its 0.25 s duration).
+  ProbeConfig fast = quick;
+  fast.sync_io_ns = 0.1e6;
+  clock = PlanProbeRun(probes, fast, 0);
+  std::vector<FsyncPoint> family = FsyncFamily(quick, "fsync");
+  for (size_t i = 0; i < family.size(); i++) {
+    if (family[i].name != "fsync.fdatasync.2300.append") continue;
+    EXPECT_NEAR(clock.ExpectedNs(i) / 1e9, 3.0 + l.warmup_ns / 1e9, 0.01);
+  }
 }
 
 TEST(FlushCountersTest, ParsesFields16And17) {

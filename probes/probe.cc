@@ -2,6 +2,7 @@
 
 #include "probes/block_io_probes.h"
 #include "probes/fsync_probe.h"
+#include "src/core/clock.h"
 #include "src/core/enum_names.h"
 
 namespace disktune {
@@ -59,26 +60,58 @@ void to_json(nlohmann::json& j, const ProbeConfig& c) {
   if (!c.fsync_modes.empty()) j["fsync_modes"] = c.fsync_modes;
 }
 
-void ProbeContext::StartPoint(const std::string& name, int index_in_probe,
-                              uint64_t point_ns) {
+void ProbeContext::StartPoint(const std::string& name, int index_in_probe) {
+  const int index = point_base + index_in_probe;
+  const size_t step = static_cast<size_t>(clock_base + index);
+  // A second line for the open point (the --fs-matrix workload before the
+  // next filesystem's points) does not restart its clock.
+  if (open_step_ != step) {
+    EndPoint();
+    open_step_ = step;
+    open_start_ns_ = NowNanos();
+  }
   if (progress)
-    progress->Step(name, point_base + index_in_probe, point_total,
-                   remaining_ns);
-  remaining_ns = remaining_ns > point_ns ? remaining_ns - point_ns : 0;
+    progress->Step(name, index, point_total, clock.RemainingNs(step));
 }
 
-uint64_t Probe::EstimatedNanos(const ProbeConfig& config) const {
-  return PointCount(config) * (config.warmup_ns + config.duration_ns);
+void ProbeContext::EndPoint(double work_done) {
+  if (!open_step_) return;
+  clock.Done(*open_step_, NowNanos() - open_start_ns_, work_done);
+  open_step_.reset();
+}
+
+void ProbeContext::EndPoint() {
+  if (!open_step_ || *open_step_ >= clock.size()) {
+    open_step_.reset();
+    return;
+  }
+  EndPoint(clock.step(*open_step_).work);
+}
+
+void Probe::PlanPoints(const ProbeConfig& config,
+                       std::vector<PlannedStep>* steps) const {
+  PlannedStep s;
+  s.kind = "point";
+  s.fixed_ns = config.warmup_ns + config.duration_ns;
+  steps->insert(steps->end(), PointCount(config), s);
+}
+
+void BlockIoProbe::PlanPoints(const ProbeConfig& config,
+                              std::vector<PlannedStep>* steps) const {
+  PlannedStep s;
+  s.kind = "block";
+  s.fixed_ns = BlockPointNanos(config);
+  steps->insert(steps->end(), PointCount(config), s);
 }
 
 Status BlockIoProbe::Run(ProbeContext& ctx,
                          std::vector<ProbeResult>* results) const {
   std::vector<BlockPoint> points = points_(*ctx.config);
   for (size_t i = 0; i < points.size(); i++) {
-    ctx.StartPoint(BlockPointName(points[i]), static_cast<int>(i),
-                   BlockPointNanos(*ctx.config));
+    ctx.StartPoint(BlockPointName(points[i]), static_cast<int>(i));
     ProbeResult r;
     DT_RETURN_IF_ERROR(RunBlockPoint(ctx, points[i], &r));
+    ctx.EndPoint();
     results->push_back(std::move(r));
   }
   return Status::OK();

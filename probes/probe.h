@@ -16,6 +16,7 @@
 
 #include "probes/device_info.h"
 #include "probes/probe_result.h"
+#include "src/core/plan_clock.h"
 #include "src/core/progress.h"
 #include "src/core/status.h"
 
@@ -51,6 +52,12 @@ struct ProbeConfig {
   std::vector<std::string> fsync_methods;
   std::vector<uint64_t> fsync_sizes;
   std::vector<std::string> fsync_modes;
+  // For the progress estimate only (not echoed): what one I/O of a sync is
+  // expected to cost, in ns (0: RunProbes calibrates it), and the write
+  // bandwidth the test file fills at (0: learnt as it fills). A throttled run
+  // derives both from its limits (PlanHintsForThrottle).
+  double sync_io_ns = 0;
+  double fill_bytes_per_sec = 0;
 
   // Quick / full defaults (flags override fields afterwards).
   static ProbeConfig Defaults(bool quick);
@@ -79,12 +86,23 @@ struct ProbeContext {
   // Index of the first point of this probe and the run's total, for progress.
   int point_base = 0;
   int point_total = 0;
-  uint64_t remaining_ns = 0;
+  // The run's plan, one step per point from `clock_base` on (plan_clock.h):
+  // the time left shown at each point, learning from the points that ran.
+  PlanClock clock;
+  int clock_base = 0;
   FilesystemWorkload fs_workload;  // may be empty
 
-  // Reports that a point starts; keeps remaining_ns up to date.
-  void StartPoint(const std::string& name, int index_in_probe,
-                  uint64_t point_ns);
+  // Reports that a point starts, with the time left from the plan; ends the
+  // point still open (as having done its planned work).
+  void StartPoint(const std::string& name, int index_in_probe);
+  // The open point ended after doing `work_done` units of its planned work
+  // (PlanPoints: I/Os for the fsync points).
+  void EndPoint(double work_done);
+  void EndPoint();  // with its planned work
+
+ private:
+  std::optional<size_t> open_step_;
+  uint64_t open_start_ns_ = 0;
 };
 
 class Probe {
@@ -94,9 +112,12 @@ class Probe {
   virtual std::string_view description() const = 0;
   // Whether it reads/writes the shared test file (the run prepares it once).
   virtual bool needs_test_file() const { return true; }
-  // Number of measured points and the time they take under `config`.
+  // Number of measured points, and one planned step per point in run order:
+  // what each is expected to take under `config` (default: warm-up plus
+  // duration, a time-bound point).
   virtual int PointCount(const ProbeConfig& config) const = 0;
-  virtual uint64_t EstimatedNanos(const ProbeConfig& config) const;
+  virtual void PlanPoints(const ProbeConfig& config,
+                          std::vector<PlannedStep>* steps) const;
   // Runs every point. Never throws; a point that cannot run is skipped/failed
   // in its result. Returns Aborted (with the results so far) on SIGINT/SIGTERM.
   virtual Status Run(ProbeContext& ctx,

@@ -4,9 +4,11 @@
 #include <map>
 #include <sstream>
 
+#include "probes/fsync_probe.h"
 #include "probes/page_cache_check.h"
 #include "probes/probe_repeats.h"
 #include "probes/test_file.h"
+#include "src/core/clock.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/units.h"
 
@@ -36,12 +38,62 @@ void PreflightWarnings(const Environment& env, ProbeRunOutput* out) {
 
 }  // namespace
 
-uint64_t EstimateProbeNanos(const std::vector<const Probe*>& probes,
-                            const ProbeConfig& config) {
-  uint64_t total = 0;
-  for (const Probe* p : probes) total += p->EstimatedNanos(config);
-  return total * static_cast<uint64_t>(std::max(1, config.repeat));
+// The fill's rate before any of it is written, when nothing (a throttle's
+// limit) says better: a guess, replaced by the measured rate once 16 MiB are
+// written.
+constexpr double kFillPriorBytesPerSec = 200e6;
+
+PlanClock PlanProbeRun(const std::vector<const Probe*>& probes,
+                       const ProbeConfig& config, uint64_t fill_bytes) {
+  PlanClock clock;
+  clock.SetPrior(
+      "fill", 1e9 / (config.fill_bytes_per_sec > 0 ? config.fill_bytes_per_sec
+                                                   : kFillPriorBytesPerSec));
+  if (config.sync_io_ns > 0) clock.SetPrior("sync_io", config.sync_io_ns);
+  if (fill_bytes > 0) {
+    PlannedStep fill;
+    fill.kind = "fill";
+    fill.work = static_cast<double>(fill_bytes);
+    clock.Add(fill);
+  }
+  std::vector<PlannedStep> round;
+  for (const Probe* p : probes) p->PlanPoints(config, &round);
+  for (int r = 0; r < std::max(1, config.repeat); r++) {
+    for (const PlannedStep& s : round) clock.Add(s);
+  }
+  return clock;
 }
+
+void PlanForThrottle(const ThrottleLimits& limits, ProbeConfig* config) {
+  if (limits.write_iops && *limits.write_iops > 0)
+    config->sync_io_ns = 1e9 / static_cast<double>(*limits.write_iops);
+  if (limits.write_bytes_per_sec && *limits.write_bytes_per_sec > 0)
+    config->fill_bytes_per_sec =
+        static_cast<double>(*limits.write_bytes_per_sec);
+}
+
+namespace {
+
+// The fill's progress lines: the time left is the fill's rest at the rate
+// measured so far (the plan's prior before 16 MiB are written) plus the
+// points' plan.
+FillProgress FillLines(ProbeContext& ctx, uint64_t* fill_start) {
+  return [&ctx, fill_start](uint64_t done, uint64_t total) {
+    uint64_t now = NowNanos();
+    if (done == 0) *fill_start = now;
+    if (ctx.progress == nullptr) return;
+    double left = static_cast<double>(ctx.clock.ExpectedNs(0));
+    if (done > 0) {
+      double rate = static_cast<double>(now - *fill_start) / done;
+      left = rate * static_cast<double>(total - done);
+    }
+    ctx.progress->Step(
+        "filling test file " + std::to_string(done * 100 / total) + "%", 0, 1,
+        static_cast<uint64_t>(left) + ctx.clock.RemainingNs(1));
+  };
+}
+
+}  // namespace
 
 Status RunProbes(const std::vector<const Probe*>& probes,
                  const ProbeConfig& config, const ScratchDir& scratch,
@@ -78,20 +130,30 @@ Status RunProbes(const std::vector<const Probe*>& probes,
                          : ": direct-I/O probes are skipped"));
   }
 
-  if (need_file && (ctx.direct_supported || config.buffered)) {
-    Result<TestFile> tf =
-        PrepareTestFile(scratch, "probe.dat", config.file_size_bytes,
-                        config.seed, ctx.direct_supported, progress);
+  const bool fill = need_file && (ctx.direct_supported || config.buffered);
+  ProbeConfig planned = config;
+  for (const Probe* p : probes) {
+    if (p->id() == "fsync" && planned.sync_io_ns <= 0)
+      planned.sync_io_ns =
+          CalibrateSyncIoNs(scratch, env.device, env.filesystem.type);
+  }
+  ctx.clock = PlanProbeRun(probes, planned, fill ? config.file_size_bytes : 0);
+  ctx.clock_base = fill ? 1 : 0;
+  const int rounds = std::max(1, config.repeat);
+  for (const Probe* p : probes) ctx.point_total += p->PointCount(config);
+  ctx.point_total *= rounds;
+
+  if (fill) {
+    uint64_t fill_start = NowNanos();
+    Result<TestFile> tf = PrepareTestFile(
+        scratch, "probe.dat", config.file_size_bytes, config.seed,
+        ctx.direct_supported, FillLines(ctx, &fill_start));
     if (!tf.ok()) return tf.status();
+    ctx.clock.Done(0, tf->fill_ns, static_cast<double>(tf->size_bytes));
     ctx.test_file = tf->path;
     out->test_file = tf->path;
     out->bytes_written += tf->size_bytes;
   }
-
-  const int rounds = std::max(1, config.repeat);
-  for (const Probe* p : probes) ctx.point_total += p->PointCount(config);
-  ctx.point_total *= rounds;
-  ctx.remaining_ns = EstimateProbeNanos(probes, config);
 
   // Round r runs every point once before round r + 1 starts, so the rounds
   // of one point are spread over the whole run (see probes/probe_repeats.h).
@@ -104,6 +166,7 @@ Status RunProbes(const std::vector<const Probe*>& probes,
     for (const Probe* p : probes) {
       size_t first = mine.size();
       status = p->Run(ctx, &mine);
+      ctx.EndPoint();
       ctx.point_base += p->PointCount(config);
       for (size_t i = first; i < mine.size(); i++) {
         const ProbeResult& r = mine[i];

@@ -24,9 +24,15 @@ struct ProbeRunOutput {
   std::string test_file;
 };
 
-// Estimated wall time of the whole run.
-uint64_t EstimateProbeNanos(const std::vector<const Probe*>& probes,
-                            const ProbeConfig& config);
+// The run's plan for the progress estimate: the test file's fill (when
+// `fill_bytes` > 0, as step 0), then each point of each round in run order,
+// with the priors of config.sync_io_ns and config.fill_bytes_per_sec.
+PlanClock PlanProbeRun(const std::vector<const Probe*>& probes,
+                       const ProbeConfig& config, uint64_t fill_bytes);
+
+// A throttled run's priors from its limits: a sync I/O at the write IOPS
+// limit, the fill at the write bandwidth limit (each when set).
+void PlanForThrottle(const ThrottleLimits& limits, ProbeConfig* config);
 
 // Errors (with one clear message) only for what stops the whole run: no
 // space for the test file, an unwritable directory, O_DIRECT refused when every

@@ -67,7 +67,7 @@ Result<int> OpenTestFile(const std::string& path, bool direct, bool write) {
 Result<TestFile> PrepareTestFile(const ScratchDir& scratch,
                                  const std::string& name, uint64_t size_bytes,
                                  uint64_t seed, bool direct,
-                                 ProgressSink* progress) {
+                                 const FillProgress& filled) {
   size_bytes = size_bytes / kChunk * kChunk;
   if (size_bytes == 0)
     return Status::InvalidArgument("test file size must be at least 1MiB");
@@ -110,11 +110,7 @@ Result<TestFile> PrepareTestFile(const ScratchDir& scratch,
     if (n < 0) return Status::FromErrno(errno, "write " + shown);
     if (static_cast<uint64_t>(n) != kChunk)
       return Status::IOError("short write to " + shown);
-    if (progress && (off / kChunk) % 256 == 0) {
-      progress->Step(
-          "filling test file " + std::to_string(off * 100 / size_bytes) + "%",
-          0, 1, 0);
-    }
+    if (filled && (off / kChunk) % 16 == 0) filled(off, size_bytes);
   }
   if (fdatasync(fd) != 0) return Status::FromErrno(errno, "fdatasync " + shown);
   posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);

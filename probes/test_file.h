@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "src/core/progress.h"
@@ -28,11 +29,13 @@ struct TestFile {
 // Creates `name` (exclusively, through the directory's handle) in the scratch
 // directory with `size_bytes` of random bytes,
 // synced, and drops it from the page cache. Checks free space first (the size
-// plus 64 MiB of headroom). `direct` writes with O_DIRECT.
+// plus 64 MiB of headroom). `direct` writes with O_DIRECT. `filled` (may be
+// empty) hears the bytes written so far every 16 MiB, from the start.
+using FillProgress = std::function<void(uint64_t done, uint64_t total)>;
 Result<TestFile> PrepareTestFile(const ScratchDir& scratch,
                                  const std::string& name, uint64_t size_bytes,
                                  uint64_t seed, bool direct,
-                                 ProgressSink* progress);
+                                 const FillProgress& filled);
 
 // Opens for a probe; O_DIRECT when `direct`.
 Result<int> OpenTestFile(const std::string& path, bool direct, bool write);

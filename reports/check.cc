@@ -211,7 +211,12 @@ const char* CheckOutcomeLabel(CheckOutcome o) {
 
 std::string BusyMachineReason(const Report& report) {
   const SystemInfo& s = report.environment.system;
-  if (!MachineWasBusy(s)) return "";
+  std::string other_io = ForeignIoReason(report.environment);
+  if (!MachineWasBusy(s)) {
+    return other_io.empty() ? ""
+                            : other_io + ": measure again on a quiet machine";
+  }
+  if (!other_io.empty()) other_io += "; ";
   double limit = kBusyLoadPerCpu * s.cpu_count;
   std::string when;
   if (LoadIsBusy(s.load_average_1m, s.cpu_count))
@@ -220,8 +225,8 @@ std::string BusyMachineReason(const Report& report) {
     when += std::string(when.empty() ? "load " : ", ") +
             Fixed(*s.load_average_1m_after, 2) + " after";
   }
-  return when + " the measurements on " + std::to_string(s.cpu_count) +
-         " CPUs (busy above " + Fixed(limit, 2) +
+  return other_io + when + " the measurements on " +
+         std::to_string(s.cpu_count) + " CPUs (busy above " + Fixed(limit, 2) +
          "): measure again on a quiet machine";
 }
 

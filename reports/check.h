@@ -66,8 +66,8 @@ Result<std::vector<Requirement>> PresetRequirements(std::string_view name);
 // MinSamplesForQuantile asks (154 syncs for a p99): never a pass.
 // kUnreliable: the figure missed its limit while the machine was busy
 // (sysinfo.h MachineWasBusy: the load before or after the measurements beyond
-// kBusyLoadPerCpu): not a verdict on the disk; measure again on a quiet
-// machine. A pass on a busy machine stays a pass (load only slows figures).
+// kBusyLoadPerCpu; or other processes' I/O on the device, probes/foreign_io.h):
+// not a verdict on the disk; measure again on a quiet machine. A pass on a busy machine stays a pass (load only slows figures).
 enum class CheckOutcome {
   kPass,
   kFail,
@@ -82,7 +82,8 @@ const char* CheckOutcomeName(CheckOutcome o);
 const char* CheckOutcomeLabel(CheckOutcome o);
 
 // Why the conditions make a failed figure unreliable ("load 6.97 before the
-// measurements on 2 CPUs, busy above 4.00"), or "" when the machine was quiet.
+// measurements on 2 CPUs, busy above 4.00", "other I/O on vda: ..."), or ""
+// when the machine was quiet.
 std::string BusyMachineReason(const Report& report);
 
 struct RequirementResult {

@@ -162,7 +162,8 @@ SummaryConditions ConditionsOf(const Report& r) {
   c.load_average_1m_after = sys.load_average_1m_after;
   c.cpu_count = sys.cpu_count;
   c.busy_above_load = kBusyLoadPerCpu * sys.cpu_count;
-  c.busy = MachineWasBusy(sys);
+  c.other_io = ForeignIoReason(r.environment);
+  c.busy = MachineWasBusy(sys) || !c.other_io.empty();
   return c;
 }
 

@@ -91,6 +91,7 @@ void to_json(json& j, const Summary& s) {
   json c = {{"cpu_count", s.conditions.cpu_count},
             {"busy_above_load", s.conditions.busy_above_load},
             {"busy", s.conditions.busy}};
+  PutStr(c, "other_io", s.conditions.other_io);
   PutOpt(c, "load_average_1m_before", s.conditions.load_average_1m_before);
   PutOpt(c, "load_average_1m_after", s.conditions.load_average_1m_after);
   j["conditions"] = c;
@@ -140,6 +141,7 @@ void from_json(const json& j, Summary& s) {
     c.cpu_count = Opt<int>(*it, "cpu_count").value_or(0);
     c.busy_above_load = Opt<double>(*it, "busy_above_load").value_or(0);
     c.busy = Opt<bool>(*it, "busy").value_or(false);
+    c.other_io = Str(*it, "other_io");
     c.load_average_1m_before = Opt<double>(*it, "load_average_1m_before");
     c.load_average_1m_after = Opt<double>(*it, "load_average_1m_after");
   }

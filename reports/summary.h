@@ -64,7 +64,10 @@ struct SummaryConditions {
   std::optional<double> load_average_1m_after;
   int cpu_count = 0;
   double busy_above_load = 0;  // kBusyLoadPerCpu x cpu_count
-  bool busy = false;
+  // "other I/O on vda: ..." when other processes' I/O on the device made
+  // the run busy (probes/foreign_io.h); "" otherwise.
+  std::string other_io;
+  bool busy = false;  // the load or other I/O
 };
 
 struct Summary {

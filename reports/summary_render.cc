@@ -100,6 +100,7 @@ std::string ConditionsText(const SummaryConditions& c) {
                   " before, " + load(c.load_average_1m_after) + " after, on " +
                   std::to_string(c.cpu_count) + " CPUs (busy above " +
                   Fixed(c.busy_above_load, 2) + "): ";
+  if (!c.other_io.empty()) t = c.other_io + "; " + t;
   return t + (c.busy ? "BUSY, a missed gate is not a verdict on the disk"
                      : "quiet");
 }

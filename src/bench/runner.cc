@@ -11,9 +11,11 @@
 
 #include "engines/knob_spec.h"
 #include "src/bench/anon_rss_sampler.h"
+#include "src/bench/bench_clock.h"
 #include "src/bench/process_stats.h"
 #include "src/bench/repeat_stats.h"
 #include "src/bench/scenario_sets.h"
+#include "src/core/clock.h"
 #include "src/core/signals.h"
 
 namespace disktune::bench {
@@ -642,6 +644,8 @@ Result<std::vector<BenchResult>> RunBench(const BenchRequest& request) {
   ValuePool pool(first.compression_ratio, first.seed, max_value);
 
   std::vector<BenchResult> results;
+  const size_t reps = static_cast<size_t>(std::max(1, request.repeat));
+  PlanClock clock = PlanBenchTime(plan, request.repeat);
   std::error_code ec;
   std::filesystem::create_directories(request.db_root, ec);
   for (size_t e = 0; e < plan.engines.size(); e++) {
@@ -701,9 +705,20 @@ Result<std::vector<BenchResult>> RunBench(const BenchRequest& request) {
             r.error = "not run: " + failed_step;
           }
         } else {
+          const size_t at =
+              (e * reps + static_cast<size_t>(rep)) * plan.steps.size() + i;
+          if (request.step_line)
+            request.step_line(
+                StepLabel(id, plan.steps[i]), static_cast<int>(at),
+                static_cast<int>(clock.size()), clock.RemainingNs(at));
+          const uint64_t started = NowNanos();
           if (request.step_started) request.step_started();
           r = RunStep(er, plan.steps[i], static_cast<int>(i), pool);
           if (request.step_finished) request.step_finished(&r);
+          clock.Done(at, NowNanos() - started,
+                     r.status == RunStatus::kOk
+                         ? static_cast<double>(r.params.ops)
+                         : 0);
           if (r.status == RunStatus::kFailed ||
               r.status == RunStatus::kPartial) {
             failed_step = r.scenario + " failed earlier on " + id;

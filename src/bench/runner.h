@@ -48,6 +48,12 @@ struct BenchRequest {
   // Everything else: which repetition is running, and with repeat > 1
   // each run's own line.
   LineSink progress;
+  // A step starts: its label ("leveldb fillseq"), its index of `total`
+  // (engines x repetitions x steps) and the time left from the plan
+  // (bench_clock.h), for a progress line. May be empty.
+  std::function<void(const std::string& label, int index, int total,
+                     uint64_t remaining_ns)>
+      step_line;
   // Called before and after each step that runs (a throttled run notes in
   // each result what escaped the throttle during it).
   std::function<void()> step_started;

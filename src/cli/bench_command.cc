@@ -269,8 +269,8 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   auto scratch = OpenScratch(opts.common);
   if (!scratch.ok()) return Fail(ctx, scratch.status());
   std::unique_ptr<ThrottleSession> throttled;
+  std::unique_ptr<TerminalProgress> p = MakeProgress(ctx, opts.common);
   if (*throttle) {
-    std::unique_ptr<TerminalProgress> p = MakeProgress(ctx, opts.common);
     auto t = ThrottleSession::Start(**throttle, **scratch, p.get());
     if (!t.ok()) return Fail(ctx, t.status());
     throttled = std::move(*t);
@@ -289,13 +289,20 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
 
   // The figures on stdout (stderr when the JSON goes there), progress on
   // stderr, so `> file` keeps the results.
+  // A step line (from the plan: bench_clock.h) is cleared before a figure
+  // lands on the same terminal.
   std::ostream* figures = HumanStream(ctx, opts.common);
-  req.results = [figures](std::string_view line) {
+  TerminalProgress* steps = p.get();
+  req.results = [figures, steps](std::string_view line) {
+    steps->Finish();
     if (figures) *figures << line << "\n" << std::flush;
   };
-  std::ostream* lines = opts.common.quiet ? nullptr : &ctx.err;
-  req.progress = [lines](std::string_view line) {
-    if (lines) *lines << line << "\n" << std::flush;
+  req.progress = [steps](std::string_view line) {
+    steps->Info(std::string(line));
+  };
+  req.step_line = [steps](const std::string& label, int index, int total,
+                          uint64_t remaining_ns) {
+    steps->Step(label, index, total, remaining_ns);
   };
 
   Report report = NewReport("bench");

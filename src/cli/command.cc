@@ -192,6 +192,8 @@ Status CheckServiceFlag(const std::string& service) {
 
 void FinishReport(const std::string& service, Report* report) {
   report->environment.system.load_average_1m_after = ReadLoadAverage1m();
+  if (report->environment.foreign_io)
+    FinishForeignIo(&*report->environment.foreign_io);
   report->summary = Summarize(*report, service);
 }
 

@@ -30,11 +30,11 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
       SelectProbes(flags.probes.empty() ? DefaultProbeIds() : flags.probes);
   if (!probes.ok()) return probes.status().WithContext("--probes");
   DT_RETURN_IF_ERROR(CheckJsonDestination(common));
-  // A caller passing its scratch directory has throttled it already.
-  Result<std::optional<ThrottleSpec>> throttle =
-      scratch == nullptr ? PlanThrottle(common)
-                         : Result<std::optional<ThrottleSpec>>(std::nullopt);
+  // A caller passing its scratch directory has throttled it already; the
+  // limits still set the progress estimate's priors.
+  Result<std::optional<ThrottleSpec>> throttle = PlanThrottle(common);
   if (!throttle.ok()) return throttle.status();
+  if (*throttle) PlanForThrottle((*throttle)->limits, &*config);
   auto progress = MakeProgress(ctx, common);
   std::unique_ptr<ScratchDir> own;
   std::unique_ptr<ThrottleSession> throttled;

@@ -214,6 +214,10 @@ Status RunBaselineBench(bench::BenchRequest req, const ScratchDir& scratch,
   req.progress = [progress](std::string_view line) {
     progress->Info(std::string(line));
   };
+  req.step_line = [progress](const std::string& label, int index, int total,
+                             uint64_t remaining_ns) {
+    progress->Step(label, index, total, remaining_ns);
+  };
   Result<std::vector<bench::BenchResult>> results = bench::RunBench(req);
   // The tuner runs in the same scratch directory next: free its space.
   scratch.RemoveTree("bench");
