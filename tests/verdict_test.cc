@@ -3,6 +3,9 @@
 // too few samples is INSUFFICIENT with exit 3 (never PASS), and the etcd
 // check is one figure in check, the run's analyses, text and Prometheus.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -109,6 +112,52 @@ TEST_F(VerdictTest, TooFewSamplesIsInsufficientNeverPass) {
   EXPECT_NEAR(shown, sync_p99 / 1e9, 1e-12)
       << "Prometheus shows another figure than the sync p99";
   EXPECT_EQ(e.exit_code == 0, etcd["verdict"] == "pass") << e.out;
+}
+
+// Another process writing the same disk during the measurements: a gate
+// missed then is UNRELIABLE (exit 3), with the other I/O named, not FAIL.
+TEST_F(VerdictTest, OtherIoOnTheDiskMakesAMissedGateUnreliable) {
+  // A writer beside the probe: 64 KiB direct, synced writes, at most
+  // 256 MiB, stopped when the probe ends.
+  pid_t dd = fork();
+  ASSERT_GE(dd, 0);
+  if (dd == 0) {
+    std::string of = "of=" + P("other.dat");
+    execlp("dd", "dd", "if=/dev/zero", of.c_str(), "bs=64k", "count=4096",
+           "oflag=direct,dsync", "status=none", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  RunOutput p = RunDisktune(
+      {"probe", "--probes", "fsync", "--fsync-methods", "fdatasync",
+       "--fsync-sizes", "4096", "--fsync-modes", "append", "--duration", "4s",
+       "--warmup", "0s", "--dir", work_, "--json", P("r.json")},
+      work_);
+  kill(dd, SIGTERM);
+  int st = 0;
+  waitpid(dd, &st, 0);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  nlohmann::json r = nlohmann::json::parse(ReadFile(P("r.json")));
+  if (!r["environment"].contains("foreign_io"))
+    GTEST_SKIP() << "no block device behind " << work_;
+  const auto& f = r["environment"]["foreign_io"];
+  ASSERT_TRUE(f.contains("after")) << f.dump();
+  EXPECT_GT(f["others_bytes"].get<double>(), 0) << f.dump();
+  ASSERT_TRUE(f["busy"].get<bool>()) << f.dump();
+  EXPECT_NE(r["summary"]["conditions"]["other_io"].get<std::string>().find(
+                "other I/O on "),
+            std::string::npos);
+  EXPECT_TRUE(r["summary"]["conditions"]["busy"].get<bool>());
+  EXPECT_EQ(ValidateAgainstSchema(Schema("report.v1.schema.json"), r),
+            std::vector<std::string>{});
+
+  RunOutput c = RunDisktune({"check", P("r.json"), "--require",
+                             "fsync.fdatasync.4096.append.p99 < 1us"});
+  EXPECT_EQ(c.exit_code, 3) << c.out << c.err;
+  EXPECT_NE(c.out.find("UNRELIABLE"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("other I/O on "), std::string::npos) << c.out;
+  RunOutput text = RunDisktune({"report", P("r.json")});
+  EXPECT_NE(text.out.find("conditions:   other I/O on "), std::string::npos)
+      << text.out;
 }
 
 }  // namespace
