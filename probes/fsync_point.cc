@@ -430,8 +430,8 @@ Status PrepareOverwriteFile(FsyncTarget* target, uint64_t bytes,
 }
 
 Status RunFsyncPoint(const FsyncTarget& target, const FsyncPoint& point,
-                     const FsyncLimits& limits, uint64_t seed,
-                     ProbeResult* out) {
+                     const FsyncLimits& limits, uint64_t seed, ProbeResult* out,
+                     const FsyncTick& tick) {
   ProbeResult r;
   r.probe = "fsync";
   r.name = point.name;
@@ -483,7 +483,7 @@ Status RunFsyncPoint(const FsyncTarget& target, const FsyncPoint& point,
   uint64_t ops = 0;
   std::string limit = "time";
   FlushSnapshot before = FlushSnapshot::Take(target.flush_disks);
-  uint64_t t0 = NowNanos(), elapsed = 0;
+  uint64_t t0 = NowNanos(), elapsed = 0, last_tick = t0;
   while (true) {
     if (InterruptRequested()) return Status::Aborted("fsync probe interrupted");
     if (!room()) {
@@ -501,6 +501,10 @@ Status RunFsyncPoint(const FsyncTarget& target, const FsyncPoint& point,
     if (separate_sync) sync_hist.Add(files.sync_ns());
     ops++;
     elapsed = b - t0;
+    if (tick && b - last_tick >= kTickNs) {
+      last_tick = b;
+      tick(ops);
+    }
     if (elapsed >= limits.duration_ns && ops >= limits.min_ops) break;
     if (elapsed >= limits.max_ns) {
       limit = "time_cap";

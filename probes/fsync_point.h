@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -106,11 +107,16 @@ Status RemoveOverwriteFile(const FsyncTarget& t);
 ProbeParams FsyncPointParams(const FsyncTarget& target, const FsyncPoint& point,
                              const FsyncLimits& limits);
 
+// Hears the operations measured so far, about once a second, so a long
+// point (etcd's 10,029 syncs) can update the time left from its own pace.
+using FsyncTick = std::function<void(uint64_t ops)>;
+inline constexpr uint64_t kTickNs = 1'000'000'000;
+
 // Runs one point into `*out` (ok, skipped or failed with a clear reason).
 // Returns Aborted on SIGINT/SIGTERM; the point's files are removed on every
 // path.
 Status RunFsyncPoint(const FsyncTarget& target, const FsyncPoint& point,
-                     const FsyncLimits& limits, uint64_t seed,
-                     ProbeResult* out);
+                     const FsyncLimits& limits, uint64_t seed, ProbeResult* out,
+                     const FsyncTick& tick = {});
 
 }  // namespace disktune

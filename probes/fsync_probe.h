@@ -63,10 +63,13 @@ FsyncLimits LimitsForPoint(const FsyncPoint& p, FsyncLimits limits);
 // estimate counts a point's work in (0 for the unsynced floor).
 double SyncIosPerOp(const FsyncPoint& p);
 // A point's planned step: warm-up, then min_ops operations at the rate of
-// "sync_io", at least duration_ns and at most max_ns (plan_clock.h).
+// its method's sync I/O ("sync_io.fdatasync"), at least duration_ns and at
+// most max_ns (plan_clock.h).
+inline constexpr const char* kSyncIoKind = "sync_io";
 PlannedStep PlanFsyncPoint(const FsyncPoint& p, const FsyncLimits& limits);
 // What one sync I/O costs in the scratch directory, for the progress
-// estimate's prior: 16 appended 4 KiB fdatasyncs (at most 200 ms), their
+// estimate's prior: 32 appended 2300 B fdatasyncs (etcd's write; at most
+// 150 ms), their
 // mean over SyncIosPerOp. 0 when it cannot tell (memory filesystem, error).
 double CalibrateSyncIoNs(const ScratchDir& scratch,
                          const std::optional<DeviceInfo>& device,

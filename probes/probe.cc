@@ -74,6 +74,14 @@ void ProbeContext::StartPoint(const std::string& name, int index_in_probe) {
     progress->Step(name, index, point_total, clock.RemainingNs(step));
 }
 
+void ProbeContext::UpdatePoint(const std::string& name, double work_so_far) {
+  if (!open_step_ || progress == nullptr) return;
+  const size_t step = *open_step_;
+  progress->Step(
+      name, static_cast<int>(step) - clock_base, point_total,
+      clock.RemainingWithin(step, NowNanos() - open_start_ns_, work_so_far));
+}
+
 void ProbeContext::EndPoint(double work_done) {
   if (!open_step_) return;
   clock.Done(*open_step_, NowNanos() - open_start_ns_, work_done);

@@ -95,6 +95,9 @@ struct ProbeContext {
   // Reports that a point starts, with the time left from the plan; ends the
   // point still open (as having done its planned work).
   void StartPoint(const std::string& name, int index_in_probe);
+  // The open point has done `work_so_far` units: a line with the time left
+  // from its own pace (PlanClock::RemainingWithin).
+  void UpdatePoint(const std::string& name, double work_so_far);
   // The open point ended after doing `work_done` units of its planned work
   // (PlanPoints: I/Os for the fsync points).
   void EndPoint(double work_done);

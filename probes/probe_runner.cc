@@ -49,7 +49,6 @@ PlanClock PlanProbeRun(const std::vector<const Probe*>& probes,
   clock.SetPrior(
       "fill", 1e9 / (config.fill_bytes_per_sec > 0 ? config.fill_bytes_per_sec
                                                    : kFillPriorBytesPerSec));
-  if (config.sync_io_ns > 0) clock.SetPrior("sync_io", config.sync_io_ns);
   if (fill_bytes > 0) {
     PlannedStep fill;
     fill.kind = "fill";
@@ -59,7 +58,13 @@ PlanClock PlanProbeRun(const std::vector<const Probe*>& probes,
   std::vector<PlannedStep> round;
   for (const Probe* p : probes) p->PlanPoints(config, &round);
   for (int r = 0; r < std::max(1, config.repeat); r++) {
-    for (const PlannedStep& s : round) clock.Add(s);
+    for (const PlannedStep& s : round) {
+      // One prior for every method's sync I/O (what it cost here, or the
+      // throttle's limit); each learns its own once it ran.
+      if (config.sync_io_ns > 0 && s.kind.rfind(kSyncIoKind, 0) == 0)
+        clock.SetPrior(s.kind, config.sync_io_ns);
+      clock.Add(s);
+    }
   }
   return clock;
 }

@@ -87,18 +87,25 @@ TEST_F(ProgressEstimateTest, ProbeLinesAddUpToTheRun) {
                       "--json",          work_ + "/r.json"},
                      work_);
   ASSERT_EQ(t.out.exit_code, 0) << t.out.err;
-  ExpectWithin30Percent(t);
+  // The first line comes before any point ran: its sync cost is the 32-sync
+  // calibration alone, and on the shared development VM the sync latency
+  // moves by half within a minute (one run's etcd point took 1.2 ms a sync,
+  // the next 2.3 ms). Lines in the first 10% of the run may be off by 2x;
+  // later ones rest on the points that ran and on the point's own pace.
+  ExpectWithin30Percent(t, 0.10, 2.0);
 }
 
 // A bench's first line comes before anything ran on this machine: its
 // rates are guesses (bench_clock.h), so the lines in the first 10% of the
 // run may be off by 3x; from the second step on the rates are measured.
+// --no-predict: the prediction's own measurements after the steps are not
+// in the bench's plan.
 TEST_F(ProgressEstimateTest, BenchLinesAddUpToTheRun) {
-  Timed t =
-      RunTimed({"bench", "--engine", "leveldb", "--scenario",
-                "fillseq,fillrandom,overwrite,readrandom,readseq", "--num",
-                "300000", "--dir", work_, "--progress", "always"},
-               work_);
+  Timed t = RunTimed(
+      {"bench", "--engine", "leveldb", "--scenario",
+       "fillseq,fillrandom,overwrite,readrandom,readseq", "--num", "700000",
+       "--no-predict", "--dir", work_, "--progress", "always"},
+      work_);
   ASSERT_EQ(t.out.exit_code, 0) << t.out.err;
   ExpectWithin30Percent(t, 0.10, 3.0);
 }

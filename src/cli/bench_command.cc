@@ -194,6 +194,7 @@ void Predict(const predict::DiskFigures& disk, const CommonOptions& common,
   calibrate.engines.clear();
   calibrate.step_started = nullptr;
   calibrate.step_finished = nullptr;
+  calibrate.step_line = nullptr;  // its steps are not the plan's
   for (const std::string& e : plan.engines) {
     if (predict::HasModel(e)) calibrate.engines.push_back(e);
   }
@@ -411,6 +412,7 @@ void SetupBenchCommand(CLI::App& app, CommandContext& ctx) {
                                      "run db_bench scenarios on embedded "
                                      "engines in --dir and report each figure");
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
+  AddProgressOption(cmd, &opts->common);
   cmd->add_option("--engine", f.engines,
                   "engine id(s), comma-separated, or 'all'")
       ->type_name("NAME[,NAME]|all")

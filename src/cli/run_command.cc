@@ -200,6 +200,7 @@ void PredictFromThisRun(const bench::BenchRequest& req, Report* report) {
   calibrate.engines.clear();
   calibrate.step_started = nullptr;
   calibrate.step_finished = nullptr;
+  calibrate.step_line = nullptr;  // its steps are not the plan's
   for (const std::string& e : plan->engines) {
     if (predict::HasModel(e)) calibrate.engines.push_back(e);
   }

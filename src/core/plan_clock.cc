@@ -74,6 +74,23 @@ uint64_t PlanClock::ExpectedNs(size_t i) const {
   return static_cast<uint64_t>(std::llround(t));
 }
 
+uint64_t PlanClock::RemainingWithin(size_t i, uint64_t ns_so_far,
+                                    double work_so_far) const {
+  if (i >= steps_.size()) return 0;
+  const PlannedStep& s = steps_[i];
+  double total = static_cast<double>(ExpectedNs(i));
+  double fixed = static_cast<double>(s.fixed_ns) * FixedScale();
+  double into_work = static_cast<double>(ns_so_far) - fixed;
+  if (s.work > 0 && work_so_far > 0 && into_work > 0) {
+    double w = s.work * into_work / work_so_far;
+    w = std::clamp(w, static_cast<double>(s.min_ns),
+                   static_cast<double>(std::max(s.min_ns, s.max_ns)));
+    total = fixed + w;
+  }
+  double left = std::max(0.0, total - static_cast<double>(ns_so_far));
+  return static_cast<uint64_t>(std::llround(left)) + RemainingNs(i + 1);
+}
+
 uint64_t PlanClock::RemainingNs(size_t i) const {
   uint64_t total = 0;
   for (size_t k = i; k < steps_.size(); k++) total += ExpectedNs(k);

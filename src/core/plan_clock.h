@@ -48,6 +48,11 @@ class PlanClock {
   uint64_t ExpectedNs(size_t i) const;
   // The time left at the start of step `i` (it included).
   uint64_t RemainingNs(size_t i) const;
+  // The time left while step `i` runs, `ns_so_far` into it with
+  // `work_so_far` units done: its own rest at the pace it has shown (within
+  // its bounds), then the steps after it.
+  uint64_t RemainingWithin(size_t i, uint64_t ns_so_far,
+                           double work_so_far) const;
 
  private:
   struct Learnt {

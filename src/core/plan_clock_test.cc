@@ -82,6 +82,17 @@ TEST(PlanClockTest, AStepThatDidNothingTeachesNothing) {
   EXPECT_EQ(c.ExpectedNs(1), 150 * kMs);
 }
 
+TEST(PlanClockTest, ALongStepUpdatesFromItsOwnPace) {
+  PlanClock c;
+  c.SetPrior("sync_io", 1 * kMs);
+  c.Add(Work(10000, 0, 60'000 * kMs));  // planned 50 ms + 10 s
+  c.Add(Fixed(1000 * kMs));
+  // 2 s into its work it did 1,000 units: 2 ms each, 18 s to go, then 1 s.
+  EXPECT_EQ(c.RemainingWithin(0, 2050 * kMs, 1000), 19'000 * kMs);
+  // Never past its cap.
+  EXPECT_EQ(c.RemainingWithin(0, 2050 * kMs, 100), 59'000 * kMs);
+}
+
 TEST(PlanClockTest, AGuessedRateLearnsFromTheOtherGuesses) {
   PlanClock c;
   c.SetPrior("fillseq", 1000, true);
