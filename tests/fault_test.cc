@@ -386,6 +386,8 @@ TEST_F(FaultTest, FullDiskDuringRocksDbBenchStopsCleanly) {
        "4000000", "--value-size", "400", "--dir", small.mnt()},
       work_);
   EXPECT_NE(r.exit_code, 134) << "RocksDB's assertion fired: " << r.err;
+  // The guard's stop is a measurement that could not finish: exit 3.
+  EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("free space"), std::string::npos) << r.err;
   EXPECT_EQ(ListDir(small.mnt()), (std::vector<std::string>{"lost+found"}))
       << "scratch left on the full disk";

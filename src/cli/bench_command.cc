@@ -348,14 +348,15 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   Status out = EmitJson(ctx, opts.common, ReportToJson(report));
   if (!out.ok()) return Fail(ctx, out);
   if (InterruptRequested()) return Fail(ctx, Status::Aborted("interrupted"));
-  // Failed or partial scenarios make the command fail; skipped ones (no
-  // in-memory mode) do not.
+  // Failed or partial scenarios make the command fail with exit 3 (a
+  // measurement failed: an engine error, the free-space guard's stop, the
+  // guard gone); skipped ones (no in-memory mode) do not.
   for (const bench::BenchResult& r : *results) {
     if (r.status == bench::RunStatus::kFailed ||
         r.status == bench::RunStatus::kPartial) {
       ctx.err << "disktune: " << r.engine << " " << r.scenario << ": "
               << r.error << "\n";
-      return 1;
+      return kExitMeasurementFailed;
     }
   }
   return 0;
