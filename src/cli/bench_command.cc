@@ -19,6 +19,7 @@
 #include "src/bench/runner.h"
 #include "src/bench/scenario.h"
 #include "src/bench/scenario_sets.h"
+#include "src/bench/space_preflight.h"
 #include "src/cli/command.h"
 #include "src/cli/engine_libraries.h"
 #include "src/cli/predict_inputs.h"
@@ -230,6 +231,17 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
         }
       }
     }
+    // A profile that sizes nothing runs the default key count: said, so a
+    // forgotten workload section is not a silent million keys.
+    if (!from_profile.num && !f.num && f.data_size.empty() &&
+        !opts.common.quiet) {
+      ctx.err << "disktune: note: profile " << f.profile
+              << " has no workload num: using --num "
+              << (f.quick ? static_cast<uint64_t>(bench::kDefaultNum *
+                                                  bench::kQuickScale)
+                          : bench::kDefaultNum)
+              << " (the default); give --num to choose\n";
+    }
     MergeProfile(from_profile, &req.user);
     if (profile->memory_budget_bytes) {
       memory_budget = *profile->memory_budget_bytes;
@@ -284,6 +296,11 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
     };
   }
   const ScratchDir& dir = throttled ? throttled->scratch() : **scratch;
+  for (const std::string& e : plan->engines) {
+    Status room =
+        bench::CheckRoomToStart(e, req.user.knobs, dir.path(), dir.path());
+    if (!room.ok()) return Fail(ctx, room);
+  }
   req.db_root = dir.HandlePath("bench");
   req.db_root_shown = dir.Join("bench");
 

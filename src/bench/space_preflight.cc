@@ -1,0 +1,42 @@
+#include "src/bench/space_preflight.h"
+
+#include <sys/statvfs.h>
+
+#include "engines/knob_spec.h"
+#include "src/bench/space_guard.h"
+#include "src/core/units.h"
+
+namespace disktune::bench {
+
+uint64_t EngineStartBytes(std::string_view engine, const EngineOptions& knobs) {
+  if (engine != "rocksdb") return 0;
+  const KnobSpec& k = KnobRow(KnobId::kWriteBufferBytes);
+  std::optional<KnobValue> set = k.get(knobs);
+  uint64_t buffer = static_cast<uint64_t>(
+      set ? *set : k.rocksdb.default_value.value_or(64 << 20));
+  // The log's preallocated block (1.1 x the buffer) and one flushed
+  // memtable.
+  return buffer + buffer / 10 + buffer;
+}
+
+Status CheckRoomToStart(std::string_view engine, const EngineOptions& knobs,
+                        const std::string& dir, const std::string& shown) {
+  uint64_t start = EngineStartBytes(engine, knobs);
+  if (start == 0) return Status::OK();
+  struct statvfs sv {};
+  if (statvfs(dir.c_str(), &sv) != 0) return Status::OK();
+  uint64_t total = static_cast<uint64_t>(sv.f_blocks) * sv.f_frsize;
+  uint64_t free_bytes = static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize;
+  uint64_t headroom = SpaceHeadroomBytes(total);
+  if (free_bytes >= start + headroom) return Status::OK();
+  auto b = [](uint64_t n) { return FormatBytes(static_cast<double>(n)); };
+  return Status::NoSpace(
+      std::string(engine) + " needs " + b(start + headroom) + " free on " +
+      shown + " to start (its preallocated write-ahead log and one flushed " +
+      "write buffer, " + b(start) + ", plus the " + b(headroom) +
+      " kept back by the free-space guard); " + b(free_bytes) +
+      " is free: free some space, choose another --dir or lower "
+      "--write-buffer-size");
+}
+
+}  // namespace disktune::bench
