@@ -52,6 +52,31 @@ Status OpenHolder(const JournalEntry& e, Fd* holder, std::string* name,
   return Status::OK();
 }
 
+// What a journal entry's target is now: its holder directory (when still
+// the one recorded) and the target's stat, not following a link.
+struct Found {
+  Fd holder;
+  std::string name;
+  struct stat st {};
+  bool present = false;
+};
+
+// Finds e.target through its recorded holder; `present` false, with `what`
+// saying why, when the holder or the target is gone or replaced.
+Status FindTarget(const JournalEntry& e, const std::string& kind, Found* f,
+                  std::string* what) {
+  DT_RETURN_IF_ERROR(OpenHolder(e, &f->holder, &f->name, what));
+  if (f->holder.fd < 0) return Status::OK();
+  if (fstatat(f->holder.fd, f->name.c_str(), &f->st, AT_SYMLINK_NOFOLLOW) !=
+      0) {
+    if (errno != ENOENT) return Status::FromErrno(errno, "stat " + e.target);
+    *what = kind + " " + e.target + " is already gone";
+    return Status::OK();
+  }
+  f->present = true;
+  return Status::OK();
+}
+
 bool SameObject(const struct stat& st, const JournalEntry& e) {
   return st.st_dev == e.object_device && st.st_ino == e.object_inode;
 }
@@ -91,20 +116,17 @@ Status RecordIdentity(int dir_fd, const std::string& name, JournalEntry* e) {
 }
 
 Status UndoScratchDirEntry(const JournalEntry& e, std::string* what) {
-  Fd holder;
-  std::string name;
-  DT_RETURN_IF_ERROR(OpenHolder(e, &holder, &name, what));
-  if (holder.fd < 0) return Status::OK();
+  Found f;
+  DT_RETURN_IF_ERROR(FindTarget(e, "scratch directory", &f, what));
+  if (!f.present) return Status::OK();
   Fd dir;
-  dir.fd = openat(holder.fd, name.c_str(),
+  dir.fd = openat(f.holder.fd, f.name.c_str(),
                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  bool gone = dir.fd < 0 && errno == ENOENT;
   struct stat st {};
   if (dir.fd < 0 || fstat(dir.fd, &st) != 0 || !SameObject(st, e)) {
     *what = "scratch directory " + e.target +
-            (gone ? " is already gone"
-                  : " is not the directory disktune made (renamed, replaced "
-                    "or a link); left alone");
+            " is not the directory disktune made (renamed, replaced or a "
+            "link); left alone";
     return Status::OK();
   }
   // A live run holds its scratch directory locked (its own exit handler
@@ -117,7 +139,8 @@ Status UndoScratchDirEntry(const JournalEntry& e, std::string* what) {
     return Status::IOError("could not empty " + e.target + ": " +
                            leftover.substr(0, leftover.find('\n')));
   }
-  if (unlinkat(holder.fd, name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT)
+  if (unlinkat(f.holder.fd, f.name.c_str(), AT_REMOVEDIR) != 0 &&
+      errno != ENOENT)
     return Status::FromErrno(errno, "remove " + e.target);
   *what = "removed scratch directory " + e.target + " left by killed pid " +
           std::to_string(e.pid);
@@ -125,15 +148,10 @@ Status UndoScratchDirEntry(const JournalEntry& e, std::string* what) {
 }
 
 Status UndoMountEntry(const JournalEntry& e, std::string* what) {
-  Fd holder;
-  std::string name;
-  DT_RETURN_IF_ERROR(OpenHolder(e, &holder, &name, what));
-  if (holder.fd < 0) return Status::OK();
-  struct stat st {};
-  if (fstatat(holder.fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-    *what = "mount point " + e.target + " is already gone";
-    return Status::OK();
-  }
+  Found f;
+  DT_RETURN_IF_ERROR(FindTarget(e, "mount point", &f, what));
+  if (!f.present) return Status::OK();
+  struct stat& st = f.st;
   if (!S_ISDIR(st.st_mode)) {
     *what = e.target + " is not a directory any more; left alone";
     return Status::OK();
@@ -148,26 +166,20 @@ Status UndoMountEntry(const JournalEntry& e, std::string* what) {
       return Status::OK();
     }
     DT_RETURN_IF_ERROR(
-        UnmountPath(FdPath(holder.fd) + "/" + name, e.target, &how));
-    if (fstatat(holder.fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+        UnmountPath(FdPath(f.holder.fd) + "/" + f.name, e.target, &how));
+    if (fstatat(f.holder.fd, f.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
       st = {};
   }
-  if (SameObject(st, e)) unlinkat(holder.fd, name.c_str(), AT_REMOVEDIR);
+  if (SameObject(st, e)) unlinkat(f.holder.fd, f.name.c_str(), AT_REMOVEDIR);
   *what = how + e.target;
   return Status::OK();
 }
 
 Status UndoImageEntry(const JournalEntry& e, std::string* what) {
-  Fd holder;
-  std::string name;
-  DT_RETURN_IF_ERROR(OpenHolder(e, &holder, &name, what));
-  if (holder.fd < 0) return Status::OK();
-  struct stat st {};
-  if (fstatat(holder.fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-    *what = "image " + e.target + " already gone";
-    return Status::OK();
-  }
-  if (!S_ISREG(st.st_mode) || !SameObject(st, e)) {
+  Found f;
+  DT_RETURN_IF_ERROR(FindTarget(e, "image", &f, what));
+  if (!f.present) return Status::OK();
+  if (!S_ISREG(f.st.st_mode) || !SameObject(f.st, e)) {
     *what = e.target + " is not the image disktune made; left alone";
     return Status::OK();
   }
@@ -176,7 +188,7 @@ Status UndoImageEntry(const JournalEntry& e, std::string* what) {
     DT_RETURN_IF_ERROR(DetachLoop(dev));
     detached += "; detached " + dev;
   }
-  DT_RETURN_IF_ERROR(UnlinkAt(holder.fd, name, e.target));
+  DT_RETURN_IF_ERROR(UnlinkAt(f.holder.fd, f.name, e.target));
   *what = "deleted image " + e.target + detached;
   return Status::OK();
 }

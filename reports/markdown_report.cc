@@ -105,40 +105,11 @@ void Checks(const Report& r, std::ostringstream& os) {
 
 // An array of objects as a table: a column per key, values with units.
 void ObjectTableMd(const json& v, std::ostringstream& os) {
-  std::vector<std::string> keys;
-  for (const auto& e : v) {
-    if (!e.is_object()) continue;
-    for (const auto& k : DisplayKeys(e)) {
-      if (std::find(keys.begin(), keys.end(), k) == keys.end())
-        keys.push_back(k);
-    }
-  }
-  std::vector<std::string> head;
-  for (const auto& k : keys)
-    head.push_back(Md(FieldLabel(k, v[0].value(k, json()))));
-  os << "\n" << HeaderRow(head, std::string(keys.size(), 'l'));
-  for (const auto& e : v) {
-    std::vector<std::string> row;
-    for (const auto& k : keys) {
-      if (!e.is_object() || !e.contains(k)) {
-        row.push_back("-");
-        continue;
-      }
-      std::string cell;
-      if (e[k].is_array()) {
-        for (const auto& x : e[k])
-          cell += (cell.empty() ? "" : " / ") + HumanValue(k, x);
-      } else if (e[k].is_object()) {
-        for (auto it = e[k].begin(); it != e[k].end(); ++it)
-          cell += (cell.empty() ? "" : "; ") + FieldLabel(it.key(), *it) +
-                  " = " + HumanValue(it.key(), *it);
-      } else {
-        cell = HumanValue(k, e[k]);
-      }
-      row.push_back(Md(cell));
-    }
-    os << Row(row);
-  }
+  std::vector<std::vector<std::string>> cells = ObjectTableCells(v);
+  for (auto& row : cells)
+    for (std::string& cell : row) cell = Md(cell);
+  os << "\n" << HeaderRow(cells[0], std::string(cells[0].size(), 'l'));
+  for (size_t i = 1; i < cells.size(); i++) os << Row(cells[i]);
   os << "\n";
 }
 

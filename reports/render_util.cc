@@ -172,6 +172,50 @@ std::vector<std::string> DisplayKeys(const nlohmann::json& object) {
   return keys;
 }
 
+namespace {
+
+std::string CellText(const std::string& key, const nlohmann::json& v) {
+  std::string cell;
+  if (v.is_array()) {
+    for (const auto& x : v)
+      cell += (cell.empty() ? "" : " / ") + HumanValue(key, x);
+  } else if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it)
+      cell += (cell.empty() ? "" : "; ") + FieldLabel(it.key(), *it) + " = " +
+              HumanValue(it.key(), *it);
+  } else {
+    cell = HumanValue(key, v);
+  }
+  return cell;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::string>> ObjectTableCells(
+    const nlohmann::json& array) {
+  std::vector<std::string> keys;
+  for (const auto& e : array) {
+    for (const auto& k : DisplayKeys(e)) {
+      if (std::find(keys.begin(), keys.end(), k) == keys.end())
+        keys.push_back(k);
+    }
+  }
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> head;
+  for (const auto& k : keys)
+    head.push_back(FieldLabel(k, array[0].value(k, nlohmann::json())));
+  rows.push_back(head);
+  for (const auto& e : array) {
+    std::vector<std::string> row;
+    for (const auto& k : keys) {
+      bool has = e.is_object() && e.contains(k);
+      row.push_back(has ? CellText(k, e[k]) : "-");
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 std::string FewSamplesMark(uint64_t samples, double q, bool* any) {
   bool few = samples < MinSamplesForQuantile(q);
   if (few && any) *any = true;

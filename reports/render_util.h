@@ -82,6 +82,13 @@ TuneSections SplitTune(const nlohmann::json& tune);
 // id, engine, scenario, point) first, then the rest as stored.
 std::vector<std::string> DisplayKeys(const nlohmann::json& object);
 
+// An array of objects as table cells in words: the first row is the header
+// (a column per key any element has, in display order), then a row per
+// element: a value with its unit, "-" where the element lacks the key, an
+// array as "a / b", an object as "label = value; ...".
+std::vector<std::vector<std::string>> ObjectTableCells(
+    const nlohmann::json& array);
+
 // "*" when `samples` are fewer than a q-quantile needs
 // (MinSamplesForQuantile), else " "; sets *any when it marks.
 std::string FewSamplesMark(uint64_t samples, double q, bool* any);

@@ -332,42 +332,8 @@ bool IsSentences(const nlohmann::json& v) {
 // An array of objects as an aligned table: one column per key (in display
 // order), a value per cell with its unit; a nested value in words.
 void ObjectTable(const nlohmann::json& v, int indent, std::ostringstream& os) {
-  std::vector<std::string> keys;
-  for (const auto& e : v) {
-    if (!e.is_object()) continue;
-    for (const auto& k : DisplayKeys(e)) {
-      if (std::find(keys.begin(), keys.end(), k) == keys.end())
-        keys.push_back(k);
-    }
-  }
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> head;
-  for (const auto& k : keys)
-    head.push_back(FieldLabel(k, v[0].value(k, nlohmann::json())));
-  rows.push_back(head);
-  for (const auto& e : v) {
-    std::vector<std::string> row;
-    for (const auto& k : keys) {
-      if (!e.is_object() || !e.contains(k)) {
-        row.push_back("-");
-      } else if (e[k].is_structured()) {
-        std::string cell;
-        if (e[k].is_array()) {
-          for (const auto& x : e[k])
-            cell += (cell.empty() ? "" : " / ") + HumanValue(k, x);
-        } else {
-          for (auto it = e[k].begin(); it != e[k].end(); ++it)
-            cell += (cell.empty() ? "" : "; ") + FieldLabel(it.key(), *it) +
-                    " = " + HumanValue(it.key(), *it);
-        }
-        row.push_back(cell);
-      } else {
-        row.push_back(HumanValue(k, e[k]));
-      }
-    }
-    rows.push_back(row);
-  }
-  std::vector<size_t> width(keys.size(), 0);
+  std::vector<std::vector<std::string>> rows = ObjectTableCells(v);
+  std::vector<size_t> width(rows[0].size(), 0);
   for (const auto& row : rows)
     for (size_t i = 0; i < row.size(); i++)
       width[i] = std::max(width[i], row[i].size());

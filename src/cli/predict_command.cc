@@ -88,17 +88,11 @@ std::vector<bench::BenchResult> Predicted(const bench::BenchRequest& req,
     bench::BenchResult r = run;
     r.scenario = std::string(plan->steps[run.step - 1].spec->name);
     r.metrics.ops_per_sec = 0;  // nothing measured on the disk
-    auto w = predict::WorkloadFor(
-        r, probed.environment.system.memory_available_bytes);
-    const predict::CalibrationPoint* point =
-        cal.Find(r.engine, r.scenario, r.step);
-    if (!w || !point) continue;
-    predict::EngineFacts f;
-    f.engine = r.engine;
-    f.cpu_ns = point->cpu_ns;
-    f.shape = *predict::ShapeFor(r.engine, r.engine_settings);
-    r.prediction = predict::MakePrediction(*w, f, disk, *point, cal.cpu_model);
-    out.push_back(std::move(r));
+    std::string why_not;
+    r.prediction = predict::PredictStep(
+        r, disk, cal, probed.environment.system.memory_available_bytes,
+        &why_not);
+    if (r.prediction) out.push_back(std::move(r));
   }
   return out;
 }
@@ -107,8 +101,6 @@ nlohmann::json ToJson(const PredictOptions& o, const Report& probed,
                       const predict::DiskFigures& disk,
                       const predict::Calibration& cal,
                       const std::vector<bench::BenchResult>& rs) {
-  nlohmann::json points = nlohmann::json::object();
-  for (const auto& [figure, name] : disk.source) points[figure] = name;
   nlohmann::json predictions = nlohmann::json::array();
   for (const bench::BenchResult& r : rs) {
     predictions.push_back(
@@ -128,13 +120,7 @@ nlohmann::json ToJson(const PredictOptions& o, const Report& probed,
             {"cpu_model", probed.environment.system.cpu_model},
             {"memory_available_bytes",
              probed.environment.system.memory_available_bytes}}},
-          {"disk",
-           {{"sync_latency_ns", disk.sync_ns},
-            {"read_latency_ns", disk.read_ns},
-            {"read_iops", disk.read_iops},
-            {"seq_read_bytes_per_sec", disk.seq_read_Bps},
-            {"seq_write_bytes_per_sec", disk.seq_write_Bps},
-            {"probe_points", points}}},
+          {"disk", predict::DiskFiguresToJson(disk)},
           {"cpu_calibrated_on", cal.cpu_model},
           {"predictions", predictions}};
 }

@@ -48,8 +48,6 @@ bench::Prediction MakePrediction(const Workload& w, const EngineFacts& f,
   for (const Ceiling& c : e.ceilings) {
     p.ceilings_ops_per_sec.emplace_back(BoundName(c.bound), c.ops_per_sec);
   }
-  json points = json::object();
-  for (const auto& [figure, name] : disk.source) points[figure] = name;
   json engine = {{"cpu_ns_per_op", f.cpu_ns},
                  {"cpu_calibrated_on", calibrated_cpu},
                  {"calibration_scenario", calibrated.scenario},
@@ -64,13 +62,7 @@ bench::Prediction MakePrediction(const Workload& w, const EngineFacts& f,
   if (f.measured_write_amplification) {
     engine["measured_write_amplification"] = *f.measured_write_amplification;
   }
-  p.inputs = {{"disk",
-               {{"sync_latency_ns", disk.sync_ns},
-                {"read_latency_ns", disk.read_ns},
-                {"read_iops", disk.read_iops},
-                {"seq_read_bytes_per_sec", disk.seq_read_Bps},
-                {"seq_write_bytes_per_sec", disk.seq_write_Bps},
-                {"probe_points", points}}},
+  p.inputs = {{"disk", DiskFiguresToJson(disk)},
               {"engine", engine},
               {"workload",
                {{"num", w.num},
@@ -84,32 +76,57 @@ bench::Prediction MakePrediction(const Workload& w, const EngineFacts& f,
   return p;
 }
 
+json DiskFiguresToJson(const DiskFigures& disk) {
+  json points = json::object();
+  for (const auto& [figure, name] : disk.source) points[figure] = name;
+  return {{"sync_latency_ns", disk.sync_ns},
+          {"read_latency_ns", disk.read_ns},
+          {"read_iops", disk.read_iops},
+          {"seq_read_bytes_per_sec", disk.seq_read_Bps},
+          {"seq_write_bytes_per_sec", disk.seq_write_Bps},
+          {"probe_points", points}};
+}
+
+std::optional<bench::Prediction> PredictStep(const bench::BenchResult& r,
+                                             const DiskFigures& disk,
+                                             const Calibration& calibration,
+                                             uint64_t memory_bytes,
+                                             std::string* why_not) {
+  why_not->clear();
+  auto w = WorkloadFor(r, memory_bytes);
+  if (!w) {
+    if (HasModel(r.engine) && KindOf(r.scenario)) {
+      *why_not =
+          "no prediction: the model covers one thread, one entry per write";
+    }
+    return std::nullopt;
+  }
+  const CalibrationPoint* cal = calibration.Find(r.engine, r.scenario, r.step);
+  if (!cal) {
+    *why_not = "no prediction: the in-memory calibration of " + r.scenario +
+               " did not run";
+    return std::nullopt;
+  }
+  EngineFacts f;
+  f.engine = r.engine;
+  f.cpu_ns = cal->cpu_ns;
+  f.shape = *ShapeFor(r.engine, r.engine_settings);
+  return MakePrediction(*w, f, disk, *cal, calibration.cpu_model);
+}
+
 void AttachPredictions(const DiskFigures& disk, const Calibration& calibration,
                        const SystemInfo& system,
                        std::vector<bench::BenchResult>* results) {
+  std::string why_not;
   for (bench::BenchResult& r : *results) {
     if (r.status != bench::RunStatus::kOk) continue;
-    auto w = WorkloadFor(r, system.memory_available_bytes);
-    if (!w) {
-      if (HasModel(r.engine) && KindOf(r.scenario)) {
-        r.notes.push_back(
-            "no prediction: the model covers one thread, one entry per write");
-      }
+    std::optional<bench::Prediction> predicted = PredictStep(
+        r, disk, calibration, system.memory_available_bytes, &why_not);
+    if (!predicted) {
+      if (!why_not.empty()) r.notes.push_back(why_not);
       continue;
     }
-    const CalibrationPoint* cal =
-        calibration.Find(r.engine, r.scenario, r.step);
-    if (!cal) {
-      r.notes.push_back("no prediction: the in-memory calibration of " +
-                        r.scenario + " did not run");
-      continue;
-    }
-    EngineFacts f;
-    f.engine = r.engine;
-    f.cpu_ns = cal->cpu_ns;
-    f.shape = *ShapeFor(r.engine, r.engine_settings);
-    bench::Prediction p =
-        MakePrediction(*w, f, disk, *cal, calibration.cpu_model);
+    bench::Prediction& p = *predicted;
     if (p.ops_per_sec > 0) {
       p.measured_over_predicted = r.metrics.ops_per_sec / p.ops_per_sec;
       p.miss_cause = MissCause(r, p, calibration.cpu_model, system);

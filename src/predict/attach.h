@@ -28,6 +28,19 @@ bench::Prediction MakePrediction(const Workload& w, const EngineFacts& f,
                                  const CalibrationPoint& calibrated,
                                  const std::string& calibrated_cpu);
 
+// The disk's figures as every prediction JSON names them (with the probe
+// point each came from).
+nlohmann::json DiskFiguresToJson(const DiskFigures& disk);
+
+// The prediction for step `r` (its engine, scenario, step and settings), or
+// nullopt with `why_not` saying why when the engine and scenario have a
+// model ("" when they have none).
+std::optional<bench::Prediction> PredictStep(const bench::BenchResult& r,
+                                             const DiskFigures& disk,
+                                             const Calibration& calibration,
+                                             uint64_t memory_bytes,
+                                             std::string* why_not);
+
 // Fills `prediction` of every ok result whose engine and scenario have a
 // model and a calibration point, its ratio, and for a miss its cause; adds a
 // note to the others saying why there is none. `system`: the machine the
