@@ -185,5 +185,29 @@ TEST_F(FaultExitTest, RocksDbOnASmallFilesystemIsRefusedUpFront) {
   EXPECT_TRUE(left.empty()) << "left in the small filesystem";
 }
 
+// A --num whose database cannot fit in the whole scratch filesystem is
+// refused before the engine opens; one that fits runs.
+TEST_F(FaultExitTest, NumBeyondTheFilesystemIsRefusedUpFront) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root (mount tmpfs)";
+  std::string mnt = work_ + "/mnt";
+  fs::create_directory(mnt);
+  ASSERT_EQ(mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=40m"), 0);
+  // 1,000,000 x (16 + 100 x 0.5) bytes: about 63 MiB.
+  RunOutput big = RunDisktune({"bench", "--scenario", "fillseq", "--num",
+                               "1000000", "--no-predict", "--dir", mnt},
+                              work_);
+  std::vector<std::string> left = ListDir(mnt);
+  RunOutput small = RunDisktune({"bench", "--scenario", "fillseq", "--num",
+                                 "100000", "--no-predict", "--dir", mnt},
+                                work_);
+  umount(mnt.c_str());
+  EXPECT_EQ(big.exit_code, 2) << big.err;
+  EXPECT_EQ(CountLines(big.err), 1) << big.err;
+  EXPECT_NE(big.err.find("more than the whole filesystem"), std::string::npos)
+      << big.err;
+  EXPECT_TRUE(left.empty()) << "left in the small filesystem";
+  EXPECT_EQ(small.exit_code, 0) << small.err;
+}
+
 }  // namespace
 }  // namespace disktune::testing

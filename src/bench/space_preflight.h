@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "engines/engine.h"
+#include "src/bench/runner.h"
 #include "src/core/status.h"
 
 namespace disktune::bench {
@@ -30,5 +31,16 @@ uint64_t EngineStartBytes(std::string_view engine, const EngineOptions& knobs);
 // guard's headroom; OK otherwise, or when `dir` cannot be statvfs-ed.
 Status CheckRoomToStart(std::string_view engine, const EngineOptions& knobs,
                         const std::string& dir, const std::string& shown);
+
+// The database a step leaves, estimated as db_bench's header does
+// (FileSize: entries x (key + value x compression ratio)), for
+// min(num, writes) entries; 0 for a CPU-only or in-memory step.
+uint64_t EstimatedDbBytes(const PlannedStep& step);
+
+// InvalidArgument (exit 2) naming the figures when the largest
+// EstimatedDbBytes of `plan` is more than the whole filesystem of `dir`
+// holds (its size, not its free space: less free space than that is the
+// guard's to stop, with exit 3).
+Status CheckDataFits(const BenchPlan& plan, const std::string& dir);
 
 }  // namespace disktune::bench

@@ -297,10 +297,14 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   }
   const ScratchDir& dir = throttled ? throttled->scratch() : **scratch;
   for (const std::string& e : plan->engines) {
-    Status room =
-        bench::CheckRoomToStart(e, req.user.knobs, dir.path(), dir.path());
+    Status room = bench::CheckRoomToStart(
+        e, req.user.knobs, dir.path(),
+        opts.common.dir.empty() ? "the current directory's filesystem"
+                                : opts.common.dir);
     if (!room.ok()) return Fail(ctx, room);
   }
+  Status fits = bench::CheckDataFits(*plan, dir.path());
+  if (!fits.ok()) return Fail(ctx, fits);
   req.db_root = dir.HandlePath("bench");
   req.db_root_shown = dir.Join("bench");
 
