@@ -101,8 +101,8 @@ void SetEmulation(ThrottleSpec* spec) {
   for (const std::string& e : spec->sync_latency_engines)
     engines += (engines.empty() ? "" : " and ") + e;
   spec->sync_latency_mechanism =
-      "a software floor: every sync that disktune's probes or the " + engines +
-      " engines issue on the device returns no sooner than " +
+      "a software floor under every sync that disktune's probes or the " +
+      engines + " engines issue on the device: each returns no sooner than " +
       FormatDuration(static_cast<double>(spec->sync_floor_ns)) +
       " after it started (it sleeps for the floor minus the sync's own "
       "time); the other engines' syncs are not floored";
@@ -310,8 +310,8 @@ std::string ThrottleBanner(const ThrottleRecord& r) {
   }
   s += "; it emulates rates and sync latency (" +
        FormatDuration(static_cast<double>(r.spec.sync_floor_ns)) +
-       " per sync): " + r.spec.sync_latency_mechanism +
-       "; not per-I/O latency: " + r.spec.not_emulated_reason;
+       " per sync, by " + r.spec.sync_latency_mechanism +
+       "); not per-I/O latency: " + r.spec.not_emulated_reason;
   return s;
 }
 

@@ -94,7 +94,8 @@ TEST(ReportTest, ThrottleIsRecordedAndSaidByEveryFormat) {
     EXPECT_NE(out.find("THROTTLED"), std::string::npos);
     EXPECT_NE(out.find("hdd class"), std::string::npos);
     EXPECT_NE(out.find("cgroup v1 blkio.throttle"), std::string::npos);
-    EXPECT_NE(out.find("emulates rates and sync latency (8.33 ms per sync)"),
+    EXPECT_NE(out.find("emulates rates and sync latency (8.33 ms per sync, by "
+                       "a software floor"),
               std::string::npos);
     EXPECT_NE(out.find("leveldb and rocksdb"), std::string::npos);
     EXPECT_NE(out.find("5.0% escaped"), std::string::npos);

@@ -137,7 +137,8 @@ TEST_F(ThrottleCliTest, FillsyncOnHddPaysTheSyncFloor) {
                    "--scenario", "fillsync", "--num", "50000", "--json", json,
                    "--dir", dir_ + "/scratch"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("emulates rates and sync latency (8.33 ms per sync)"),
+  EXPECT_NE(r.out.find("emulates rates and sync latency (8.33 ms per sync, by "
+                       "a software floor"),
             std::string::npos)
       << r.out;
   std::ifstream in(json);
