@@ -31,6 +31,10 @@ std::optional<LsmShape> ShapeFor(
     s.level1_bytes = 10u << 20;       // MaxBytesForLevel(1) in version_set.cc
     s.fanout = 10;                    // MaxBytesForLevel multiplies by 10
     s.block_bytes = 4096;             // leveldb::Options::block_size
+    // Table files are mapped (PosixEnv's mmap limit: 1000 files on 64-bit);
+    // a fault reads the kernel's read-around window, read_ahead_kb's
+    // default (model.h, cold reads).
+    s.cold_read_unit_bytes = 128u << 10;
     // One compaction thread fdatasyncs each output file before starting the
     // next (FinishCompactionOutputFile in db_impl.cc).
     s.syncs_table_files = true;
@@ -50,6 +54,7 @@ std::optional<LsmShape> ShapeFor(
     Read(settings, "rocksdb.write_buffer_size", &s.write_buffer_bytes);
     Read(settings, "rocksdb.target_file_size_base", &s.table_file_bytes);
     Read(settings, "rocksdb.max_bytes_for_level_base", &s.level1_bytes);
+    s.cold_read_unit_bytes = s.block_bytes;  // pread of one block
     return s;
   }
   return std::nullopt;

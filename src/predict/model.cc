@@ -146,11 +146,14 @@ void PredictReads(const Workload& w, const EngineFacts& f, const DiskFigures& d,
 
 double ReadMissesPerOp(const Workload& w, const LsmShape& shape,
                        double data_bytes) {
-  const double k = std::max(1, LsmLevels(shape, data_bytes));
+  const int levels = LsmLevels(shape, data_bytes);
+  const double k = std::max(1, levels);
   double warm = k * WarmMissShare(w, data_bytes);
-  if (w.kind != Kind::kReadRandomCold || w.ops == 0) return warm;
-  const double blocks =
-      std::max(1.0, data_bytes / static_cast<double>(shape.block_bytes));
+  if (w.kind != Kind::kReadRandomCold || w.ops == 0 || levels == 0) {
+    return warm;
+  }
+  const double blocks = std::max(
+      1.0, data_bytes / static_cast<double>(shape.cold_read_unit_bytes));
   const double touches = static_cast<double>(w.ops) * k;
   double first = blocks * (1.0 - std::exp(-touches / blocks));
   return std::max(warm, first / static_cast<double>(w.ops));

@@ -31,10 +31,16 @@
 //
 // Reads: a lookup touches one block in each of L levels (no bloom filter by
 // default); the page cache holds min(memory, D) of the D bytes. Warm: m =
-// k x (1 - min(1, memory / D)). Cold (cache dropped before the run): of R
-// uniform lookups over B = D / block blocks, B x (1 - e^(-R k / B)) touch a
-// block for the first time, so m = that / R (plus the warm miss share above
-// memory).
+// k x (1 - min(1, memory / D)). Cold (cache dropped, database reopened): of
+// R uniform lookups over B = D / u read units, B x (1 - e^(-R k / B)) touch
+// a unit for the first time, so m = that / R (plus the warm miss share above
+// memory). The unit u is what one miss brings into memory: LevelDB maps its
+// table files, so a miss faults in the kernel's read-around window (128 KiB,
+// the default read_ahead_kb); RocksDB preads one block (advise_random_on_open
+// turns the kernel's readahead off). Data that never left the write buffer
+// (L = 0) is recovered into memory by the reopen (RocksDB replays its WAL
+// into the memtable; LevelDB writes it out as a table the page cache keeps):
+// cold reads of it miss as warm ones do.
 //
 // Composition. Where the resources work one after the other for one thread
 // (a synchronous Get that waits for its read, a put that waits for its
@@ -100,6 +106,8 @@ struct LsmShape {
   uint64_t level1_bytes = 0;
   double fanout = 10;
   uint64_t block_bytes = 4096;
+  // Bytes one cold read miss brings into memory (u above).
+  uint64_t cold_read_unit_bytes = 4096;
   // LevelDB fdatasyncs each finished table file in the writing path of its
   // compaction; RocksDB syncs them too, but in its background threads.
   bool syncs_table_files = false;

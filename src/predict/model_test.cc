@@ -86,16 +86,37 @@ TEST(Predict, FillrandomIsWriteBandwidthBoundOnASlowDisk) {
 }
 
 TEST(Predict, ColdReadrandomCountsFirstTouches) {
-  // 40 MB of tables = 9,766 blocks of 4 KiB, two levels: 1,000 lookups touch
-  // 2,000 blocks, of which B (1 - e^(-2000 / B)) are distinct.
+  // 40 MB of tables = 305 read-around windows of 128 KiB (LevelDB maps its
+  // tables), two levels: 1,000 lookups touch 2,000 windows, of which
+  // B (1 - e^(-2000 / B)) are distinct.
   Workload w = Make(Kind::kReadRandomCold, 1000, 606060);
-  const double blocks = 606060 * 66.0 / 4096;
+  const double blocks = 606060 * 66.0 / (128 << 10);
   const double misses = blocks * (1 - std::exp(-2000 / blocks)) / 1000;
   EXPECT_NEAR(ReadMissesPerOp(w, *ShapeFor("leveldb"), 606060 * 66.0), misses,
               1e-9);
   Estimate e = Predict(w, LevelDb(2000), Disk());
   EXPECT_NEAR(e.ops_per_sec, 1e9 / (2000 + misses * 100000), 1e-6);
   EXPECT_EQ(e.bound, Bound::kReadIops);
+}
+
+TEST(Predict, ColdReadsOfRocksDbMissOneBlockEach) {
+  // RocksDB preads 4 KiB blocks: the same 40 MB is 9,766 units.
+  Workload w = Make(Kind::kReadRandomCold, 1000, 606060);
+  LsmShape shape =
+      *ShapeFor("rocksdb", {{"rocksdb.write_buffer_size", "4194304"}});
+  const double data = 606060 * 66.0;
+  const double k = LsmLevels(shape, data);
+  ASSERT_GE(k, 1);
+  const double blocks = data / 4096;
+  EXPECT_NEAR(ReadMissesPerOp(w, shape, data),
+              blocks * (1 - std::exp(-1000 * k / blocks)) / 1000, 1e-9);
+}
+
+TEST(Predict, ColdReadsOfDataStillInTheWriteBufferHitMemory) {
+  // 200,000 entries (13 MB of table bytes) fit RocksDB's 64 MiB write
+  // buffer: the reopen replays them into the memtable.
+  Workload w = Make(Kind::kReadRandomCold, 5000, 200000);
+  EXPECT_EQ(ReadMissesPerOp(w, *ShapeFor("rocksdb"), 200000 * 66.0), 0);
 }
 
 TEST(Predict, WarmReadsThatFitInMemoryAreCpuBound) {
