@@ -5,6 +5,7 @@
 #include <charconv>
 #include <limits>
 
+#include "src/core/sysinfo.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -447,6 +448,14 @@ std::string KnobValueText(const KnobSpec& k, KnobValue v) {
 }
 
 Status CheckKnobRange(const KnobSpec& k, KnobValue v) {
+  // A block cache or write buffer larger than the machine's memory cannot
+  // be what the engine really uses: refused, flag and profile alike.
+  if ((k.id == KnobId::kCacheBytes || k.id == KnobId::kWriteBufferBytes) &&
+      v > 0) {
+    DT_RETURN_IF_ERROR(
+        CheckFitsInMemory(Flag(k) + " " + FormatBytes(static_cast<double>(v)),
+                          static_cast<uint64_t>(v)));
+  }
   if (v >= k.min_value && v <= k.max_value) return Status::OK();
   std::string got = ", got " + KnobValueText(k, v);
   if (k.max_value == kNoMax ||

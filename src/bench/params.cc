@@ -5,6 +5,8 @@
 
 #include "engines/knob_spec.h"
 #include "src/bench/key_value.h"
+#include "src/core/sysinfo.h"
+#include "src/core/units.h"
 
 namespace disktune::bench {
 namespace {
@@ -30,6 +32,15 @@ Status CheckCount(const std::optional<int64_t>& v, const char* flag,
 Status ValidateOverrides(const Overrides& o) {
   constexpr int64_t kBig = int64_t{1} << 50;
   DT_RETURN_IF_ERROR(CheckCount(o.num, "num", 1, kBig));
+  // The key model (DbModel) holds one bit per key in memory: a --num whose
+  // bitmap the machine cannot hold is refused before anything is made.
+  if (o.num) {
+    DT_RETURN_IF_ERROR(
+        CheckFitsInMemory("--num " + std::to_string(*o.num) + " needs " +
+                              FormatBytes(static_cast<double>(*o.num / 8)) +
+                              " for its key model (one bit per key), which",
+                          static_cast<uint64_t>(*o.num / 8), "lower --num"));
+  }
   DT_RETURN_IF_ERROR(CheckCount(o.reads, "reads", 1, kBig));
   DT_RETURN_IF_ERROR(CheckCount(o.writes, "writes", 1, kBig));
   if (o.threads && (*o.threads < 1 || *o.threads > kMaxThreads)) {

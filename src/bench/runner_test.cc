@@ -4,11 +4,15 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "src/bench/mem_engine_for_test.h"
+#include "src/bench/watcher.h"
 #include "src/core/signals.h"
 #include "tests/test_support.h"
 
@@ -150,6 +154,50 @@ TEST_F(RunnerTest, DiskFullMidFillGivesAPartialResultWithTheEnginesError) {
   // Later steps on that engine are not run, and say why.
   EXPECT_EQ((*r)[1].status, RunStatus::kSkipped);
   EXPECT_NE((*r)[1].error.find("fillseq failed"), std::string::npos);
+}
+
+// This process's watcher processes (argv[0] "disktune-watcher").
+std::vector<pid_t> WatcherProcesses() {
+  std::vector<pid_t> found;
+  for (const auto& task :
+       std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream children(task.path() / "children");
+    pid_t pid = 0;
+    while (children >> pid) {
+      std::ifstream cmd("/proc/" + std::to_string(pid) + "/cmdline");
+      std::string argv0;
+      std::getline(cmd, argv0, '\0');
+      if (argv0 == "disktune-watcher") found.push_back(pid);
+    }
+  }
+  return found;
+}
+
+// The free-space watcher process killed mid-scenario: the scenario stops at
+// once with one line saying the guard is gone, rather than run on
+// unguarded.
+TEST_F(RunnerTest, KilledSpaceGuardStopsTheScenario) {
+  Watcher::ForceProcessForTesting(true);
+  int killed = 0;
+  config_.on_put = [&killed](uint64_t puts) {
+    if (puts != 100) return;
+    for (pid_t pid : WatcherProcesses()) {
+      kill(pid, SIGKILL);
+      siginfo_t info{};
+      // Dead, not reaped: the watcher's own Stop() reaps it.
+      waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT);
+      killed++;
+    }
+  };
+  auto r = RunBench(Request("fillrandom", 200000));
+  Watcher::ForceProcessForTesting(false);
+  ASSERT_TRUE(r.ok());
+  ASSERT_GT(killed, 0) << "no watcher process to kill";
+  const BenchResult& fill = (*r)[0];
+  EXPECT_EQ(fill.status, RunStatus::kPartial);
+  EXPECT_NE(fill.error.find("free-space guard stopped"), std::string::npos)
+      << fill.error;
+  EXPECT_LT(fill.metrics.ops, 200000u);
 }
 
 TEST_F(RunnerTest, DiskFullWithThreadsStopsAllThreads) {

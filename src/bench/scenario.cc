@@ -119,13 +119,15 @@ void Worker::ModelDelete(uint64_t k) {
 bool Worker::ShouldStop() const {
   return InterruptRequested() ||
          run_->failed().load(std::memory_order_relaxed) ||
-         (run_->space() && run_->space()->low());
+         (run_->space() && (run_->space()->low() || run_->space()->gone()));
 }
 
 Status Worker::StopStatus() const {
   if (InterruptRequested()) return Status::Aborted("interrupted");
   if (run_->space() && run_->space()->low())
     return Status::NoSpace(run_->space()->Message());
+  if (run_->space() && run_->space()->gone())
+    return Status::IOError(run_->space()->GoneMessage());
   return Status::Aborted("stopped: another thread failed");
 }
 

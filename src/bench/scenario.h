@@ -177,7 +177,8 @@ class Worker {
   void ModelPut(uint64_t k);
   void ModelDelete(uint64_t k);
 
-  // True when the run must stop: SIGINT/SIGTERM, or another thread failed.
+  // True when the run must stop: SIGINT/SIGTERM, another thread failed,
+  // free space fell below the headroom, or the free-space guard is gone.
   bool ShouldStop() const;
   // The status a body returns when ShouldStop() says so.
   Status StopStatus() const;

@@ -55,4 +55,11 @@ std::string SpaceGuard::Message() const {
          "lower --num or choose another --dir";
 }
 
+std::string SpaceGuard::GoneMessage() const {
+  return "free-space guard stopped: its watcher process (pid " +
+         std::to_string(watcher_ ? watcher_->process_id() : -1) +
+         ") ended, so nothing watched the free space on " + path_ +
+         "; the scenario was stopped rather than run on unguarded";
+}
+
 }  // namespace disktune::bench

@@ -32,6 +32,11 @@ class SpaceGuard {
   bool low() const { return watcher_ != nullptr && watcher_->low(); }
   // "free space on /x fell to 60 MiB, below the 64 MiB kept back ..."
   std::string Message() const;
+  // The watcher process ended (killed, crashed) while the scenario runs:
+  // the scenario stops rather than run on unguarded (IOError, exit 3).
+  bool gone() const { return watcher_ != nullptr && watcher_->gone(); }
+  // "free-space guard stopped: its watcher process (pid N) ended; ..."
+  std::string GoneMessage() const;
 
   // For tests: the headroom to use instead of SpaceHeadroomBytes().
   static void SetHeadroomForTesting(uint64_t bytes);

@@ -32,6 +32,7 @@ namespace disktune::bench {
 static_assert(std::atomic<uint64_t>::is_always_lock_free);
 static_assert(std::atomic<uint32_t>::is_always_lock_free);
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
+static_assert(kWatcherOwnerDied == FUTEX_OWNER_DIED);
 
 namespace {
 
@@ -93,6 +94,22 @@ void Loop(WatchPage* page, const Watcher::Options& a, pid_t watched) {
   }
 }
 
+// Registers page->owner as a robust futex this process holds, so the kernel
+// marks it kWatcherOwnerDied however the process ends (robust futexes,
+// set_robust_list(2)). Replaces glibc's own list: this process uses no
+// robust mutex.
+void HoldOwnerWord(WatchPage* page) {
+  static robust_list entry;
+  static robust_list_head head;
+  entry.next = &head.list;
+  head.list.next = &entry;
+  head.futex_offset =
+      reinterpret_cast<char*>(&page->owner) - reinterpret_cast<char*>(&entry);
+  head.list_op_pending = nullptr;
+  page->owner.store(static_cast<uint32_t>(syscall(SYS_gettid)));
+  syscall(SYS_set_robust_list, &head, sizeof(head));
+}
+
 // The watcher process's whole life. `spec` is
 // "<watched pid> <interval ms> <anon 0|1> <headroom> <path, possibly empty>".
 int WatcherProcessMain(const char* spec) {
@@ -119,6 +136,7 @@ int WatcherProcessMain(const char* spec) {
       mmap(nullptr, kPageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, kPageFd, 0);
   close(kPageFd);
   if (m == MAP_FAILED) return 1;
+  HoldOwnerWord(static_cast<WatchPage*>(m));
   Loop(static_cast<WatchPage*>(m), a, static_cast<pid_t>(pid));
   return 0;
 }

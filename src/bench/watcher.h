@@ -38,7 +38,13 @@ struct WatchPage {
   std::atomic<uint32_t> low{0};
   std::atomic<uint64_t> free_at_low{0};
   std::atomic<uint64_t> peak_anon{0};  // 0: none readable yet
+  // The watcher process's id while it lives; the kernel sets
+  // kWatcherOwnerDied in it when that process ends for any reason, SIGKILL
+  // included (a robust futex: the process registered this word as one it
+  // holds, see set_robust_list(2)).
+  std::atomic<uint32_t> owner{0};
 };
+inline constexpr uint32_t kWatcherOwnerDied = 0x40000000;  // FUTEX_OWNER_DIED
 
 class Watcher {
  public:
@@ -64,6 +70,13 @@ class Watcher {
   pid_t process_id() const { return pid_; }
   // Read at every operation's ShouldStop(): one relaxed load, inline.
   bool low() const { return page_->low.load(std::memory_order_relaxed) != 0; }
+  // True once the watcher process ended before Stop() (killed, crashed): no
+  // one watches the free space any more. Never for a thread. One relaxed
+  // load, like low().
+  bool gone() const {
+    return !stopped_ &&
+           (page_->owner.load(std::memory_order_relaxed) & kWatcherOwnerDied);
+  }
   uint64_t free_at_low() const;
   // Stops the watcher (once; later calls return the same) and returns the
   // largest RssAnon it saw; nullopt when none was readable.

@@ -19,6 +19,7 @@
 #include "src/bench/runner.h"
 #include "src/bench/scenario.h"
 #include "src/bench/scenario_sets.h"
+#include "src/bench/space_preflight.h"
 #include "src/cli/command.h"
 #include "src/cli/engine_libraries.h"
 #include "src/cli/predict_inputs.h"
@@ -230,6 +231,17 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
         }
       }
     }
+    // A profile that sizes nothing runs the default key count: said, so a
+    // forgotten workload section is not a silent million keys.
+    if (!from_profile.num && !f.num && f.data_size.empty() &&
+        !opts.common.quiet) {
+      ctx.err << "disktune: note: profile " << f.profile
+              << " has no workload num: using --num "
+              << (f.quick ? static_cast<uint64_t>(bench::kDefaultNum *
+                                                  bench::kQuickScale)
+                          : bench::kDefaultNum)
+              << " (the default); give --num to choose\n";
+    }
     MergeProfile(from_profile, &req.user);
     if (profile->memory_budget_bytes) {
       memory_budget = *profile->memory_budget_bytes;
@@ -284,6 +296,15 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
     };
   }
   const ScratchDir& dir = throttled ? throttled->scratch() : **scratch;
+  for (const std::string& e : plan->engines) {
+    Status room = bench::CheckRoomToStart(
+        e, req.user.knobs, dir.path(),
+        opts.common.dir.empty() ? "the current directory's filesystem"
+                                : opts.common.dir);
+    if (!room.ok()) return Fail(ctx, room);
+  }
+  Status fits = bench::CheckDataFits(*plan, dir.path());
+  if (!fits.ok()) return Fail(ctx, fits);
   req.db_root = dir.HandlePath("bench");
   req.db_root_shown = dir.Join("bench");
 
@@ -348,14 +369,15 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   Status out = EmitJson(ctx, opts.common, ReportToJson(report));
   if (!out.ok()) return Fail(ctx, out);
   if (InterruptRequested()) return Fail(ctx, Status::Aborted("interrupted"));
-  // Failed or partial scenarios make the command fail; skipped ones (no
-  // in-memory mode) do not.
+  // Failed or partial scenarios make the command fail with exit 3 (a
+  // measurement failed: an engine error, the free-space guard's stop, the
+  // guard gone); skipped ones (no in-memory mode) do not.
   for (const bench::BenchResult& r : *results) {
     if (r.status == bench::RunStatus::kFailed ||
         r.status == bench::RunStatus::kPartial) {
       ctx.err << "disktune: " << r.engine << " " << r.scenario << ": "
               << r.error << "\n";
-      return 1;
+      return kExitMeasurementFailed;
     }
   }
   return 0;

@@ -29,6 +29,14 @@ bool HasRepeats(const Report& r) {
   return false;
 }
 
+// "probe figures", "bench figures", "probe and bench figures", "no figures".
+std::string WhatItHolds(const Report& r) {
+  if (!r.probes.empty() && !r.benches.empty()) return "probe and bench figures";
+  if (!r.probes.empty()) return "probe figures";
+  if (!r.benches.empty()) return "bench figures";
+  return "no figures";
+}
+
 int RunCompareCommand(const CompareCommandOptions& o, CommandContext& ctx) {
   if (!(o.threshold_pct >= 0) || !std::isfinite(o.threshold_pct)) {
     return Fail(
@@ -74,6 +82,15 @@ int RunCompareCommand(const CompareCommandOptions& o, CommandContext& ctx) {
                          "parameters (" +
                          c.not_comparable.front() +
                          "); compare results made with the same flags"));
+  }
+  // Nothing in common (a probe result against a bench result) is not a
+  // pass: "0 figures compared" would read as "no change".
+  if (c.rows.empty()) {
+    return Fail(ctx, Status::InvalidArgument(
+                         o.a + " (" + WhatItHolds(*a) + ") and " + o.b + " (" +
+                         WhatItHolds(*b) +
+                         ") have no figure in common; compare two results of "
+                         "the same command and scenarios"));
   }
   Status js = EmitJson(ctx, o.common, ComparisonToJson(c));
   if (!js.ok()) return Fail(ctx, js);

@@ -17,6 +17,7 @@
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
 #include "src/cli/engine_libraries.h"
+#include "src/cli/output_plan.h"
 #include "src/cli/predict_inputs.h"
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
@@ -56,6 +57,10 @@ struct RunCommandOptions {
   std::string service;
 };
 
+bool Skipped(const RunCommandOptions& o, const std::string& step) {
+  return std::find(o.skip.begin(), o.skip.end(), step) != o.skip.end();
+}
+
 // Creates --out (its parent must exist); refuses a file or a directory that
 // already holds a result, so nothing is overwritten.
 // The files `run` writes into --out besides the profile.
@@ -71,7 +76,23 @@ struct OutDir {
   std::vector<std::string> written;  // removed again if the run fails
 };
 
-Result<OutDir> PrepareOutDir(const std::string& out, bool default_name) {
+// The names `run` writes into --out: the reports, and the profile with the
+// engine's forms beside it when the tuner runs (named as RunTuneStep names
+// them: profile-<workload>-<engine>).
+std::vector<std::string> RunOutputNames(const RunCommandOptions& o,
+                                        const tune::TuneRequest& tune_req) {
+  std::vector<std::string> names(std::begin(kRunOutputs),
+                                 std::end(kRunOutputs));
+  if (Skipped(o, "tune")) return names;
+  std::string stem = "profile-" + tune_req.workload.name + "-" + o.engine;
+  names.push_back(stem + ".json");
+  for (const auto& form : tune::EngineForms(o.engine, tune::TuneConfig{}, ""))
+    names.push_back(stem + form.first);
+  return names;
+}
+
+Result<OutDir> PrepareOutDir(const std::string& out, bool default_name,
+                             const std::vector<std::string>& names) {
   OutDir d;
   struct stat st {};
   if (!default_name && stat(out.c_str(), &st) == 0) {
@@ -86,10 +107,11 @@ Result<OutDir> PrepareOutDir(const std::string& out, bool default_name) {
           "--out " + out +
           " already holds a result.json; choose a new directory");
     }
-    for (const char* name : kRunOutputs) {
-      Status s = CheckOutputFile(out + "/" + name, "--out");
-      if (!s.ok()) return s;
-    }
+    std::vector<OutputTarget> targets;
+    for (const std::string& name : names)
+      targets.push_back({out + "/" + name, "--out"});
+    Status s = CheckOutputPlan(targets);
+    if (!s.ok()) return s;
     d.path = out;
     return d;
   }
@@ -112,10 +134,6 @@ Status WriteOut(OutDir* d, const std::string& name, const std::string& text) {
 void RemoveOutputs(const OutDir& d) {
   for (const std::string& p : d.written) unlink(p.c_str());
   if (d.created) rmdir(d.path.c_str());
-}
-
-bool Skipped(const RunCommandOptions& o, const std::string& step) {
-  return std::find(o.skip.begin(), o.skip.end(), step) != o.skip.end();
 }
 
 // The baseline scenarios' request, as planned and as run.
@@ -273,7 +291,8 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   auto throttle = PlanThrottle(o.common);
   if (!throttle.ok()) return Fail(ctx, throttle.status());
   std::error_code ec;
-  Result<OutDir> out = PrepareOutDir(o.out_dir, default_out);
+  Result<OutDir> out =
+      PrepareOutDir(o.out_dir, default_out, RunOutputNames(o, tune_req));
   if (!out.ok()) return Fail(ctx, out.status());
   std::string out_abs = fs::absolute(out->path, ec).string();
 

@@ -18,6 +18,7 @@
 #include "reports/report.h"
 #include "src/cli/command.h"
 #include "src/cli/engine_libraries.h"
+#include "src/cli/output_plan.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
 #include "src/cli/restore_command.h"
@@ -60,8 +61,19 @@ std::string Stem(const std::string& out) {
   return out;
 }
 
-Status CheckOutDestination(const std::string& out) {
-  return CheckOutputFile(out, "--out");
+// --out, the engine's forms beside it and --json: all of them before the
+// tuner measures anything.
+Status CheckOutputs(const std::string& engine, const std::string& out,
+                    const CommonOptions& common) {
+  std::vector<OutputTarget> targets;
+  if (!out.empty()) {
+    targets.push_back({out, "--out"});
+    for (const auto& form : tune::EngineForms(engine, tune::TuneConfig{}, ""))
+      targets.push_back({Stem(out) + form.first, "--out"});
+  }
+  if (!common.json_path.empty() && common.json_path != "-")
+    targets.push_back({common.json_path, "--json"});
+  return CheckOutputPlan(targets);
 }
 
 // Atomically, and never over a file disktune did not write.
@@ -124,12 +136,8 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     req.facts = tune::FactsFromProbes(report->probes, report->environment,
                                       "--probe-result " + f.probe_result);
   }
-  if (!f.out.empty()) {
-    Status s = CheckOutDestination(f.out);
-    if (!s.ok()) return Fail(ctx, s);
-  }
-  Status js = CheckJsonDestination(opts.common);
-  if (!js.ok()) return Fail(ctx, js);
+  Status outputs = CheckOutputs(f.engine, f.out, opts.common);
+  if (!outputs.ok()) return Fail(ctx, outputs);
 
   auto throttle = PlanThrottle(opts.common);
   if (!throttle.ok()) return Fail(ctx, throttle.status());

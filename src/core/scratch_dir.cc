@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -26,6 +27,15 @@ namespace {
 // same second makes a second try necessary.
 constexpr int kMaxNameTries = 1000;
 
+// The path itself is left out: at 4 KiB it would bury the line.
+Status PathTooLong(const std::string& flag, const std::string& p) {
+  return Status::InvalidArgument(
+      flag + ": the path is too long (" + std::to_string(p.size()) +
+      " bytes; Linux takes at most " + std::to_string(PATH_MAX - 1) +
+      " bytes, " + std::to_string(NAME_MAX) +
+      " per component); choose a shorter " + flag);
+}
+
 Status AccessError(int err, const std::string& flag, const std::string& p,
                    const std::string& what) {
   if (err == EACCES || err == EROFS || err == EPERM) {
@@ -36,6 +46,13 @@ Status AccessError(int err, const std::string& flag, const std::string& p,
   if (err == ENOSPC || err == EDQUOT) {
     return Status::NoSpace(flag + " " + p + ": no space to create " + what +
                            "; free some space or choose another " + flag);
+  }
+  if (err == ENAMETOOLONG) return PathTooLong(flag, p);
+  if (err == ENOTDIR) {
+    return Status::InvalidArgument(
+        flag + " " + p +
+        ": a component of the path is a file, not a directory; pass a "
+        "directory");
   }
   return Status::FromErrno(err, flag + " " + p + ": " + what);
 }

@@ -21,6 +21,12 @@ Status Status::FromErrno(int err, std::string_view context) {
     case EINVAL:
     case EOPNOTSUPP:
       return NotSupported(std::move(msg));
+    // A path that cannot name a file (too long, a file where a directory
+    // must be, a symlink loop) is bad input, as a missing one is.
+    case ENAMETOOLONG:
+    case ENOTDIR:
+    case ELOOP:
+      return InvalidArgument(std::move(msg));
     case EINTR:
       return Aborted(std::move(msg));
     default:

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "src/core/units.h"
+
 namespace disktune {
 
 Result<std::string> ReadTextFile(const std::string& path) {
@@ -80,6 +82,17 @@ SystemInfo ReadSystemInfo() {
   info.is_root = geteuid() == 0;
   info.load_average_1m = ReadLoadAverage1m();
   return info;
+}
+
+uint64_t PhysicalMemoryBytes() { return MeminfoBytes("MemTotal"); }
+
+Status CheckFitsInMemory(const std::string& what, uint64_t bytes,
+                         const std::string& advice) {
+  uint64_t memory = PhysicalMemoryBytes();
+  if (memory == 0 || bytes <= memory) return Status::OK();
+  return Status::InvalidArgument(what + " is more than this machine's " +
+                                 FormatBytes(static_cast<double>(memory)) +
+                                 " of memory; " + advice);
 }
 
 std::optional<double> ReadLoadAverage1m() {

@@ -40,6 +40,18 @@ std::optional<double> ReadLoadAverage1m();
 
 SystemInfo ReadSystemInfo();
 
+// MemTotal from /proc/meminfo; 0 when unreadable.
+uint64_t PhysicalMemoryBytes();
+// The one rule for every size that must be held in memory (block cache,
+// write buffer, memory budget, the bench's key model): more than the
+// machine's physical memory is refused, InvalidArgument naming `what`
+// ("--cache-size 1EiB"), the memory and the limit. OK when MemTotal is
+// unreadable. `advice` ends the line.
+Status CheckFitsInMemory(const std::string& what, uint64_t bytes,
+                         const std::string& advice =
+                             "give at most that (it must be held in "
+                             "memory)");
+
 // Reads a small text file whole; trailing newline removed.
 Result<std::string> ReadTextFile(const std::string& path);
 
