@@ -5,9 +5,11 @@
 # same job in the same throttled filesystem and cgroup): 4 KiB random read at
 # QD1 and QD32, 4 KiB random write, 1 MiB sequential write, and fdatasync of
 # 2300 B appends (etcd's job as the fsync probe runs it). Prints, per class,
-# each figure, fio's, native/fio, fio over the class's limit, and the bytes
-# that escaped the throttle. Targets: fio within 10% of the class's limit
-# (for rate-bound points: QD32 and bandwidth); disktune within 10% of fio.
+# each figure, fio's, native/fio, fio over the class's limit, the bytes
+# that escaped the throttle, and on a class with a sync floor (hdd) the
+# fdatasync p50 against it. Targets: fio within 10% of the class's limit
+# (for rate-bound points: QD32 and bandwidth); disktune within 10% of fio;
+# the floor <= fdatasync p50 < 3x the floor.
 # Root only (loop device, mount, cgroup).
 #
 #   benchmarks/device_classes.sh [--dir DIR] [--classes native,hdd,cloud]
@@ -68,7 +70,13 @@ for round in $(seq 1 "$rounds"); do
                     ($5 == "-" ? "-" : sprintf("%.3f", $5)), ($6 == "-" ? "-" : sprintf("%.3f", $6)) }'
     jq -r --arg cls "$cls" '
       .probes[] | select(.probe == "fsync" and .status == "ok")
-      | "\($cls)     \(.name) p50 \((.latency_ns.p50 // 0) / 1e3 | floor) us, p99 \((.latency_ns.p99 // 0) / 1e3 | floor) us, \(.samples // .sample_count // "?") samples"' \
+      | "\($cls)     \(.name) p50 \((.latency_ns.p50 // 0) / 1e3 | floor) us, p99 \((.latency_ns.p99 // 0) / 1e3 | floor) us, \(.samples // .sample_count // "?") samples"
+        + (if .metrics.sync_floor_ns then
+             (.metrics.sync_latency_ns.p50 // 0) as $s | .metrics.sync_floor_ns as $f
+             | "; sync p50 \($s / 1e3 | floor) us against the class floor \($f / 1e3 | floor) us: "
+               + (if $s >= $f and $s < 3 * $f then "met" else "NOT MET" end)
+               + " (target: floor <= p50 < 3x floor)"
+           else "" end)' \
       "$work/$cls.$round.json"
     jq -r --arg cls "$cls" '.environment.throttle.accounting // empty
       | "\($cls)     escaped: \(.escaped_bytes) of \(.device_read_bytes + .device_write_bytes) bytes (\((.escaped_share // 0) * 100 | . * 10 | floor / 10)%)"' \

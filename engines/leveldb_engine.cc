@@ -1,6 +1,7 @@
 // LevelDB adapter: a thin mapping of the Engine interface onto leveldb::DB.
 #include <leveldb/cache.h>
 #include <leveldb/db.h>
+#include <leveldb/env.h>
 #include <leveldb/filter_policy.h>
 #include <leveldb/iterator.h>
 #include <leveldb/options.h>
@@ -13,7 +14,10 @@
 #include "engines/adapter_util.h"
 #include "engines/engine_factories.h"
 #include "engines/engine_library.h"
+#include "engines/leveldb_sync_floor_env.h"
 #include "engines/lsm_iterator.h"
+#include "src/core/sync_floor.h"
+#include "src/core/units.h"
 
 namespace disktune::engine_internal {
 
@@ -50,6 +54,14 @@ class LevelDbEngine final : public AdapterEngine {
     unsupported_.clear();
     leveldb::Options lo = MapOptions(options);
     DT_RETURN_IF_ERROR(EnsureDirectory(path, kId));
+    // On a device with a sync-latency floor (--throttle's class) every
+    // sync of the DB meets it (src/core/sync_floor.h).
+    sync_floor_ns_ = SyncFloorOfPath(path);
+    env_.reset();
+    if (sync_floor_ns_ > 0) {
+      env_ = NewLevelDbSyncFloorEnv(leveldb::Env::Default(), sync_floor_ns_);
+      lo.env = env_.get();
+    }
     leveldb::DB* db = nullptr;
     Status s = FromLevelDb(leveldb::DB::Open(lo, path, &db), "open " + path);
     if (!s.ok()) {
@@ -234,6 +246,12 @@ class LevelDbEngine final : public AdapterEngine {
       settings_.emplace_back("leveldb.bloom_bits_per_key",
                              n(static_cast<uint64_t>(*o.bloom_bits_per_key)));
     }
+    if (sync_floor_ns_ > 0) {
+      settings_.emplace_back(
+          "leveldb.sync_floor",
+          FormatDuration(static_cast<double>(sync_floor_ns_)) +
+              " per sync (the device class's; a software floor in the Env)");
+    }
   }
 
   leveldb::WriteOptions Map(const WriteOptions& wo) const {
@@ -248,10 +266,12 @@ class LevelDbEngine final : public AdapterEngine {
   }
 
   // Declared before db_ so that db_, which uses them, is destroyed first.
+  std::unique_ptr<leveldb::Env> env_;  // the sync floor's, when it has one
   std::unique_ptr<leveldb::Cache> cache_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_;
   std::unique_ptr<leveldb::DB> db_;
   bool sync_by_default_ = false;
+  uint64_t sync_floor_ns_ = 0;
   std::vector<std::pair<std::string, std::string>> settings_;
 };
 

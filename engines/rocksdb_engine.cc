@@ -2,6 +2,7 @@
 #include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice_transform.h>
@@ -19,6 +20,9 @@
 #include "engines/engine_library.h"
 #include "engines/lsm_iterator.h"
 #include "engines/rocksdb_option_map.h"
+#include "engines/rocksdb_sync_floor_fs.h"
+#include "src/core/sync_floor.h"
+#include "src/core/units.h"
 
 // RocksDB's rocksdb::SyncPoint::GetInstance(), by its mangled name (the
 // header that declares it is not installed), referenced weakly: null unless
@@ -64,6 +68,14 @@ class RocksDbEngine final : public AdapterEngine {
     Result<rocksdb::Options> ro = MapOptions(options);
     if (!ro.ok()) return ro.status();
     DT_RETURN_IF_ERROR(EnsureDirectory(path, kId));
+    // On a device with a sync-latency floor (--throttle's class) every
+    // sync of the DB meets it (src/core/sync_floor.h).
+    sync_floor_ns_ = SyncFloorOfPath(path);
+    env_.reset();
+    if (sync_floor_ns_ > 0) {
+      env_ = NewRocksDbSyncFloorEnv(sync_floor_ns_);
+      ro->env = env_.get();
+    }
     rocksdb::DB* db = nullptr;
     DT_RETURN_IF_ERROR(
         FromRocksDb(rocksdb::DB::Open(*ro, path, &db), "open " + path));
@@ -319,6 +331,13 @@ class RocksDbEngine final : public AdapterEngine {
          sync_by_default_ ? "every write" : "writes that ask for sync"},
         {"rocksdb.options_file", "OPTIONS-* in the database directory"},
     };
+    if (sync_floor_ns_ > 0) {
+      settings_.emplace_back(
+          "rocksdb.sync_floor",
+          FormatDuration(static_cast<double>(sync_floor_ns_)) +
+              " per sync (the device class's; a software floor in the "
+              "FileSystem)");
+    }
   }
 
   static std::string CompressionTypeText(rocksdb::CompressionType t) {
@@ -342,9 +361,12 @@ class RocksDbEngine final : public AdapterEngine {
     return rwo;
   }
 
+  // Declared before db_ so that db_, which uses it, is destroyed first.
+  std::unique_ptr<rocksdb::Env> env_;  // the sync floor's, when it has one
   std::unique_ptr<rocksdb::DB> db_;
   bool sync_by_default_ = false;
   bool total_order_seek_ = false;
+  uint64_t sync_floor_ns_ = 0;
   std::vector<std::pair<std::string, std::string>> settings_;
 };
 

@@ -15,6 +15,7 @@
 #include "src/core/rng.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/signals.h"
+#include "src/core/sync_floor.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -99,6 +100,7 @@ class PointFiles {
     }
     fd_ = openat(dir_fd, name.c_str(), flags, 0600);
     if (fd_ < 0) return Fail(errno, "open " + path);
+    floor_ns_ = SyncFloorOfFd(fd_);
     if (p_.mode != FileMode::kOverwrite) created_name_ = name;
     if (p_.mode == FileMode::kPrealloc) {
       DT_RETURN_IF_ERROR(ReserveSegment());
@@ -150,7 +152,10 @@ class PointFiles {
         io_uring_prep_write(sqe, fd_, b, p_.write_bytes, off);
         sqe->flags |= IOSQE_IO_LINK;
       } else {
+        // With O_DSYNC / O_SYNC every write is a sync and meets the floor.
+        uint64_t w0 = NowNanos();
         DT_RETURN_IF_ERROR(WriteAll(b, off));
+        if (OpenFlags(p_.method) != 0) WaitForSyncFloor(w0, floor_ns_);
       }
     }
     int rc = 0;
@@ -160,16 +165,22 @@ class PointFiles {
         while ((rc = fsync(sync_fd_)) != 0 && errno == EINTR) {
         }
         if (rc != 0) return Fail(errno, "fsync");
+        WaitForSyncFloor(t0, floor_ns_);
         sync_ns_ = NowNanos() - t0;
         break;
       case SyncMethod::kFdatasync:
         while ((rc = fdatasync(sync_fd_)) != 0 && errno == EINTR) {
         }
         if (rc != 0) return Fail(errno, "fdatasync");
+        WaitForSyncFloor(t0, floor_ns_);
         sync_ns_ = NowNanos() - t0;
         break;
-      case SyncMethod::kUringFdatasync:
-        return UringSync();
+      case SyncMethod::kUringFdatasync: {
+        // The linked writes and their sync complete as one unit.
+        Status s = UringSync();
+        WaitForSyncFloor(t0, floor_ns_);
+        return s;
+      }
       default:
         break;
     }
@@ -179,6 +190,8 @@ class PointFiles {
   uint64_t appended_bytes() const { return pos_; }
   // The last fsync()/fdatasync() call alone (what fio reports as "sync").
   uint64_t sync_ns() const { return sync_ns_; }
+  // The device's sync-latency floor (src/core/sync_floor.h); 0 = none.
+  uint64_t floor_ns() const { return floor_ns_; }
   int error() const { return err_; }
 
  private:
@@ -267,7 +280,7 @@ class PointFiles {
   std::unique_ptr<char, FreeDeleter> buf_;
   io_uring ring_{};
   bool ring_ok_ = false;
-  uint64_t pos_ = 0, cursor_ = 0, region_ = 0, sync_ns_ = 0;
+  uint64_t pos_ = 0, cursor_ = 0, region_ = 0, sync_ns_ = 0, floor_ns_ = 0;
 };
 
 }  // namespace
@@ -526,6 +539,10 @@ Status RunFsyncPoint(const FsyncTarget& target, const FsyncPoint& point,
   r.bytes = ops * op_bytes;
   r.elapsed_ns = elapsed;
   r.metrics["limit"] = limit;
+  // Each sync lasted at least this (--throttle's class): the figures are
+  // the class's, not the host disk's.
+  if (files.floor_ns() > 0 && SyncsPerOp(point) > 0)
+    r.metrics["sync_floor_ns"] = files.floor_ns();
   if (auto sync = sync_hist.Summary()) r.metrics["sync_latency_ns"] = *sync;
   AddFlushMetrics(target.flush_disks, after.Since(before),
                   ops * SyncsPerOp(point), &r.metrics);

@@ -9,7 +9,9 @@
 //                                        least one; iops=N and bps=SIZE set
 //                                        read and write together
 //   cloud,wiops=1000                     a class with some limits replaced
-// SIZE is bytes per second with a unit (150MB, 125MiB).
+//   hdd,sync=none | riops=200,sync=5ms   a sync-latency floor set or removed
+// SIZE is bytes per second with a unit (150MB, 125MiB); sync= a duration
+// (8.3ms) or none. A class's floor is its own (hdd: one revolution).
 #pragma once
 
 #include <cstdint>
@@ -31,13 +33,21 @@ struct ThrottleLimits {
 struct ThrottleSpec {
   std::string class_name;  // "hdd", "cloud", "custom"
   ThrottleLimits limits;
-  // The properties the throttle reproduces ("rates") and those it does not
-  // ("per_io_latency", "sync_latency"), with the reason: a rates-only
-  // throttle lets a lone I/O through at the backing disk's speed, so
-  // nothing is judged on latency on it.
+  // The least time one sync on the device takes (src/core/sync_floor.h); 0
+  // = none, syncs take the host disk's time.
+  uint64_t sync_floor_ns = 0;
+  // The properties the throttle reproduces ("rates", and "sync_latency"
+  // with a floor) and those it does not ("per_io_latency", and
+  // "sync_latency" without one), with the reason: the cgroup throttle lets
+  // a lone I/O through at the backing disk's speed, so nothing is judged
+  // on a latency it does not emulate.
   std::vector<std::string> emulates;
   std::vector<std::string> not_emulated;
   std::string not_emulated_reason;
+  // How the sync floor is laid, and the engines whose syncs meet it; both
+  // empty without a floor.
+  std::string sync_latency_mechanism;
+  std::vector<std::string> sync_latency_engines;
 };
 
 // InvalidArgument with the valid forms for anything else.
@@ -46,6 +56,9 @@ Result<ThrottleSpec> ParseThrottle(const std::string& text);
 std::string ThrottleFlagHelp();
 // "150 IOPS read/write, 150 MB/s read/write".
 std::string DescribeThrottleLimits(const ThrottleLimits& l);
+// The limits and the sync floor: "150 IOPS read/write, 150 MB/s read/write,
+// each sync at least 8.33 ms".
+std::string DescribeThrottle(const ThrottleSpec& spec);
 
 // Bytes that reached the throttled device, and the share of them the
 // cgroup was charged with (what the throttle saw). escaped = device - charged.
@@ -78,7 +91,7 @@ void from_json(const nlohmann::json& j, ThrottleRecord& r);
 
 // One line for every report: "figures throttled to the hdd class (150 IOPS
 // ..., 150 MB/s ...) by cgroup v1 blkio.throttle on loop3 (ext4, direct
-// I/O); emulates rates only: ...".
+// I/O); it emulates rates and sync latency (8.33 ms ...): ...; not ...".
 std::string ThrottleBanner(const ThrottleRecord& r);
 // The escape line, or "" without accounting.
 std::string ThrottleEscapeLine(const ThrottleRecord& r);

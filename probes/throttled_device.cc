@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "src/core/sync_floor.h"
 #include "src/core/sysinfo.h"
 
 namespace disktune {
@@ -62,6 +63,16 @@ Result<std::unique_ptr<ThrottledDevice>> ThrottledDevice::Create(
       d->fs_->device_number(), spec.limits, cgroup_version, journal);
   if (!c.ok()) return c.status();  // d's destructor removes the filesystem
   d->cgroup_ = std::move(*c);
+  if (spec.sync_floor_ns > 0) {
+    d->floored_dev_ = ParseDeviceNumber(d->fs_->device_number());
+    if (d->floored_dev_ == 0) {
+      return Status::IOError(
+          "--throttle: cannot read the loop device's "
+          "number '" +
+          d->fs_->device_number() + "'");
+    }
+    SetDeviceSyncFloor(d->floored_dev_, spec.sync_floor_ns);
+  }
   d->base_ = d->Snapshot();  // the loop device's counters include mkfs
   return d;
 }
@@ -156,6 +167,10 @@ ThrottleRecord ThrottledDevice::Record() const {
 
 Status ThrottledDevice::Teardown() {
   Status first = Leave();
+  if (floored_dev_ != 0) {
+    SetDeviceSyncFloor(floored_dev_, 0);
+    floored_dev_ = 0;
+  }
   if (cgroup_) {
     Status s = cgroup_->Teardown();
     if (first.ok()) first = s;

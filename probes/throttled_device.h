@@ -11,7 +11,13 @@
 // every file on the throttled filesystem every 5 s; the bytes are then
 // charged and throttled, and the flusher finds little left to write
 // (benchmarks/README.md, "Device classes: what escapes the throttle").
+//
+// A spec with a sync floor sets it on the loop device while the device
+// exists (src/core/sync_floor.h): every sync the probes and the LevelDB and
+// RocksDB adapters issue on its filesystem then lasts at least the floor.
 #pragma once
+
+#include <sys/types.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -74,6 +80,7 @@ class ThrottledDevice {
   std::condition_variable cv_;
   bool stop_ = false;
   bool pacer_off_ = false;
+  dev_t floored_dev_ = 0;  // the device whose sync floor this set
 };
 
 // The filesystem a throttled device gets for a --dir on `host_type`: the

@@ -2,7 +2,9 @@
 // without a trace (cgroup v1; v2 skips with the reason when its io
 // controller is not available); a short direct-I/O read loop whose IOPS
 // lands within 15% of the limit; and a SIGKILLed owner cleaned up by the
-// journal. Root and loop parts skip with the reason when they cannot run.
+// journal; and on hdd, an fdatasync probe whose syncs meet the class's
+// floor (one revolution). Root and loop parts skip with the reason when
+// they cannot run.
 #include "probes/throttled_device.h"
 
 #include <fcntl.h>
@@ -21,6 +23,8 @@
 #include <vector>
 
 #include "probes/durability_test_util.h"
+#include "probes/fsync_point.h"
+#include "src/core/sync_floor.h"
 #include "src/core/sysinfo.h"
 
 namespace disktune {
@@ -36,9 +40,19 @@ TEST(ThrottleSpecTest, ClassesAndLimits) {
   EXPECT_EQ(hdd->class_name, "hdd");
   EXPECT_EQ(hdd->limits.read_iops, 150u);
   EXPECT_EQ(hdd->limits.write_bytes_per_sec, 150000000u);
-  EXPECT_EQ(hdd->emulates, std::vector<std::string>{"rates"});
+  // One revolution at 7,200 rpm.
+  EXPECT_EQ(hdd->sync_floor_ns, 8333333u);
+  EXPECT_EQ(hdd->emulates, (std::vector<std::string>{"rates", "sync_latency"}));
+  EXPECT_EQ(hdd->not_emulated, std::vector<std::string>{"per_io_latency"});
+  EXPECT_EQ(hdd->sync_latency_engines,
+            (std::vector<std::string>{"leveldb", "rocksdb"}));
   Result<ThrottleSpec> cloud = ParseThrottle("cloud,wiops=1000");
   ASSERT_TRUE(cloud.ok());
+  EXPECT_EQ(cloud->sync_floor_ns, 0u);
+  EXPECT_EQ(cloud->emulates, std::vector<std::string>{"rates"});
+  EXPECT_EQ(cloud->not_emulated,
+            (std::vector<std::string>{"per_io_latency", "sync_latency"}));
+  EXPECT_TRUE(cloud->sync_latency_engines.empty());
   EXPECT_EQ(cloud->limits.read_iops, 3000u);
   EXPECT_EQ(cloud->limits.write_iops, 1000u);
   EXPECT_EQ(cloud->limits.read_bytes_per_sec, 125u << 20);
@@ -53,11 +67,54 @@ TEST(ThrottleSpecTest, ClassesAndLimits) {
   Result<ThrottleSpec> both = ParseThrottle("iops=500");
   ASSERT_TRUE(both.ok());
   EXPECT_EQ(both->limits.write_iops, 500u);
+  EXPECT_EQ(both->sync_floor_ns, 0u);
+}
+
+TEST(ThrottleSpecTest, SyncFloorSetOrRemoved) {
+  Result<ThrottleSpec> explicit_floor = ParseThrottle("riops=200,sync=8.3ms");
+  ASSERT_TRUE(explicit_floor.ok());
+  EXPECT_EQ(explicit_floor->sync_floor_ns, 8300000u);
+  EXPECT_EQ(explicit_floor->emulates,
+            (std::vector<std::string>{"rates", "sync_latency"}));
+  Result<ThrottleSpec> cloud = ParseThrottle("cloud,sync=1ms");
+  ASSERT_TRUE(cloud.ok());
+  EXPECT_EQ(cloud->sync_floor_ns, 1000000u);
+  Result<ThrottleSpec> off = ParseThrottle("hdd,sync=none");
+  ASSERT_TRUE(off.ok());
+  EXPECT_EQ(off->sync_floor_ns, 0u);
+  EXPECT_EQ(off->emulates, std::vector<std::string>{"rates"});
+  EXPECT_EQ(off->limits.read_iops, 150u);
+  Result<ThrottleSpec> zero = ParseThrottle("hdd,sync=0ms");
+  ASSERT_TRUE(zero.ok());
+  EXPECT_EQ(zero->sync_floor_ns, 0u);
+
+  ThrottleRecord r;
+  r.spec = *ParseThrottle("hdd");
+  r.mechanism = "cgroup v1 blkio.throttle";
+  nlohmann::json j = r;
+  EXPECT_EQ(j["sync_floor_ns"], 8333333u);
+  EXPECT_EQ(j["emulates"], nlohmann::json({"rates", "sync_latency"}));
+  EXPECT_NE(j["sync_latency_mechanism"].get<std::string>().find(
+                "no sooner than 8.33 ms"),
+            std::string::npos);
+  ThrottleRecord back = j.get<ThrottleRecord>();
+  EXPECT_EQ(back.spec.sync_floor_ns, 8333333u);
+  EXPECT_EQ(back.spec.sync_latency_engines, r.spec.sync_latency_engines);
+  EXPECT_NE(ThrottleBanner(back).find("emulates rates and sync latency"),
+            std::string::npos);
+  // Without a floor the record has none of the floor's fields.
+  r.spec = *ParseThrottle("cloud");
+  j = r;
+  EXPECT_FALSE(j.contains("sync_floor_ns"));
+  EXPECT_FALSE(j.contains("sync_latency_engines"));
+  EXPECT_NE(ThrottleBanner(r).find("emulates rates only"), std::string::npos);
 }
 
 TEST(ThrottleSpecTest, BadInputSaysWhatIsValid) {
-  for (const char* bad : {"", "ssd", "riops=0", "riops=x", "rbps=100",
-                          "wbps=1KiB", "hdd,", "riops=5,hdd", "foo=1"}) {
+  for (const char* bad :
+       {"", "ssd", "riops=0", "riops=x", "rbps=100", "wbps=1KiB", "hdd,",
+        "riops=5,hdd", "foo=1", "hdd,sync=8", "hdd,sync=2s", "hdd,sync=-1ms",
+        "sync=8ms"}) {
     Result<ThrottleSpec> s = ParseThrottle(bad);
     ASSERT_FALSE(s.ok()) << bad;
     EXPECT_EQ(s.status().code(), Status::Code::kInvalidArgument) << bad;
@@ -213,6 +270,45 @@ TEST_F(ThrottledDeviceTest, ReadIopsLandWithin15PercentOfTheLimit) {
   EXPECT_NEAR(iops, kLimit, kLimit * 0.15);
   EXPECT_GE(a.charged_read_bytes, static_cast<uint64_t>(ops) * 4096);
   ASSERT_TRUE(t.Teardown().ok());
+}
+
+// etcd's job (fdatasync after each 2300 B append) on the hdd class: each
+// sync lasts at least one revolution (8.33 ms), and the floor is laid under
+// the sync rather than added to it, so the median stays within 3x of it.
+TEST_F(ThrottledDeviceTest, HddFdatasyncMeetsTheRevolutionFloor) {
+  auto d = Make("hdd");
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  ThrottledDevice& t = **d;
+  const uint64_t floor = ParseThrottle("hdd")->sync_floor_ns;
+  EXPECT_EQ(SyncFloorOfPath(t.mount_point() + "/db"), floor);
+  FsyncTarget target;
+  target.dir = t.mount_point();
+  FsyncPoint p;
+  p.name = "fsync.fdatasync.2300.append";
+  p.method = SyncMethod::kFdatasync;
+  p.write_bytes = 2300;
+  p.mode = FileMode::kAppend;
+  FsyncLimits l;
+  l.warmup_ns = 100'000'000;
+  l.duration_ns = 1'500'000'000;
+  l.max_ns = 6'000'000'000;
+  l.min_ops = 50;
+  ASSERT_TRUE(t.Enter().ok());
+  ProbeResult r;
+  Status s = RunFsyncPoint(target, p, l, 1, &r);
+  ASSERT_TRUE(t.Leave().ok());
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(r.status, ProbeStatus::kOk) << r.error << r.reason;
+  ASSERT_TRUE(r.metrics.contains("sync_latency_ns")) << r.metrics.dump();
+  EXPECT_EQ(r.metrics["sync_floor_ns"].get<uint64_t>(), floor);
+  uint64_t p50 = r.metrics["sync_latency_ns"]["p50"];
+  uint64_t min = r.metrics["sync_latency_ns"]["min"];
+  EXPECT_GE(min, floor);
+  EXPECT_GE(p50, floor);
+  EXPECT_LT(p50, 3 * floor) << r.metrics.dump();
+  ASSERT_TRUE(t.Teardown().ok());
+  // The floor goes with the device.
+  EXPECT_EQ(SyncFloorOfPath(dir_), 0u);
 }
 
 TEST_F(ThrottledDeviceTest, KilledOwnerIsCleanedByTheJournal) {

@@ -55,7 +55,7 @@ TEST(ReportTest, JsonRoundTripKeepsEverything) {
   Report r = SampleReport();
   nlohmann::json j = ReportToJson(r);
   EXPECT_EQ(j["schema"], "disktune.report");
-  EXPECT_EQ(j["schema_version"], "1.4");
+  EXPECT_EQ(j["schema_version"], "1.5");
   Result<Report> back = ReportFromJson(j);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_EQ(ReportToJson(*back), j);
@@ -94,9 +94,17 @@ TEST(ReportTest, ThrottleIsRecordedAndSaidByEveryFormat) {
     EXPECT_NE(out.find("THROTTLED"), std::string::npos);
     EXPECT_NE(out.find("hdd class"), std::string::npos);
     EXPECT_NE(out.find("cgroup v1 blkio.throttle"), std::string::npos);
-    EXPECT_NE(out.find("emulates rates only"), std::string::npos);
+    EXPECT_NE(out.find("emulates rates and sync latency (8.33 ms per sync, by "
+                       "a software floor"),
+              std::string::npos);
+    EXPECT_NE(out.find("leveldb and rocksdb"), std::string::npos);
     EXPECT_NE(out.find("5.0% escaped"), std::string::npos);
   }
+  // Without a floor (cloud) the line says rates only, and the schema holds.
+  t.spec = *ParseThrottle("cloud");
+  r.environment.throttle = t;
+  EXPECT_TRUE(ValidateAgainstSchema(LoadSchema(), ReportToJson(r)).empty());
+  EXPECT_NE(RenderText(r).find("emulates rates only"), std::string::npos);
 }
 
 TEST(ReportTest, SchemaRejectsWhatIsWrong) {

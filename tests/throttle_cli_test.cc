@@ -1,8 +1,10 @@
 // `--throttle` as an operator meets it: bad syntax refused in one line with
 // nothing made; SIGINT during a throttled probe ends it with the cgroup,
 // mount, loop device and image gone; SIGKILL, then `disktune restore`,
-// removes them. Root, loop devices and cgroup v1 blkio are needed; the tests
-// skip with the reason otherwise.
+// removes them; on the hdd class, LevelDB's and RocksDB's fillsync pay at
+// least one revolution per synced write, and the report says how. Root,
+// loop devices and cgroup v1 blkio are needed; the tests skip with the
+// reason otherwise.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -10,10 +12,14 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "probes/cgroup_throttle.h"
 #include "probes/durability_test_util.h"
+#include "probes/throttle_spec.h"
 #include "src/core/sysinfo.h"
 #include "tests/binary_runner.h"
 
@@ -116,6 +122,47 @@ TEST_F(ThrottleCliTest, SigkillThenRestoreRemovesEverything) {
   // the journal lists (image, loop, mount, cgroup), not the directory.
   fs::remove_all(dir_ + "/scratch");
   ExpectNothingLeft(pid);
+}
+
+// fillsync at 50 synced writes per engine (--num 50000: db_bench's
+// num/1000) on hdd: every op of LevelDB and RocksDB takes at least the
+// class's sync floor, the engines record it, and the report says how the
+// class emulates sync latency and for which engines.
+TEST_F(ThrottleCliTest, FillsyncOnHddPaysTheSyncFloor) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const uint64_t floor = ParseThrottle("hdd")->sync_floor_ns;
+  std::string json = dir_ + "/bench.json";
+  testing::RunOutput r =
+      RunDisktune({"bench", "--throttle", "hdd", "--engine", "leveldb,rocksdb",
+                   "--scenario", "fillsync", "--num", "50000", "--json", json,
+                   "--dir", dir_ + "/scratch"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("emulates rates and sync latency (8.33 ms per sync, by "
+                       "a software floor"),
+            std::string::npos)
+      << r.out;
+  std::ifstream in(json);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  const auto& t = j["environment"]["throttle"];
+  EXPECT_EQ(t["sync_floor_ns"].get<uint64_t>(), floor);
+  EXPECT_EQ(t["emulates"], nlohmann::json({"rates", "sync_latency"}));
+  EXPECT_EQ(t["sync_latency_engines"], nlohmann::json({"leveldb", "rocksdb"}));
+  std::set<std::string> seen;
+  for (const auto& b : j["benches"]) {
+    if (b.value("scenario", "") != "fillsync") continue;
+    std::string engine = b["engine"];
+    seen.insert(engine);
+    ASSERT_EQ(b.value("status", ""), "ok") << b.dump();
+    double us = b["metrics"]["micros_per_op"];
+    EXPECT_GE(us * 1000, static_cast<double>(floor)) << engine;
+    EXPECT_NE(b["engine_settings"].dump().find(engine + ".sync_floor"),
+              std::string::npos)
+        << b["engine_settings"].dump();
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"leveldb", "rocksdb"}));
+  EXPECT_FALSE(MountsMention(dir_));
+  EXPECT_FALSE(LoopsMention(dir_));
 }
 
 }  // namespace

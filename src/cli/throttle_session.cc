@@ -46,8 +46,7 @@ Result<std::unique_ptr<ThrottleSession>> ThrottleSession::Start(
                    " filesystem on a loop "
                    "device (direct I/O, image up to " +
                    FormatBytes(static_cast<double>(image)) + " in " +
-                   outer.path() + "), limited to " +
-                   DescribeThrottleLimits(spec.limits));
+                   outer.path() + "), limited to " + DescribeThrottle(spec));
   }
   std::unique_ptr<ThrottleSession> t(new ThrottleSession());
   Result<std::unique_ptr<ThrottledDevice>> d = ThrottledDevice::Create(

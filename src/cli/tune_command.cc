@@ -168,8 +168,8 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   if (*throttle) {
     // The profile records the class it was tuned for (its device facts
     // were measured on it).
-    result->facts.throttle = (*throttle)->class_name + " (" +
-                             DescribeThrottleLimits((*throttle)->limits) + ")";
+    result->facts.throttle =
+        (*throttle)->class_name + " (" + DescribeThrottle(**throttle) + ")";
   }
 
   std::string name = f.out.empty()

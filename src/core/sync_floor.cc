@@ -1,0 +1,103 @@
+#include "src/core/sync_floor.h"
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <cerrno>
+#include <charconv>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+namespace disktune {
+namespace {
+
+std::mutex& RegistryMutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+std::map<dev_t, uint64_t>& Registry() {
+  static std::map<dev_t, uint64_t> floors;
+  return floors;
+}
+
+uint64_t FloorOfDevice(dev_t dev) {
+  std::lock_guard<std::mutex> l(RegistryMutex());
+  const auto& floors = Registry();
+  auto it = floors.find(dev);
+  return it == floors.end() ? 0 : it->second;
+}
+
+bool AnyFloor() {
+  std::lock_guard<std::mutex> l(RegistryMutex());
+  return !Registry().empty();
+}
+
+}  // namespace
+
+uint64_t SyncFloorRemainingNs(uint64_t floor_ns, uint64_t elapsed_ns) {
+  return elapsed_ns >= floor_ns ? 0 : floor_ns - elapsed_ns;
+}
+
+void WaitForSyncFloor(uint64_t start_ns, uint64_t floor_ns) {
+  if (SyncFloorRemainingNs(floor_ns, NowNanos() - start_ns) == 0) return;
+  uint64_t deadline = start_ns + floor_ns;
+  timespec ts{static_cast<time_t>(deadline / 1000000000ull),
+              static_cast<long>(deadline % 1000000000ull)};
+  // NowNanos() reads CLOCK_MONOTONIC; EINTR resumes the same deadline.
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) ==
+         EINTR) {
+  }
+}
+
+void SetDeviceSyncFloor(dev_t dev, uint64_t floor_ns) {
+  std::lock_guard<std::mutex> l(RegistryMutex());
+  if (floor_ns == 0) {
+    Registry().erase(dev);
+  } else {
+    Registry()[dev] = floor_ns;
+  }
+}
+
+dev_t ParseDeviceNumber(const std::string& major_minor) {
+  size_t colon = major_minor.find(':');
+  if (colon == std::string::npos) return 0;
+  unsigned maj = 0, min = 0;
+  const char* b = major_minor.data();
+  const char* e = b + major_minor.size();
+  auto [p1, ec1] = std::from_chars(b, b + colon, maj);
+  auto [p2, ec2] = std::from_chars(b + colon + 1, e, min);
+  if (ec1 != std::errc() || p1 != b + colon || ec2 != std::errc() || p2 != e)
+    return 0;
+  return makedev(maj, min);
+}
+
+uint64_t SyncFloorOfPath(const std::string& path) {
+  if (!AnyFloor()) return 0;
+  std::filesystem::path p(path);
+  struct stat st {};
+  while (stat(p.c_str(), &st) != 0) {
+    if (!p.has_relative_path()) return 0;
+    std::filesystem::path parent = p.parent_path();
+    if (parent.empty()) parent = ".";
+    if (parent == p) return 0;
+    p = parent;
+  }
+  return FloorOfDevice(st.st_dev);
+}
+
+uint64_t SyncFloorOfFd(int fd) {
+  if (!AnyFloor()) return 0;
+  struct stat st {};
+  if (fstat(fd, &st) != 0) return 0;
+  return FloorOfDevice(st.st_dev);
+}
+
+const std::vector<std::string>& SyncFlooredEngines() {
+  static const std::vector<std::string> kEngines = {"leveldb", "rocksdb"};
+  return kEngines;
+}
+
+}  // namespace disktune
