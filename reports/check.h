@@ -67,7 +67,8 @@ Result<std::vector<Requirement>> PresetRequirements(std::string_view name);
 // kUnreliable: the figure missed its limit while the machine was busy
 // (sysinfo.h MachineWasBusy: the load before or after the measurements beyond
 // kBusyLoadPerCpu; or other processes' I/O on the device, probes/foreign_io.h):
-// not a verdict on the disk; measure again on a quiet machine. A pass on a busy machine stays a pass (load only slows figures).
+// not a verdict on the disk; measure again on a quiet machine. A pass on a busy
+// machine stays a pass (load only slows figures).
 enum class CheckOutcome {
   kPass,
   kFail,
