@@ -22,14 +22,26 @@ uint64_t EngineStartBytes(std::string_view engine, const EngineOptions& knobs) {
   return buffer + buffer / 10 + buffer;
 }
 
+namespace {
+
+// The filesystem's total and available bytes; false when it cannot be read
+// (then nothing is refused: the guard still watches the run).
+bool SpaceOf(const std::string& dir, uint64_t* total, uint64_t* available) {
+  struct statvfs sv {};
+  if (statvfs(dir.c_str(), &sv) != 0) return false;
+  *total = static_cast<uint64_t>(sv.f_blocks) * sv.f_frsize;
+  *available = static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize;
+  return true;
+}
+
+}  // namespace
+
 Status CheckRoomToStart(std::string_view engine, const EngineOptions& knobs,
                         const std::string& dir, const std::string& shown) {
   uint64_t start = EngineStartBytes(engine, knobs);
   if (start == 0) return Status::OK();
-  struct statvfs sv {};
-  if (statvfs(dir.c_str(), &sv) != 0) return Status::OK();
-  uint64_t total = static_cast<uint64_t>(sv.f_blocks) * sv.f_frsize;
-  uint64_t free_bytes = static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize;
+  uint64_t total = 0, free_bytes = 0;
+  if (!SpaceOf(dir, &total, &free_bytes)) return Status::OK();
   uint64_t headroom = SpaceHeadroomBytes(total);
   if (free_bytes >= start + headroom) return Status::OK();
   auto b = [](uint64_t n) { return FormatBytes(static_cast<double>(n)); };
@@ -62,9 +74,10 @@ Status CheckDataFits(const BenchPlan& plan, const std::string& dir) {
       largest = &s;
     }
   }
-  struct statvfs sv {};
-  if (largest == nullptr || statvfs(dir.c_str(), &sv) != 0) return Status::OK();
-  uint64_t total = static_cast<uint64_t>(sv.f_blocks) * sv.f_frsize;
+  uint64_t total = 0, available = 0;
+  if (largest == nullptr || !SpaceOf(dir, &total, &available)) {
+    return Status::OK();
+  }
   if (most <= total) return Status::OK();
   const BenchParams& p = largest->params;
   auto b = [](uint64_t n) { return FormatBytes(static_cast<double>(n)); };
