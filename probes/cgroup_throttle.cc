@@ -201,6 +201,10 @@ Status CgroupThrottle::Enter() {
   return Status::OK();
 }
 
+Status CgroupThrottle::Adopt(pid_t pid) {
+  return WriteControl(path_ + "/cgroup.procs", std::to_string(pid));
+}
+
 Status CgroupThrottle::Leave() {
   if (!entered_) return Status::OK();
   DT_RETURN_IF_ERROR(

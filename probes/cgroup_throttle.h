@@ -46,6 +46,11 @@ class CgroupThrottle {
   // and back to the cgroup it came from.
   Status Enter();
   Status Leave();
+  // Moves a kernel thread that writes for the device (its filesystem's
+  // journal thread) into the cgroup, so its I/O is charged there. It goes
+  // back to the root with every other task when the cgroup is removed
+  // (Teardown, or `restore` after a kill).
+  Status Adopt(pid_t pid);
   bool entered() const { return entered_; }
   // Bytes charged to the cgroup on the device so far.
   Result<CgroupIoBytes> Charged() const;

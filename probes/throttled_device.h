@@ -81,6 +81,7 @@ class ThrottledDevice {
   bool stop_ = false;
   bool pacer_off_ = false;
   dev_t floored_dev_ = 0;  // the device whose sync floor this set
+  std::string journal_thread_;  // "jbd2/loop3" when it was moved in
 };
 
 // The filesystem a throttled device gets for a --dir on `host_type`: the

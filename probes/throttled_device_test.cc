@@ -187,6 +187,12 @@ TEST_F(ThrottledDeviceTest, V1SetupAndTeardownLeaveNoTrace) {
   EXPECT_EQ(testing_util::SysfsValue(cg + "/blkio.throttle.write_bps_device"),
             dev + " 40000000");
   EXPECT_EQ(journal_->Load()->size(), 4u);  // image, loop, mount, cgroup
+  // A class of rates alone takes the ext4 journal's thread in.
+  std::string procs = testing_util::SysfsValue(cg + "/cgroup.procs");
+  EXPECT_FALSE(procs.empty()) << "the journal thread was not moved in";
+  EXPECT_NE(t.Record().writeback.find("jbd2/" + t.loop_fs().loop_name()),
+            std::string::npos)
+      << t.Record().writeback;
   std::string before = OwnBlkioCgroup();
   ASSERT_TRUE(t.Enter().ok());
   EXPECT_NE(OwnBlkioCgroup().find("disktune-throttle-"), std::string::npos);
@@ -281,6 +287,8 @@ TEST_F(ThrottledDeviceTest, HddFdatasyncMeetsTheRevolutionFloor) {
   ThrottledDevice& t = **d;
   const uint64_t floor = ParseThrottle("hdd")->sync_floor_ns;
   EXPECT_EQ(SyncFloorOfPath(t.mount_point() + "/db"), floor);
+  // The floor stands for the whole sync: the journal thread stays out.
+  EXPECT_EQ(testing_util::SysfsValue(t.cgroup().path() + "/cgroup.procs"), "");
   FsyncTarget target;
   target.dir = t.mount_point();
   FsyncPoint p;
