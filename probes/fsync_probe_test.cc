@@ -185,8 +185,8 @@ TEST(FsyncFamilyTest, PlanKnowsTheCapsAndTheSyncCost) {
   // The hdd class: 150 write IOPS, so an appended fdatasync (3 I/Os) takes
   // 20 ms; etcd's two points (10,029 syncs each) stop at their one-minute
   // cap, every other point at its 1 s cap (1,000 syncs would take 20 s).
-  ThrottleLimits hdd;
-  hdd.write_iops = 150;
+  ThrottleSpec hdd;
+  hdd.limits.write_iops = 150;
   ProbeConfig slow = quick;
   PlanForThrottle(hdd, &slow);
   PlanClock clock = PlanProbeRun(probes, slow, 0);
@@ -210,6 +210,22 @@ TEST(FsyncFamilyTest, PlanKnowsTheCapsAndTheSyncCost) {
     if (family[i].name != "fsync.fdatasync.2300.append") continue;
     EXPECT_NEAR(clock.ExpectedNs(i) / 1e9, 3.0 + l.warmup_ns / 1e9, 0.01);
   }
+}
+
+// A class with a sync floor leaves the sync cost to the run's calibration,
+// on the floored device: the IOPS limit alone would not say it.
+TEST(FsyncFamilyTest, AFlooredClassCalibratesItsSyncs) {
+  ThrottleSpec hdd;
+  hdd.limits.write_iops = 150;
+  hdd.limits.write_bytes_per_sec = 150'000'000;
+  hdd.sync_floor_ns = 8'333'333;
+  ProbeConfig c = ProbeConfig::Defaults(true);
+  PlanForThrottle(hdd, &c);
+  EXPECT_EQ(c.sync_io_ns, 0);
+  EXPECT_EQ(c.fill_bytes_per_sec, 150e6);
+  hdd.sync_floor_ns = 0;
+  PlanForThrottle(hdd, &c);
+  EXPECT_NEAR(c.sync_io_ns, 1e9 / 150, 1);
 }
 
 TEST(FlushCountersTest, ParsesFields16And17) {

@@ -69,8 +69,9 @@ PlanClock PlanProbeRun(const std::vector<const Probe*>& probes,
   return clock;
 }
 
-void PlanForThrottle(const ThrottleLimits& limits, ProbeConfig* config) {
-  if (limits.write_iops && *limits.write_iops > 0)
+void PlanForThrottle(const ThrottleSpec& spec, ProbeConfig* config) {
+  const ThrottleLimits& limits = spec.limits;
+  if (spec.sync_floor_ns == 0 && limits.write_iops && *limits.write_iops > 0)
     config->sync_io_ns = 1e9 / static_cast<double>(*limits.write_iops);
   if (limits.write_bytes_per_sec && *limits.write_bytes_per_sec > 0)
     config->fill_bytes_per_sec =

@@ -30,9 +30,14 @@ struct ProbeRunOutput {
 PlanClock PlanProbeRun(const std::vector<const Probe*>& probes,
                        const ProbeConfig& config, uint64_t fill_bytes);
 
-// A throttled run's priors from its limits: a sync I/O at the write IOPS
-// limit, the fill at the write bandwidth limit (each when set).
-void PlanForThrottle(const ThrottleLimits& limits, ProbeConfig* config);
+// A throttled run's priors from its limits: the fill at the write bandwidth
+// limit; a sync I/O at the write IOPS limit, unless the class has a sync
+// floor. Without a floor, the 32-sync calibration would run inside the
+// throttle's first time slice, at the backing disk's speed; with one, the
+// floor sets each sync's pace and the calibration, on the floored device,
+// measures it (the IOPS prior put hdd's sync at 3 I/Os, 20 ms, where the
+// lab measures about half: benchmarks/README.md, "Progress estimates").
+void PlanForThrottle(const ThrottleSpec& spec, ProbeConfig* config);
 
 // Errors (with one clear message) only for what stops the whole run: no
 // space for the test file, an unwritable directory, O_DIRECT refused when every

@@ -92,20 +92,32 @@ void Differ(std::vector<std::string>* out, const std::string& what,
 }
 
 // A run measured on a busy machine (sysinfo.h MachineWasBusy: the load
-// before or after beyond kBusyLoadPerCpu): its figures move beyond the noise
-// floors, which hold for an idle one.
-std::string BusyMachine(const SystemInfo& a, const SystemInfo& b) {
-  auto busy = [](const SystemInfo& s) { return MachineWasBusy(s); };
+// before or after beyond kBusyLoadPerCpu) or beside other processes' I/O on
+// its disk (probes/foreign_io.h): its figures move beyond the noise floors,
+// which hold for an idle one. The note names what made each run busy.
+std::string BusyMachine(const Environment& a, const Environment& b) {
+  auto busy = [](const Environment& e) {
+    return MachineWasBusy(e.system) || !ForeignIoReason(e).empty();
+  };
   if (!busy(a) && !busy(b)) return "";
   auto load = [](const SystemInfo& s) {
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.1f", s.load_average_1m.value_or(0));
     return std::string(buf);
   };
-  return "machine load: " + load(a) + " vs " + load(b) + " on " +
-         std::to_string(b.cpu_count) +
-         " CPUs (a busy machine: figures move beyond the noise floors, "
-         "which hold for an idle one; re-measure idle or use probe --repeat)";
+  std::string t = "machine load: " + load(a.system) + " vs " +
+                  load(b.system) + " on " + std::to_string(b.system.cpu_count) +
+                  " CPUs";
+  const std::pair<const char*, const Environment*> runs[] = {{"first", &a},
+                                                             {"second", &b}};
+  for (const auto& [name, e] : runs) {
+    if (std::string io = ForeignIoReason(*e); !io.empty()) {
+      t += std::string("; the ") + name + " run: " + io;
+    }
+  }
+  return t +
+         " (a busy machine: figures move beyond the noise floors, which hold "
+         "for an idle one; re-measure idle or use probe --repeat)";
 }
 
 std::vector<std::string> EnvironmentDifferences(const Report& a,
@@ -132,7 +144,7 @@ std::vector<std::string> EnvironmentDifferences(const Report& a,
          y.device ? y.device->write_cache : "");
   Differ(&d, "scheduler", x.device ? x.device->scheduler : "",
          y.device ? y.device->scheduler : "");
-  if (std::string busy = BusyMachine(x.system, y.system); !busy.empty()) {
+  if (std::string busy = BusyMachine(x, y); !busy.empty()) {
     d.push_back(busy);
   }
   Differ(&d, "build", x.build_type, y.build_type);

@@ -301,6 +301,31 @@ TEST(CompareTest, NamesABusyMachine) {
       << busy.environment_differences[0];
 }
 
+// Other processes' I/O on a run's disk makes it busy as the load does: the
+// note names it, for the run it happened in.
+TEST(CompareTest, NamesOtherIoOnTheDisk) {
+  Report a = CraftedReport();
+  a.environment.system.cpu_count = 2;
+  a.environment.system.load_average_1m = 0.3;
+  Report b = a;
+  ForeignIo io;
+  io.disk = "vda";
+  io.busy = true;
+  io.reason = "other I/O on vda: 812.0 MiB of 901.2 MiB";
+  b.environment.foreign_io = io;
+  Comparison c = CompareReports(a, b, "a", "b", CompareOptions{});
+  ASSERT_EQ(c.environment_differences.size(), 1u);
+  const std::string& note = c.environment_differences[0];
+  EXPECT_NE(note.find("the second run: other I/O on vda: 812.0 MiB"),
+            std::string::npos)
+      << note;
+  EXPECT_EQ(note.find("the first run"), std::string::npos) << note;
+  io.busy = false;  // measured, and quiet
+  b.environment.foreign_io = io;
+  EXPECT_TRUE(CompareReports(a, b, "a", "b", CompareOptions{})
+                  .environment_differences.empty());
+}
+
 TEST(CompareTest, NotesParametersThatDiffer) {
   Report a = CraftedReport();
   Report b = a;

@@ -331,14 +331,17 @@ TEST_F(CliTest, BenchReportsWhatItWrote) {
   EXPECT_GT(j["bytes_written"].get<uint64_t>(), 0u);
 }
 
-// bench's figures are results: on stdout, so `> file` keeps them, with
-// progress on stderr; with --json - they move to stderr, and stdout is the
-// JSON alone.
+// bench's figures are results: on stdout, so `> file` keeps them, under the
+// summary that opens every measuring command's output, with progress on
+// stderr; with --json - they move to stderr, and stdout is the JSON alone.
 TEST_F(CliTest, BenchFiguresGoToStdout) {
   RunOutput r = RunDisktune({"bench", "--scenario", "fillseq,readrandom",
                              "--num", "2000", "--repeat", "2"},
                             work_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("verdict:", 0), 0u) << r.out;
+  EXPECT_LT(r.out.find("bound:"), r.out.find("Entries:")) << r.out;
+  EXPECT_EQ(r.out.find("verdict:", 1), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Entries:    2000"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("readrandom   :"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(median of 2)"), std::string::npos) << r.out;

@@ -1,5 +1,6 @@
 // `disktune bench`: db_bench scenarios on one or more engines, as a report.
-// The figures go to stdout as db_bench's own lines (to stderr with --json -),
+// stdout opens with the summary (reports/summarize.h), then the figures as
+// db_bench's own lines and the predictions (all to stderr with --json -);
 // progress to stderr; --json has every figure.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "reports/memory_budget.h"
 #include "reports/prediction_text.h"
 #include "reports/report.h"
+#include "reports/summarize.h"
 #include "src/bench/process_stats.h"
 #include "src/bench/runner.h"
 #include "src/bench/scenario.h"
@@ -57,6 +59,7 @@ struct BenchFlags {
   bool sync = false;
   bool in_memory = false;
   std::string page_cache;
+  std::string service;
   std::vector<std::string> engine_settings;
   // The model's disk figures: a probe result file, else measured here.
   std::string probe_result;
@@ -211,6 +214,7 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   if (!overrides.ok()) return Fail(ctx, overrides.status());
   req.user = *overrides;
   req.engines = {f.engines};
+  if (Status sv = CheckServiceFlag(f.service); !sv.ok()) return Fail(ctx, sv);
   // A tuned profile's memory budget, which peak RSS is reported against.
   std::optional<uint64_t> memory_budget;
   std::string profile_shown;
@@ -310,14 +314,15 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   req.db_root_shown = dir.Join("bench");
 
   // The figures on stdout (stderr when the JSON goes there), progress on
-  // stderr, so `> file` keeps the results.
-  // A step line (from the plan: bench_clock.h) is cleared before a figure
-  // lands on the same terminal.
+  // stderr, so `> file` keeps the results. They are held until the run ends
+  // and printed under the summary, so the answer comes first; while it runs,
+  // the step lines (from the plan: bench_clock.h) show where it is.
   std::ostream* figures = HumanStream(ctx, opts.common);
   TerminalProgress* steps = p.get();
-  req.results = [figures, steps](std::string_view line) {
-    steps->Finish();
-    if (figures) *figures << line << "\n" << std::flush;
+  auto held = std::make_shared<std::string>();
+  req.results = [held](std::string_view line) {
+    held->append(line);
+    held->push_back('\n');
   };
   req.progress = [steps](std::string_view line) {
     steps->Info(std::string(line));
@@ -355,15 +360,18 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
     if (!t.ok() && results.ok()) return Fail(ctx, t);
     req.results(ThrottleEscapeLine(*report.environment.throttle));
   }
-  if (!results.ok()) return Fail(ctx, results.status());
+  if (!results.ok()) {
+    steps->Finish();
+    if (figures) *figures << *held << std::flush;
+    return Fail(ctx, results.status());
+  }
   if (InterruptRequested()) report.completion = "interrupted";
   report.benches = *results;
   if (disk && !InterruptRequested()) {
     Predict(*disk, opts.common, ctx, *plan, req, &report);
-    if (figures) *figures << RenderPredictionsText(report.benches);
   }
   written.Record(&report);
-  FinishReport("", &report);
+  FinishReport(f.service, &report);
   if (auto f = CheckFindings2011(report.benches)) {
     report.analyses[Findings2011Check::kKey] = *f;
   }
@@ -372,6 +380,15 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
                                      profile_shown, harness_anon)) {
       report.analyses[kMemoryBudgetKey] = *mem;
     }
+  }
+
+  steps->Finish();
+  if (figures) {
+    *figures << SummaryText(SummaryOf(report)) << "\n" << *held;
+    if (disk && !InterruptRequested()) {
+      *figures << RenderPredictionsText(report.benches);
+    }
+    *figures << std::flush;
   }
 
   Status out = EmitJson(ctx, opts.common, ReportToJson(report));
@@ -434,6 +451,7 @@ void SetupBenchCommand(CLI::App& app, CommandContext& ctx) {
                                      "run db_bench scenarios on embedded "
                                      "engines in --dir and report each figure");
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
+  AddServiceOption(cmd, &f.service);
   AddProgressOption(cmd, &opts->common);
   cmd->add_option("--engine", f.engines,
                   "engine id(s), comma-separated, or 'all'")

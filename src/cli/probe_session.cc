@@ -34,7 +34,7 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
   // limits still set the progress estimate's priors.
   Result<std::optional<ThrottleSpec>> throttle = PlanThrottle(common);
   if (!throttle.ok()) return throttle.status();
-  if (*throttle) PlanForThrottle((*throttle)->limits, &*config);
+  if (*throttle) PlanForThrottle(**throttle, &*config);
   auto progress = MakeProgress(ctx, common);
   std::unique_ptr<ScratchDir> own;
   std::unique_ptr<ThrottleSession> throttled;

@@ -13,8 +13,9 @@ namespace {
 constexpr long kTmpfsMagic = 0x01021994;  // TMPFS_MAGIC, linux/magic.h
 
 // A step with fewer ops than this is too short to time once: the plan is run
-// kShortRepeats times and the fastest run stands for the CPU (the rule:
-// benchmarks/README.md, "Prediction design records"). Only a plan whose
+// kShortRepeats times and its fastest run stands for the CPU; the other
+// steps take their median run (the rule: benchmarks/README.md, "Prediction
+// design records"). Only a plan whose
 // single run took under kShortPlanNs is repeated, so a large plan is never
 // run twice for the sake of its one short step.
 constexpr uint64_t kMinCalibrationOps = 1000;
@@ -35,12 +36,13 @@ bool HasShortStep(const std::vector<bench::BenchResult>& results,
   return shortstep;
 }
 
-// Ops per second of the fastest run (the only run when not repeated).
-double FastestOpsPerSec(const bench::BenchResult& r) {
-  if (r.repeats.has_value()) {
-    return r.repeats->ops_per_sec.max;
-  }
-  return r.metrics.ops_per_sec;
+// Ops per second of the run that stands for the CPU: a short step's fastest
+// run, any other step's median run (the only run when not repeated). The
+// fastest of five of a long step is faster than the one run it predicts.
+double CalibratedOpsPerSec(const bench::BenchResult& r) {
+  if (!r.repeats.has_value()) return r.metrics.ops_per_sec;
+  if (r.metrics.ops < kMinCalibrationOps) return r.repeats->ops_per_sec.max;
+  return r.repeats->ops_per_sec.median;
 }
 
 bool InMemory(const std::string& dir) {
@@ -107,7 +109,7 @@ Result<Calibration> Calibrate(const bench::BenchRequest& request,
   c.cpu_model = ReadSystemInfo().cpu_model;
   c.dir = memory_dir;
   for (const bench::BenchResult& r : *results) {
-    const double ops_per_sec = FastestOpsPerSec(r);
+    const double ops_per_sec = CalibratedOpsPerSec(r);
     if (r.status != bench::RunStatus::kOk || ops_per_sec <= 0) continue;
     c.points.push_back({r.engine, r.scenario, r.step, r.params.num,
                         r.metrics.ops, 1e9 / ops_per_sec});

@@ -9,12 +9,19 @@
 
 namespace disktune::tune {
 
+// The tune plans its phases within the time budget and stops when it is
+// spent, so the budget's rest is the time left (at least 1 ns: a zero would
+// read as "not known").
+uint64_t Trials::LeftNs() const {
+  return static_cast<uint64_t>(std::max(1.0, budget_.RemainingNs()));
+}
+
 Result<TrialScore> Trials::Run(const TuneConfig& full, double scale,
                                const std::string& label) {
   if (InterruptRequested()) return Status::Aborted("interrupted");
   TuneConfig t = Scaled(full, scale);
   if (req_.env.trial) {
-    if (progress_ != nullptr) progress_->Step(label, trials_, 0, 0);
+    if (progress_ != nullptr) progress_->Step(label, trials_, 0, LeftNs());
     trials_++;
     // The test's trial reports its time; what it wrote is on the counter.
     uint64_t b0 = budget_.ReadBytes();
@@ -38,9 +45,7 @@ Result<TrialScore> Trials::Run(const TuneConfig& full, double scale,
   br.db_root_shown = root_shown_;
   br.available = req_.available;
   br.factory = req_.factory;
-  if (progress_ != nullptr) {
-    progress_->Step(label, trials_, 0, 0);
-  }
+  if (progress_ != nullptr) progress_->Step(label, trials_, 0, LeftNs());
   uint64_t t0 = NowNanos();
   uint64_t b0 = budget_.ReadBytes();
   auto results = bench::RunBench(br);

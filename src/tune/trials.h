@@ -103,13 +103,16 @@ class Trials {
 
   // Runs `full` at `scale`: through the request's TuneEnv::trial when set,
   // else as a bench run in the scratch directory (removed afterwards).
-  // Aborted on SIGINT/SIGTERM. `label` is the progress line.
+  // Aborted on SIGINT/SIGTERM. `label` is the progress line; its estimate
+  // of the time left is the time budget's rest.
   Result<TrialScore> Run(const TuneConfig& full, double scale,
                          const std::string& label);
 
   int trials() const { return trials_; }
 
  private:
+  uint64_t LeftNs() const;
+
   DataShape ShapeAt(double scale) const {
     DataShape small = shape_;
     small.live_entries = std::max<uint64_t>(

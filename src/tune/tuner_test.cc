@@ -361,6 +361,46 @@ TEST_F(TunerTest, WhenNothingPaysTheDefaultsStay) {
       << r->verdict;
 }
 
+// A progress sink that keeps each step's estimate of the time left, with
+// the fake machine's clock when it was given.
+class RecordingProgress : public ProgressSink {
+ public:
+  explicit RecordingProgress(TuneEnv env) : env_(std::move(env)) {}
+  void Step(const std::string&, int, int, uint64_t remaining_ns) override {
+    steps.push_back({env_.now_ns(), remaining_ns});
+  }
+  void Warn(const std::string&) override {}
+  void Info(const std::string&) override {}
+  std::vector<std::pair<uint64_t, uint64_t>> steps;  // {now, left}
+
+ private:
+  TuneEnv env_;
+};
+
+// Each trial's progress line says how long the tune has left: the time
+// budget's rest, which the tune never overruns, so the line never promises
+// an end sooner than the real one, and the tune uses most of its budget.
+TEST_F(TunerTest, EveryTrialLineEstimatesTheTimeLeft) {
+  FakeMachine m([](const TuneConfig& c) {
+    return c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+  });
+  TuneRequest req = Request("read-heavy", m);
+  RecordingProgress progress(req.env);
+  const uint64_t start = req.env.now_ns();
+  auto r = RunTuner(req, *scratch_, &progress);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_GT(progress.steps.size(), 10u);
+  const uint64_t end = start + r->elapsed_ns;
+  for (const auto& [now, left] : progress.steps) {
+    EXPECT_GT(left, 0u);
+    EXPECT_LE(left, req.time_budget_ns);
+    EXPECT_GE(now + left, end) << "an estimate ended before the tune did";
+    // And it ends within 30% of the tune's time after the real end (the
+    // progress-estimate rule: README, "Reading the progress lines").
+    EXPECT_LE(now + left - end, 0.3 * static_cast<double>(r->elapsed_ns));
+  }
+}
+
 // The block cache's line says where its size came from: a workload that
 // never reads keeps the default cache and leaves the rest of the budget
 // unused, which the line states instead of calling the cache the budget's
