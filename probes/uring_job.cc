@@ -50,20 +50,12 @@ class OffsetGen {
   Rng rng_;
 };
 
-}  // namespace
-
-Result<UringJobResult> RunUringJob(const UringJob& job) {
-  if (job.block_size == 0 || job.region_bytes < job.block_size ||
-      job.queue_depth < 1) {
-    return Status::InvalidArgument(
-        "uring job: bad block size, region or queue depth");
-  }
-  io_uring ring;
+// A ring of at least `queue_depth` entries. Completion work runs in our own
+// task when we enter the kernel, not via interrupts to another CPU (fio does
+// the same); older kernels refuse the flags, so fall back step by step.
+Status InitRing(int queue_depth, io_uring* ring) {
   unsigned entries = 1;
-  while (entries < static_cast<unsigned>(job.queue_depth)) entries <<= 1;
-  // Completion work runs in our own task when we enter the kernel, not via
-  // interrupts to another CPU (fio does the same); older kernels refuse the
-  // flags, so fall back step by step.
+  while (entries < static_cast<unsigned>(queue_depth)) entries <<= 1;
   int rc = -EINVAL;
   for (unsigned flags :
        {IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
@@ -71,59 +63,154 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
         unsigned{IORING_SETUP_COOP_TASKRUN}, 0u}) {
     io_uring_params params{};
     params.flags = flags;
-    rc = io_uring_queue_init_params(entries, &ring, &params);
+    rc = io_uring_queue_init_params(entries, ring, &params);
     if (rc != -EINVAL) break;
   }
   if (rc < 0) return Status::FromErrno(-rc, "io_uring_queue_init");
-  struct RingCloser {
-    io_uring* r;
-    ~RingCloser() { io_uring_queue_exit(r); }
-  } closer{&ring};
+  return Status::OK();
+}
 
+// One aligned buffer per slot, filled with an incompressible payload for
+// writes (harmless for reads).
+Status AllocateSlots(const UringJob& job, std::vector<Slot>* slots) {
   Rng fill(job.seed ^ 0x5eed);
-  std::vector<Slot> slots(job.queue_depth);
-  for (auto& s : slots) {
+  slots->resize(job.queue_depth);
+  for (auto& s : *slots) {
     void* p = nullptr;
     if (posix_memalign(&p, job.alignment, job.block_size) != 0) {
       return Status::IOError("out of memory for I/O buffers");
     }
     s.buf.reset(static_cast<char*>(p));
-    // Incompressible payload for writes; harmless for reads.
     auto* w = reinterpret_cast<uint64_t*>(p);
     for (uint64_t i = 0; i < job.block_size / 8; i++) w[i] = fill.Next();
   }
+  return Status::OK();
+}
 
-  OffsetGen offsets(job);
-  auto prep = [&](int idx, uint64_t now) -> Status {
-    io_uring_sqe* sqe = io_uring_get_sqe(&ring);
-    if (!sqe) return Status::IOError("io_uring submission queue full");
-    Slot& s = slots[idx];
-    s.offset = offsets.Next();
-    s.submit_ns = now;
-    if (job.write) {
-      io_uring_prep_write(sqe, job.fd, s.buf.get(), job.block_size, s.offset);
-    } else {
-      io_uring_prep_read(sqe, job.fd, s.buf.get(), job.block_size, s.offset);
+// The submit-reap loop of one job: keeps `queue_depth` I/Os in flight, ends
+// the warm-up by time or bytes, and counts completions in the measured window.
+class JobLoop {
+ public:
+  JobLoop(const UringJob& job, io_uring* ring, std::vector<Slot>* slots,
+          uint64_t start)
+      : job_(job),
+        ring_(ring),
+        slots_(*slots),
+        offsets_(job),
+        start_(start),
+        measure_start_(start + job.warmup_ns),
+        end_(measure_start_ + job.duration_ns),
+        last_counted_(measure_start_),
+        warming_(job.warmup_ns > 0) {}
+
+  // The first I/O error (OK when none); the loop ends on it, on the end of
+  // the window or a byte cap, or on SIGINT/SIGTERM.
+  Status Run();
+  // What was counted; elapsed runs from the end of the warm-up to the last
+  // counted completion.
+  UringJobResult TakeResult() {
+    result_.elapsed_ns = last_counted_ - measure_start_;
+    return std::move(result_);
+  }
+
+ private:
+  Status Prep(int idx, uint64_t now);
+  // A byte cap can end the warm-up early; the measured window starts then.
+  void EndWarmupIfDue(uint64_t now);
+  // Checks and counts one completion, and re-arms its slot unless stopping.
+  Status Complete(const io_uring_cqe* cqe, uint64_t now, bool& stop_now);
+
+  const UringJob& job_;
+  io_uring* ring_;
+  std::vector<Slot>& slots_;
+  OffsetGen offsets_;
+  UringJobResult result_;
+  uint64_t start_;
+  uint64_t measure_start_;
+  uint64_t end_;
+  uint64_t last_counted_;
+  uint64_t submitted_bytes_ = 0;  // in the current phase (warm-up, measured)
+  bool warming_;
+  int inflight_ = 0;
+  bool stopping_ = false;
+  Status error_;
+};
+
+Status JobLoop::Prep(int idx, uint64_t now) {
+  io_uring_sqe* sqe = io_uring_get_sqe(ring_);
+  if (!sqe) return Status::IOError("io_uring submission queue full");
+  Slot& s = slots_[idx];
+  s.offset = offsets_.Next();
+  s.submit_ns = now;
+  if (job_.write) {
+    io_uring_prep_write(sqe, job_.fd, s.buf.get(), job_.block_size, s.offset);
+  } else {
+    io_uring_prep_read(sqe, job_.fd, s.buf.get(), job_.block_size, s.offset);
+  }
+  io_uring_sqe_set_data64(sqe, static_cast<uint64_t>(idx));
+  return Status::OK();
+}
+
+void JobLoop::EndWarmupIfDue(uint64_t now) {
+  if (warming_ &&
+      (now >= measure_start_ ||
+       (job_.max_warmup_bytes && submitted_bytes_ >= job_.max_warmup_bytes))) {
+    warming_ = false;
+    if (now < measure_start_) {
+      measure_start_ = now;
+      end_ = now + job_.duration_ns;
+      last_counted_ = now;
     }
-    io_uring_sqe_set_data64(sqe, static_cast<uint64_t>(idx));
-    return Status::OK();
-  };
+    submitted_bytes_ = 0;
+  }
+}
 
-  UringJobResult result;
-  uint64_t start = NowNanos();
-  uint64_t measure_start = start + job.warmup_ns;
-  uint64_t end = measure_start + job.duration_ns;
-  uint64_t last_counted = measure_start;
-  uint64_t submitted_bytes =
-      0;  // in the current phase (warm-up, then measured)
-  bool warming = job.warmup_ns > 0;
-  int inflight = 0;
-  rusage usage_before{};
-  getrusage(RUSAGE_THREAD, &usage_before);
-  for (int i = 0; i < job.queue_depth; i++) {
-    DT_RETURN_IF_ERROR(prep(i, start));
-    submitted_bytes += job.block_size;
-    inflight++;
+Status JobLoop::Complete(const io_uring_cqe* cqe, uint64_t now,
+                         bool& stop_now) {
+  int idx = static_cast<int>(io_uring_cqe_get_data64(cqe));
+  const Slot& s = slots_[idx];
+  inflight_--;
+  if (cqe->res < 0 || static_cast<uint64_t>(cqe->res) != job_.block_size) {
+    if (error_.ok()) {
+      error_ =
+          cqe->res < 0
+              ? Status::FromErrno(-cqe->res,
+                                  std::string(job_.write ? "write" : "read") +
+                                      " at offset " + std::to_string(s.offset))
+              : Status::IOError("short " +
+                                std::string(job_.write ? "write" : "read") +
+                                " at offset " + std::to_string(s.offset));
+    }
+    stop_now = stopping_ = true;
+    return Status::OK();
+  }
+  // Throughput counts every completion inside the window; latency only
+  // I/Os submitted inside it, so none carries warm-up queueing.
+  if (now >= measure_start_ && now <= end_) {
+    if (s.submit_ns >= measure_start_)
+      result_.latency_ns.Add(now - s.submit_ns);
+    result_.ops++;
+    result_.bytes += job_.block_size;
+    last_counted_ = now;
+  }
+  if (!stop_now) {
+    // Re-armed in place and submitted at once; an -EINTR leaves it
+    // queued for the submit at the top of the loop.
+    DT_RETURN_IF_ERROR(Prep(idx, now));
+    submitted_bytes_ += job_.block_size;
+    inflight_++;
+    int sub = io_uring_submit(ring_);
+    if (sub < 0 && sub != -EINTR)
+      return Status::FromErrno(-sub, "io_uring_submit");
+  }
+  return Status::OK();
+}
+
+Status JobLoop::Run() {
+  for (int i = 0; i < job_.queue_depth; i++) {
+    DT_RETURN_IF_ERROR(Prep(i, start_));
+    submitted_bytes_ += job_.block_size;
+    inflight_++;
   }
 
   // Each re-armed I/O is submitted as soon as its completion is reaped, as
@@ -140,83 +227,58 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
   // No timeout on the wait (arming a timer per call costs IOPS): the
   // SIGINT/SIGTERM handlers are installed without SA_RESTART, so the wait
   // returns -EINTR and the loop notices.
-  bool stopping = false;
-  Status error;
-  while (inflight > 0) {
+  while (inflight_ > 0) {
     io_uring_cqe* cqe = nullptr;
     // Only the first batch, or a submit an interrupt cut short, is pending.
-    rc = io_uring_sq_ready(&ring) > 0 ? io_uring_submit(&ring) : 0;
-    if (rc >= 0 && io_uring_peek_cqe(&ring, &cqe) != 0)
-      rc = io_uring_wait_cqe(&ring, &cqe);
+    int rc = io_uring_sq_ready(ring_) > 0 ? io_uring_submit(ring_) : 0;
+    if (rc >= 0 && io_uring_peek_cqe(ring_, &cqe) != 0)
+      rc = io_uring_wait_cqe(ring_, &cqe);
     if (rc == -EINTR) {
-      if (InterruptRequested()) stopping = true;
+      if (InterruptRequested()) stopping_ = true;
       continue;
     }
     if (rc < 0) return Status::FromErrno(-rc, "io_uring_submit_and_wait");
-    if (io_uring_peek_cqe(&ring, &cqe) != 0) continue;
+    if (io_uring_peek_cqe(ring_, &cqe) != 0) continue;
     uint64_t now = NowNanos();
     unsigned head;
     unsigned seen = 0;
-    if (warming &&
-        (now >= measure_start ||
-         (job.max_warmup_bytes && submitted_bytes >= job.max_warmup_bytes))) {
-      // A byte cap can end the warm-up early; the measured window starts now.
-      warming = false;
-      if (now < measure_start) {
-        measure_start = now;
-        end = now + job.duration_ns;
-        last_counted = now;
-      }
-      submitted_bytes = 0;
-    }
+    EndWarmupIfDue(now);
     bool stop_now =
-        stopping || now >= end || InterruptRequested() ||
-        (!warming && job.max_bytes && submitted_bytes >= job.max_bytes);
-    io_uring_for_each_cqe(&ring, head, cqe) {
+        stopping_ || now >= end_ || InterruptRequested() ||
+        (!warming_ && job_.max_bytes && submitted_bytes_ >= job_.max_bytes);
+    io_uring_for_each_cqe(ring_, head, cqe) {
       seen++;
-      int idx = static_cast<int>(io_uring_cqe_get_data64(cqe));
-      const Slot& s = slots[idx];
-      inflight--;
-      if (cqe->res < 0 || static_cast<uint64_t>(cqe->res) != job.block_size) {
-        if (error.ok()) {
-          error =
-              cqe->res < 0
-                  ? Status::FromErrno(
-                        -cqe->res, std::string(job.write ? "write" : "read") +
-                                       " at offset " + std::to_string(s.offset))
-                  : Status::IOError("short " +
-                                    std::string(job.write ? "write" : "read") +
-                                    " at offset " + std::to_string(s.offset));
-        }
-        stop_now = stopping = true;
-        continue;
-      }
-      // Throughput counts every completion inside the window; latency only
-      // I/Os submitted inside it, so none carries warm-up queueing.
-      if (now >= measure_start && now <= end) {
-        if (s.submit_ns >= measure_start)
-          result.latency_ns.Add(now - s.submit_ns);
-        result.ops++;
-        result.bytes += job.block_size;
-        last_counted = now;
-      }
-      if (!stop_now) {
-        // Re-armed in place and submitted at once; an -EINTR leaves it
-        // queued for the submit at the top of the loop.
-        DT_RETURN_IF_ERROR(prep(idx, now));
-        submitted_bytes += job.block_size;
-        inflight++;
-        int sub = io_uring_submit(&ring);
-        if (sub < 0 && sub != -EINTR)
-          return Status::FromErrno(-sub, "io_uring_submit");
-      }
+      DT_RETURN_IF_ERROR(Complete(cqe, now, stop_now));
     }
-    io_uring_cq_advance(&ring, seen);
-    if (stop_now) stopping = true;
+    io_uring_cq_advance(ring_, seen);
+    if (stop_now) stopping_ = true;
   }
-  if (!error.ok()) return error;
+  return error_;
+}
+
+}  // namespace
+
+Result<UringJobResult> RunUringJob(const UringJob& job) {
+  if (job.block_size == 0 || job.region_bytes < job.block_size ||
+      job.queue_depth < 1) {
+    return Status::InvalidArgument(
+        "uring job: bad block size, region or queue depth");
+  }
+  io_uring ring;
+  DT_RETURN_IF_ERROR(InitRing(job.queue_depth, &ring));
+  struct RingCloser {
+    io_uring* r;
+    ~RingCloser() { io_uring_queue_exit(r); }
+  } closer{&ring};
+  std::vector<Slot> slots;
+  DT_RETURN_IF_ERROR(AllocateSlots(job, &slots));
+
+  JobLoop loop(job, &ring, &slots, NowNanos());
+  rusage usage_before{};
+  getrusage(RUSAGE_THREAD, &usage_before);
+  DT_RETURN_IF_ERROR(loop.Run());
   if (InterruptRequested()) return Status::Aborted("interrupted");
-  result.elapsed_ns = last_counted - measure_start;
+  UringJobResult result = loop.TakeResult();
   rusage usage_after{};
   getrusage(RUSAGE_THREAD, &usage_after);
   result.context_switches =

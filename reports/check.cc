@@ -242,18 +242,17 @@ int CheckExitCode(const std::vector<RequirementResult>& results) {
   return insufficient ? 3 : 0;
 }
 
-Result<Requirement> ParseRequirement(std::string_view text) {
-  Requirement req;
-  req.text = std::string(text);
-  req.source = "--require";
-  size_t pos = 0;
-  auto skip_ws = [&] {
-    while (pos < text.size() &&
-           std::isspace(static_cast<unsigned char>(text[pos])))
-      pos++;
-  };
+namespace {
 
-  skip_ws();
+void SkipSpace(std::string_view text, size_t& pos) {
+  while (pos < text.size() &&
+         std::isspace(static_cast<unsigned char>(text[pos])))
+    pos++;
+}
+
+// The path at `pos`: dotted names, none empty, a result and a figure at least.
+Status ParsePath(std::string_view text, size_t& pos, Requirement& req) {
+  SkipSpace(text, pos);
   if (pos == text.size()) {
     return ColumnError(
         pos,
@@ -280,7 +279,13 @@ Result<Requirement> ParseRequirement(std::string_view text) {
         pos, "a path names a result and a figure: " + Quoted(req.path) +
                  " needs .<metric>, e.g. " + req.path + ".p99");
   }
-  skip_ws();
+  return Status::OK();
+}
+
+// The comparison operator after the path; `op_text` is it as written.
+Status ParseOperator(std::string_view text, size_t& pos, Requirement& req,
+                     std::string& op_text) {
+  SkipSpace(text, pos);
   if (pos == text.size()) {
     return ColumnError(pos,
                        "expected an operator (<, <=, >, >=, ==, !=) after " +
@@ -314,35 +319,43 @@ Result<Requirement> ParseRequirement(std::string_view text) {
                        "expected an operator (<, <=, >, >=, ==, !=) after " +
                            Quoted(req.path) + ", found " + Found(text, pos));
   }
-  std::string op_text(text.substr(op_start, pos - op_start));
-  skip_ws();
-  size_t value_start = pos;
-  req.value_column = value_start + 1;
-  if (pos == text.size()) {
-    return ColumnError(pos, "expected a number after " + Quoted(op_text));
-  }
-  // true / false, for boolean figures (analyses.checks.etcd.pass == true).
+  op_text = std::string(text.substr(op_start, pos - op_start));
+  return Status::OK();
+}
+
+// true / false at `pos`, for boolean figures (analyses.checks.etcd.pass ==
+// true). Sets `matched` when the value is one; the expression must end there.
+Status ParseBoolLiteral(std::string_view text, size_t pos, Requirement& req,
+                        bool& matched) {
   for (const char* lit : {"true", "false"}) {
     std::string_view l(lit);
     if (text.substr(pos, l.size()) == l &&
         (pos + l.size() == text.size() || !IsPathChar(text[pos + l.size()]))) {
       if (req.op != CompareOp::kEq && req.op != CompareOp::kNe) {
-        return ColumnError(value_start,
-                           "true/false compare only with == or !=");
+        return ColumnError(pos, "true/false compare only with == or !=");
       }
       req.bool_literal = true;
       req.unit_column = pos + 1;
       req.threshold = l == "true" ? 1 : 0;
       pos += l.size();
       req.value_text = std::string(l);
-      skip_ws();
+      SkipSpace(text, pos);
       if (pos != text.size()) {
         return ColumnError(pos, "expected end of expression after " +
                                     Quoted(l) + ", found " + Found(text, pos));
       }
-      return req;
+      matched = true;
+      return Status::OK();
     }
   }
+  return Status::OK();
+}
+
+// The number at `pos`: a sign, digits with an optional fraction, and an
+// exponent; `number` is it as written.
+Status ParseNumber(std::string_view text, size_t& pos,
+                   const std::string& op_text, std::string& number,
+                   double& value) {
   size_t num_start = pos;
   if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) pos++;
   size_t digits_start = pos;
@@ -374,11 +387,16 @@ Result<Requirement> ParseRequirement(std::string_view text) {
       pos = e;
     }
   }
-  std::string number(text.substr(num_start, pos - num_start));
-  double value = std::strtod(number.c_str(), nullptr);
+  number = std::string(text.substr(num_start, pos - num_start));
+  value = std::strtod(number.c_str(), nullptr);
   if (!std::isfinite(value))
     return ColumnError(num_start, "number out of range: " + number);
+  return Status::OK();
+}
 
+// Where the unit after a number starts (spaces between are allowed); `pos`
+// moves past it, or stays when none follows.
+size_t ScanUnit(std::string_view text, size_t& pos) {
   size_t unit_start = pos;
   while (pos < text.size() && text[pos] == ' ') pos++;
   if (pos < text.size() && IsUnitChar(text[pos])) {
@@ -387,46 +405,80 @@ Result<Requirement> ParseRequirement(std::string_view text) {
   } else {
     pos = unit_start;
   }
+  return unit_start;
+}
+
+// A non-empty unit's dimension (into `req`) and its factor to the canonical
+// unit; `unit_start` and `number` are for the message.
+Status ResolveUnit(const std::string& unit, size_t unit_start,
+                   const std::string& number, Requirement& req,
+                   double& factor) {
+  std::string base = unit;
+  bool per_sec = false;
+  for (const char* suffix : {"/s", "/sec"}) {
+    std::string_view s(suffix);
+    if (base.size() >= s.size() &&
+        base.compare(base.size() - s.size(), s.size(), s) == 0) {
+      base.resize(base.size() - s.size());
+      per_sec = true;
+      break;
+    }
+  }
+  if (per_sec && (base.empty() || base == "ops" || base == "op")) {
+    req.unit_dimension = Dimension::kRate;
+  } else if (!per_sec && (unit == "iops" || unit == "IOPS")) {
+    req.unit_dimension = Dimension::kRate;
+  } else if (std::optional<UnitInfo> u = CheckUnit(base)) {
+    if (per_sec && u->dimension != Dimension::kBytes) {
+      return ColumnError(
+          unit_start, Quoted(unit) + " is not a unit: only a size takes /s (" +
+                          std::string(kUnitHelp) + ")");
+    }
+    req.unit_dimension = per_sec ? Dimension::kByteRate : u->dimension;
+    factor = u->factor;
+  } else if (base == "b" || base.find('b') != std::string::npos) {
+    return ColumnError(unit_start, "unknown unit " + Quoted(unit) +
+                                       " (write bytes with a capital B; " +
+                                       kUnitHelp + ")");
+  } else {
+    return ColumnError(unit_start, "unknown unit " + Quoted(unit) + " after " +
+                                       Quoted(number) + " (" + kUnitHelp + ")");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<Requirement> ParseRequirement(std::string_view text) {
+  Requirement req;
+  req.text = std::string(text);
+  req.source = "--require";
+  size_t pos = 0;
+  DT_RETURN_IF_ERROR(ParsePath(text, pos, req));
+  std::string op_text;
+  DT_RETURN_IF_ERROR(ParseOperator(text, pos, req, op_text));
+
+  SkipSpace(text, pos);
+  size_t value_start = pos;
+  req.value_column = value_start + 1;
+  if (pos == text.size()) {
+    return ColumnError(pos, "expected a number after " + Quoted(op_text));
+  }
+  bool is_bool = false;
+  DT_RETURN_IF_ERROR(ParseBoolLiteral(text, pos, req, is_bool));
+  if (is_bool) return req;
+  std::string number;
+  double value = 0;
+  DT_RETURN_IF_ERROR(ParseNumber(text, pos, op_text, number, value));
+  size_t unit_start = ScanUnit(text, pos);
   std::string unit(text.substr(unit_start, pos - unit_start));
   double factor = 1;
   if (!unit.empty()) {
-    std::string base = unit;
-    bool per_sec = false;
-    for (const char* suffix : {"/s", "/sec"}) {
-      std::string_view s(suffix);
-      if (base.size() >= s.size() &&
-          base.compare(base.size() - s.size(), s.size(), s) == 0) {
-        base.resize(base.size() - s.size());
-        per_sec = true;
-        break;
-      }
-    }
-    if (per_sec && (base.empty() || base == "ops" || base == "op")) {
-      req.unit_dimension = Dimension::kRate;
-    } else if (!per_sec && (unit == "iops" || unit == "IOPS")) {
-      req.unit_dimension = Dimension::kRate;
-    } else if (std::optional<UnitInfo> u = CheckUnit(base)) {
-      if (per_sec && u->dimension != Dimension::kBytes) {
-        return ColumnError(unit_start,
-                           Quoted(unit) +
-                               " is not a unit: only a size takes /s (" +
-                               std::string(kUnitHelp) + ")");
-      }
-      req.unit_dimension = per_sec ? Dimension::kByteRate : u->dimension;
-      factor = u->factor;
-    } else if (base == "b" || base.find('b') != std::string::npos) {
-      return ColumnError(unit_start, "unknown unit " + Quoted(unit) +
-                                         " (write bytes with a capital B; " +
-                                         kUnitHelp + ")");
-    } else {
-      return ColumnError(unit_start, "unknown unit " + Quoted(unit) +
-                                         " after " + Quoted(number) + " (" +
-                                         kUnitHelp + ")");
-    }
+    DT_RETURN_IF_ERROR(ResolveUnit(unit, unit_start, number, req, factor));
   }
   req.threshold = value * factor;
   req.value_text = std::string(text.substr(value_start, pos - value_start));
-  skip_ws();
+  SkipSpace(text, pos);
   if (pos != text.size()) {
     std::string what = unit.empty()
                            ? "expected a unit or end of expression after "
@@ -443,8 +495,9 @@ Result<Requirement> ParseRequirement(std::string_view text) {
   // the figure when the report is read.
   std::string metric = MetricOf(req.path);
   if (MetricDimensionIsKnown(metric)) {
-    Status fits = UnitFits(req, metric, DimensionOfMetric(metric),
-                           path_start + req.path.size() - metric.size());
+    Status fits =
+        UnitFits(req, metric, DimensionOfMetric(metric),
+                 req.path_column - 1 + req.path.size() - metric.size());
     if (!fits.ok()) return fits;
   }
   return req;

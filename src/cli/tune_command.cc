@@ -81,61 +81,134 @@ Status WriteTextFile(const std::string& path, const std::string& text) {
   return WriteOutputFile(path, text, "--out");
 }
 
-int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
-  InstallInterruptHandlers();
-  const TuneFlags& f = opts.flags;
-  tune::TuneRequest req;
-  req.engine = f.engine;
-  req.quick = f.quick;
-  req.available = AvailableEngines();
-  req.factory = NewEngine;
-
-  // Bad input first, in the order the flags are usually read; nothing has
-  // been written yet.
+// The tuner's request from the flags: every bad input refused here, in the
+// order the flags are usually read, before anything is written.
+Status ParseTuneRequest(const TuneFlags& f, tune::TuneRequest* req) {
+  req->engine = f.engine;
+  req->quick = f.quick;
+  req->available = AvailableEngines();
+  req->factory = NewEngine;
   if (!tune::IsTunableEngine(f.engine)) {
-    return Fail(ctx, Status::InvalidArgument("--engine '" + f.engine +
-                                             "': the tuner supports " +
-                                             tune::TunableEngineList()));
+    return Status::InvalidArgument("--engine '" + f.engine +
+                                   "': the tuner supports " +
+                                   tune::TunableEngineList());
   }
   if (f.workload.empty()) {
-    return Fail(ctx, Status::InvalidArgument("--workload is required: " +
-                                             tune::BuiltinWorkloadList() +
-                                             ", or a profile file (.json)"));
+    return Status::InvalidArgument(
+        "--workload is required: " + tune::BuiltinWorkloadList() +
+        ", or a profile file (.json)");
   }
   auto workload = ResolveWorkloadArgument(f.workload);
-  if (!workload.ok()) return Fail(ctx, workload.status());
-  req.workload = *workload;
+  if (!workload.ok()) return workload.status();
+  req->workload = *workload;
   auto budget = ParseSizeFlag("--memory-budget", f.memory_budget, "128MiB");
-  if (!budget.ok()) return Fail(ctx, budget.status());
-  req.memory_budget_bytes = *budget;
+  if (!budget.ok()) return budget.status();
+  req->memory_budget_bytes = *budget;
   if (!f.data_size.empty()) {
     auto d = ParseSizeFlag("--data-size", f.data_size, "10GiB");
-    if (!d.ok()) return Fail(ctx, d.status());
-    req.data_size_bytes = *d;
+    if (!d.ok()) return d.status();
+    req->data_size_bytes = *d;
   }
-  req.time_budget_ns =
+  req->time_budget_ns =
       f.quick ? tune::kQuickTimeBudgetNs : tune::kDefaultTimeBudgetNs;
-  Status budgets =
-      ParseTuneBudgetFlags(f.time_budget, f.write_budget, &req.time_budget_ns,
-                           &req.write_budget_bytes);
-  if (!budgets.ok()) return Fail(ctx, budgets);
-  Status valid = tune::ValidateTuneRequest(req);
-  if (!valid.ok()) return Fail(ctx, valid);
+  DT_RETURN_IF_ERROR(ParseTuneBudgetFlags(f.time_budget, f.write_budget,
+                                          &req->time_budget_ns,
+                                          &req->write_budget_bytes));
+  DT_RETURN_IF_ERROR(tune::ValidateTuneRequest(*req));
   if (!f.probe_result.empty()) {
     auto report = ReadReportFile(f.probe_result);
     if (!report.ok()) {
       // ReadReportFile names the file already.
-      return Fail(ctx, report.status().WithContext("--probe-result"));
+      return report.status().WithContext("--probe-result");
     }
     if (report->probes.empty()) {
-      return Fail(ctx, Status::InvalidArgument(
-                           "--probe-result " + f.probe_result +
-                           ": the report holds no probe results; run "
-                           "`disktune probe --json FILE` first"));
+      return Status::InvalidArgument("--probe-result " + f.probe_result +
+                                     ": the report holds no probe results; "
+                                     "run `disktune probe --json FILE` first");
     }
-    req.facts = tune::FactsFromProbes(report->probes, report->environment,
-                                      "--probe-result " + f.probe_result);
+    req->facts = tune::FactsFromProbes(report->probes, report->environment,
+                                       "--probe-result " + f.probe_result);
   }
+  return Status::OK();
+}
+
+// The --out profile, then the engine's own forms beside it.
+Status WriteProfileFiles(const tune::TuneResult& result, const std::string& out,
+                         const std::string& name) {
+  tune::Profile profile = tune::TuneResultToProfile(result, name);
+  DT_RETURN_IF_ERROR(WriteJsonFile(out, tune::ProfileToJson(profile), "--out"));
+  std::string header = tune::EngineFormsHeader(result, name + ".json");
+  for (const auto& [suffix, text] :
+       tune::EngineForms(result.engine, result.recommendation, header)) {
+    DT_RETURN_IF_ERROR(WriteTextFile(Stem(out) + suffix, text));
+  }
+  return Status::OK();
+}
+
+// The report of a tune run. The environment only for the JSON; the library
+// build every trial ran on, and its warning (assertions on), for both
+// outputs, as bench records them.
+Report TuneReport(const TuneCommandOptions& opts, const tune::TuneRequest& req,
+                  const tune::TuneResult& result, const ScratchDir& dir,
+                  const Environment& throttled_env) {
+  const TuneFlags& f = opts.flags;
+  Report report = NewReport("tune");
+  if (!opts.common.json_path.empty()) {
+    report.environment = result.environment ? *result.environment
+                                            : CollectEnvironment(dir.path());
+    // Those of this run, not any a --probe-result file carried in.
+    report.environment.engine_libraries.clear();
+  }
+  report.environment.throttle = throttled_env.throttle;
+  RecordEngineLibraries({result.engine}, &report);
+  if (!opts.common.json_path.empty()) {
+    report.config["scratch_dir"] = PathToJson(dir.path());
+    report.config["tune"] = {{"engine", req.engine},
+                             {"workload", f.workload},
+                             {"memory_budget_bytes", req.memory_budget_bytes},
+                             {"time_budget_ns", req.time_budget_ns},
+                             {"quick", req.quick}};
+    if (req.write_budget_bytes > 0) {
+      report.config["tune"]["write_budget_bytes"] = req.write_budget_bytes;
+    }
+    if (req.data_size_bytes) {
+      report.config["tune"]["data_size_bytes"] = *req.data_size_bytes;
+    }
+    if (!f.probe_result.empty()) {
+      report.config["tune"]["probe_result"] = f.probe_result;
+    }
+    report.probes = result.probes;
+    report.tune = tune::TuneResultToJson(result);
+  }
+  return report;
+}
+
+// What a person reads: warnings, the throttle, the explanation, the files.
+void PrintTuneSummary(std::ostream& human, const Report& report,
+                      const tune::TuneResult& result, const std::string& out) {
+  for (const std::string& w : report.warnings) {
+    human << "WARNING: " << w << "\n";
+  }
+  if (const auto& t = report.environment.throttle) {
+    human << ThrottleBanner(*t) << "\n" << ThrottleEscapeLine(*t) << "\n";
+  }
+  for (const std::string& line : result.explanation) human << line << "\n";
+  if (!out.empty()) {
+    human << "Wrote " << out;
+    for (const auto& form :
+         tune::EngineForms(result.engine, result.recommendation, "")) {
+      human << ", " << Stem(out) << form.first;
+    }
+    human << "\n";
+  }
+}
+
+int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
+  InstallInterruptHandlers();
+  const TuneFlags& f = opts.flags;
+  tune::TuneRequest req;
+  Status parsed = ParseTuneRequest(f, &req);
+  if (!parsed.ok()) return Fail(ctx, parsed);
   Status outputs = CheckOutputs(f.engine, f.out, opts.common);
   if (!outputs.ok()) return Fail(ctx, outputs);
 
@@ -176,67 +249,18 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
                          ? result->workload.name + "-" + result->engine
                          : fs::path(Stem(f.out)).filename().string();
   if (!f.out.empty()) {
-    tune::Profile profile = tune::TuneResultToProfile(*result, name);
-    Status s = WriteJsonFile(f.out, tune::ProfileToJson(profile), "--out");
+    Status s = WriteProfileFiles(*result, f.out, name);
     if (!s.ok()) return Fail(ctx, s);
-    std::string header = tune::EngineFormsHeader(*result, name + ".json");
-    for (const auto& [suffix, text] :
-         tune::EngineForms(result->engine, result->recommendation, header)) {
-      Status w = WriteTextFile(Stem(f.out) + suffix, text);
-      if (!w.ok()) return Fail(ctx, w);
-    }
   }
-  // The environment only for the JSON; the library build every trial ran
-  // on, and its warning (assertions on), for both outputs, as bench records
-  // them.
-  Report report = NewReport("tune");
+  Report report = TuneReport(opts, req, *result, dir, throttled_env);
   if (!opts.common.json_path.empty()) {
-    report.environment = result->environment ? *result->environment
-                                             : CollectEnvironment(dir.path());
-    // Those of this run, not any a --probe-result file carried in.
-    report.environment.engine_libraries.clear();
-  }
-  report.environment.throttle = throttled_env.throttle;
-  RecordEngineLibraries({result->engine}, &report);
-  if (!opts.common.json_path.empty()) {
-    report.config["scratch_dir"] = PathToJson(dir.path());
-    report.config["tune"] = {{"engine", req.engine},
-                             {"workload", f.workload},
-                             {"memory_budget_bytes", req.memory_budget_bytes},
-                             {"time_budget_ns", req.time_budget_ns},
-                             {"quick", req.quick}};
-    if (req.write_budget_bytes > 0) {
-      report.config["tune"]["write_budget_bytes"] = req.write_budget_bytes;
-    }
-    if (req.data_size_bytes) {
-      report.config["tune"]["data_size_bytes"] = *req.data_size_bytes;
-    }
-    if (!f.probe_result.empty()) {
-      report.config["tune"]["probe_result"] = f.probe_result;
-    }
-    report.probes = result->probes;
-    report.tune = tune::TuneResultToJson(*result);
     written.Record(&report);
     FinishReport("", &report);
     Status s = EmitJson(ctx, opts.common, ReportToJson(report));
     if (!s.ok()) return Fail(ctx, s);
   }
   if (std::ostream* human = HumanStream(ctx, opts.common)) {
-    for (const std::string& w : report.warnings) {
-      *human << "WARNING: " << w << "\n";
-    }
-    if (const auto& t = report.environment.throttle) {
-      *human << ThrottleBanner(*t) << "\n" << ThrottleEscapeLine(*t) << "\n";
-    }
-    for (const std::string& line : result->explanation) *human << line << "\n";
-    if (!f.out.empty()) {
-      *human << "Wrote " << f.out;
-      for (const auto& form :
-           tune::EngineForms(result->engine, result->recommendation, "")) {
-        *human << ", " << Stem(f.out) << form.first;
-      }
-      *human << "\n";
-    }
+    PrintTuneSummary(*human, report, *result, f.out);
   }
   return 0;
 }

@@ -53,10 +53,17 @@ Status CheckKeys(const json& j, const char* const (&allowed)[N],
   return Status::OK();
 }
 
+// The leaf shapes the profile's objects share.
+const Shape kInt = Shape::Scalar(K::kInteger);
+const Shape kNum = Shape::Scalar(K::kNumber);
+const Shape kStr = Shape::Scalar(K::kString);
+const Shape kBool = Shape::Scalar(K::kBool);
+const Shape kScalar = Shape::Scalar(K::kScalar);
+const Shape kStrList = Shape::Array(&kStr);
+const Shape kNumList = Shape::Array(&kNum);
+const Shape kScalarList = Shape::Array(&kScalar);
+
 const Shape& EngineOptionsShape() {
-  static const Shape kInt = Shape::Scalar(K::kInteger);
-  static const Shape kStr = Shape::Scalar(K::kString);
-  static const Shape kBool = Shape::Scalar(K::kBool);
   static const Shape kShape = [] {
     std::vector<Shape::Field> fields;
     for (const KnobSpec& k : Knobs()) {
@@ -75,25 +82,22 @@ const Shape& EngineOptionsShape() {
   return kShape;
 }
 
-// The "tune" object (tuner.h TuneResultToJson writes it).
-const Shape& TuneShape() {
-  static const Shape kInt = Shape::Scalar(K::kInteger);
-  static const Shape kNum = Shape::Scalar(K::kNumber);
-  static const Shape kStr = Shape::Scalar(K::kString);
-  static const Shape kBool = Shape::Scalar(K::kBool);
-  static const Shape kScalar = Shape::Scalar(K::kScalar);
-  static const Shape kStrList = Shape::Array(&kStr);
-  static const Shape kNumList = Shape::Array(&kNum);
-  static const Shape kScalarList = Shape::Array(&kScalar);
+// A measured gain: median ratio, its 95% interval and the repeats.
+const Shape& GainShape() {
+  static const Shape k = Shape::Object({{"median", &kNum},
+                                        {"ci95_low", &kNum},
+                                        {"ci95_high", &kNum},
+                                        {"repeats", &kInt}});
+  return k;
+}
+
+// "recommendation": the options with their verdicts, and the memory.
+const Shape& RecommendationShape() {
   const Shape* eo = &EngineOptionsShape();
   static const Shape kMemory = Shape::Object({{"write_buffers_bytes", &kInt},
                                               {"table_memory_bytes", &kInt},
                                               {"cache_bytes", &kInt},
                                               {"total_bytes", &kInt}});
-  static const Shape kOptionGain = Shape::Object({{"median", &kNum},
-                                                  {"ci95_low", &kNum},
-                                                  {"ci95_high", &kNum},
-                                                  {"repeats", &kInt}});
   static const Shape kOption = Shape::Object({{"knob", &kStr, true},
                                               {"name", &kStr, true},
                                               {"value", &kScalar, true},
@@ -103,7 +107,7 @@ const Shape& TuneShape() {
                                               {"verdict", &kStr, true},
                                               {"reason", &kStr},
                                               {"evidence", &kStr},
-                                              {"gain", &kOptionGain}});
+                                              {"gain", &GainShape()}});
   static const Shape kOptions = Shape::Array(&kOption);
   static const Shape kRecommendation =
       Shape::Object({{"engine_options", eo, true},
@@ -112,9 +116,11 @@ const Shape& TuneShape() {
                      {"changed", &kStrList},
                      {"memory", &kMemory},
                      {"explanation", &kStrList}});
-  static const Shape kBaseline = Shape::Object({{"definition", &kStr, true},
-                                                {"engine_options", eo, true},
-                                                {"entries_per_batch", &kInt}});
+  return kRecommendation;
+}
+
+// "evidence.device_facts".
+const Shape& FactsShape() {
   static const Shape kFacts = Shape::Object({{"source", &kStr},
                                              {"rand_read_4k_p50_ns", &kInt},
                                              {"rand_read_4k_p99_ns", &kInt},
@@ -131,6 +137,11 @@ const Shape& TuneShape() {
                                              {"cpu_count", &kInt},
                                              {"snappy_bytes_per_sec", &kNum},
                                              {"fd_limit", &kInt}});
+  return kFacts;
+}
+
+// "evidence.workload".
+const Shape& WorkloadShape() {
   static const Shape kWorkload =
       Shape::Object({{"scenarios", &kStrList},
                      {"measured", &kStrList},
@@ -146,37 +157,49 @@ const Shape& TuneShape() {
                      {"cold_reads", &kBool},
                      {"durable_writes", &kBool},
                      {"target_writes_per_sec", &kNum}});
+  return kWorkload;
+}
+
+// "evidence.rules".
+const Shape& RulesShape() {
   static const Shape kRule = Shape::Object({{"rule", &kStr, true},
                                             {"knob", &kStr},
                                             {"fact", &kStr, true},
                                             {"decision", &kStr, true},
                                             {"candidates", &kScalarList}});
   static const Shape kRules = Shape::Array(&kRule);
+  return kRules;
+}
+
+// "evidence.search": the rungs, a tie's head-to-head, the winner.
+const Shape& SearchShape() {
   static const Shape kRung = Shape::Object({{"scale", &kNum},
                                             {"num", &kInt},
                                             {"candidates", &kInt},
                                             {"best_ops_per_sec", &kNum},
                                             {"best", &kStr}});
   static const Shape kRungs = Shape::Array(&kRung);
-  static const Shape kGain = Shape::Object({{"median", &kNum},
-                                            {"ci95_low", &kNum},
-                                            {"ci95_high", &kNum},
-                                            {"repeats", &kInt}});
   static const Shape kTie = Shape::Object({{"leader", &kStr},
                                            {"preferred", &kStr},
                                            {"scale", &kNum},
-                                           {"gain", &kGain},
+                                           {"gain", &GainShape()},
                                            {"leader_won", &kBool}});
-  static const Shape kSearch = Shape::Object({{"method", &kStr},
-                                              {"eta", &kInt},
-                                              {"candidates", &kInt},
-                                              {"trials", &kInt},
-                                              {"elapsed_ns", &kInt},
-                                              {"truncated", &kBool},
-                                              {"rungs", &kRungs},
-                                              {"tie", &kTie},
-                                              {"winner", &kStr},
-                                              {"winner_engine_options", eo}});
+  static const Shape kSearch =
+      Shape::Object({{"method", &kStr},
+                     {"eta", &kInt},
+                     {"candidates", &kInt},
+                     {"trials", &kInt},
+                     {"elapsed_ns", &kInt},
+                     {"truncated", &kBool},
+                     {"rungs", &kRungs},
+                     {"tie", &kTie},
+                     {"winner", &kStr},
+                     {"winner_engine_options", &EngineOptionsShape()}});
+  return kSearch;
+}
+
+// "evidence.knobs".
+const Shape& KnobsShape() {
   static const Shape kKnob = Shape::Object({{"knob", &kStr, true},
                                             {"default", &kScalar},
                                             {"searched", &kScalar},
@@ -184,8 +207,13 @@ const Shape& TuneShape() {
                                             {"status", &kStr, true},
                                             {"reason", &kStr},
                                             {"evidence", &kStr},
-                                            {"gain", &kGain}});
+                                            {"gain", &GainShape()}});
   static const Shape kKnobs = Shape::Array(&kKnob);
+  return kKnobs;
+}
+
+// "evidence.verification".
+const Shape& VerificationShape() {
   static const Shape kVerification =
       Shape::Object({{"compared", &kStr},
                      {"scale", &kNum},
@@ -204,12 +232,22 @@ const Shape& TuneShape() {
                      {"significant", &kBool},
                      {"target_writes_per_sec", &kNum},
                      {"target_met", &kBool}});
+  return kVerification;
+}
+
+// "evidence.unjudged".
+const Shape& UnjudgedShape() {
   static const Shape kUnjudgedOne =
       Shape::Object({{"knobs", &kStr, true},
                      {"needed_scale", &kNum, true},
                      {"affordable_scale", &kNum, true},
                      {"copy", &kStr}});
   static const Shape kUnjudged = Shape::Array(&kUnjudgedOne);
+  return kUnjudged;
+}
+
+// "evidence.plan": candidates measured and left out.
+const Shape& PlanShape() {
   static const Shape kMeasuredOne =
       Shape::Object({{"candidate", &kStr, true},
                      {"scales", &kNumList},
@@ -223,17 +261,31 @@ const Shape& TuneShape() {
   static const Shape kLeftOut = Shape::Array(&kLeftOutOne);
   static const Shape kPlanShape = Shape::Object(
       {{"ranking", &kStr}, {"measured", &kMeasured}, {"left_out", &kLeftOut}});
+  return kPlanShape;
+}
+
+// "evidence".
+const Shape& EvidenceShape() {
+  static const Shape kBaseline =
+      Shape::Object({{"definition", &kStr, true},
+                     {"engine_options", &EngineOptionsShape(), true},
+                     {"entries_per_batch", &kInt}});
   static const Shape kEvidence =
       Shape::Object({{"baseline", &kBaseline},
-                     {"device_facts", &kFacts},
-                     {"workload", &kWorkload},
-                     {"rules", &kRules},
-                     {"search", &kSearch},
-                     {"knobs", &kKnobs},
-                     {"verification", &kVerification},
-                     {"unjudged", &kUnjudged},
-                     {"plan", &kPlanShape},
+                     {"device_facts", &FactsShape()},
+                     {"workload", &WorkloadShape()},
+                     {"rules", &RulesShape()},
+                     {"search", &SearchShape()},
+                     {"knobs", &KnobsShape()},
+                     {"verification", &VerificationShape()},
+                     {"unjudged", &UnjudgedShape()},
+                     {"plan", &PlanShape()},
                      {"notes", &kStrList}});
+  return kEvidence;
+}
+
+// The "tune" object (tuner.h TuneResultToJson writes it).
+const Shape& TuneShape() {
   static const Shape kTune =
       Shape::Object({{"tool_version", &kStr},
                      {"created_at", &kStr},
@@ -247,8 +299,8 @@ const Shape& TuneShape() {
                      {"bytes_written", &kInt},
                      {"quick", &kBool},
                      {"verdict", &kStr, true},
-                     {"recommendation", &kRecommendation, true},
-                     {"evidence", &kEvidence}});
+                     {"recommendation", &RecommendationShape(), true},
+                     {"evidence", &EvidenceShape()}});
   return kTune;
 }
 

@@ -71,24 +71,9 @@ json OptionVerdicts(const TuneResult& r) {
   return out;
 }
 
-}  // namespace
-
-json TuneResultToJson(const TuneResult& r) {
-  const EngineModel& m = ModelFor(r.engine);
-  json j;
-  j["tool_version"] = DISKTUNE_VERSION;
-  j["created_at"] = UtcTimestamp();
-  j["engine"] = r.engine;
-  j["workload"] = r.workload.name;
-  j["memory_budget_bytes"] = r.memory_budget_bytes;
-  j["data_size_bytes"] = r.shape.user_bytes();
-  j["time_budget_ns"] = r.time_budget_ns;
-  j["elapsed_ns"] = r.elapsed_ns;
-  if (r.write_budget_bytes > 0) j["write_budget_bytes"] = r.write_budget_bytes;
-  if (r.bytes_written) j["bytes_written"] = *r.bytes_written;
-  j["quick"] = r.quick;
-  j["verdict"] = r.verdict;
-
+// The recommendation: every option with its verdict, what changed from the
+// baseline, and the memory it takes.
+json RecommendationJson(const TuneResult& r, const EngineModel& m) {
   json rec;
   rec["engine_options"] = CompleteEngineOptions(r, m);
   rec["options"] = OptionVerdicts(r);
@@ -106,16 +91,11 @@ json TuneResultToJson(const TuneResult& r) {
                    {"cache_bytes", r.memory.cache_bytes},
                    {"total_bytes", r.memory.total_bytes()}};
   rec["explanation"] = r.explanation;
-  j["recommendation"] = rec;
+  return rec;
+}
 
-  json ev;
-  ev["baseline"] = {{"definition", r.baseline_definition},
-                    {"engine_options", ProfileEngineOptionsToJson(
-                                           ProfileOptions(r.baseline, m))}};
-  if (r.baseline.entries_per_batch != 1) {
-    ev["baseline"]["entries_per_batch"] = r.baseline.entries_per_batch;
-  }
-  ev["device_facts"] = FactsToJson(r.facts);
+// The workload the tuner was given, with the shape and traits it derived.
+json WorkloadJson(const TuneResult& r) {
   const Workload& w = r.workload;
   json wl = {{"scenarios", w.scenarios},
              {"num", w.num},
@@ -133,11 +113,32 @@ json TuneResultToJson(const TuneResult& r) {
   if (w.target_writes_per_sec) {
     wl["target_writes_per_sec"] = *w.target_writes_per_sec;
   }
-  ev["workload"] = wl;
-  json rules = json::array();
-  for (const RuleRecord& rr : r.rules) rules.push_back(RuleRecordToJson(rr));
-  ev["rules"] = rules;
+  return wl;
+}
 
+// Each rung of the successive halving: its scale, size and best candidate.
+json RungsJson(const TuneResult& r) {
+  json rungs = json::array();
+  for (const Rung& g : r.search.rungs) {
+    size_t best = 0;
+    for (size_t i = 1; i < g.candidates.size(); i++) {
+      if (g.ops_per_sec[i] > g.ops_per_sec[best]) best = i;
+    }
+    json rj = {{"scale", std::round(g.scale * 1e4) / 1e4},
+               {"num", static_cast<uint64_t>(
+                           *WorkloadOverrides(r.workload, g.scale).num)},
+               {"candidates", g.candidates.size()}};
+    if (!g.candidates.empty()) {
+      rj["best_ops_per_sec"] = std::round(g.ops_per_sec[best]);
+      rj["best"] = ConfigText(r.candidates[g.candidates[best]]);
+    }
+    rungs.push_back(rj);
+  }
+  return rungs;
+}
+
+// The search: its method, rungs, the head-to-head of a tie, and the winner.
+json SearchJson(const TuneResult& r, const EngineModel& m) {
   json search;
   search["method"] = "successive_halving";
   search["eta"] = 3;
@@ -145,23 +146,7 @@ json TuneResultToJson(const TuneResult& r) {
   search["trials"] = r.search.trials;
   search["elapsed_ns"] = r.search.elapsed_ns;
   search["truncated"] = r.search.truncated;
-  json rungs = json::array();
-  for (const Rung& g : r.search.rungs) {
-    size_t best = 0;
-    for (size_t i = 1; i < g.candidates.size(); i++) {
-      if (g.ops_per_sec[i] > g.ops_per_sec[best]) best = i;
-    }
-    json rj = {
-        {"scale", std::round(g.scale * 1e4) / 1e4},
-        {"num", static_cast<uint64_t>(*WorkloadOverrides(w, g.scale).num)},
-        {"candidates", g.candidates.size()}};
-    if (!g.candidates.empty()) {
-      rj["best_ops_per_sec"] = std::round(g.ops_per_sec[best]);
-      rj["best"] = ConfigText(r.candidates[g.candidates[best]]);
-    }
-    rungs.push_back(rj);
-  }
-  search["rungs"] = rungs;
+  search["rungs"] = RungsJson(r);
   if (r.search.tie) {
     const HeadToHead& h = *r.search.tie;
     search["tie"] = {{"leader", ConfigText(r.candidates[h.leader])},
@@ -173,8 +158,11 @@ json TuneResultToJson(const TuneResult& r) {
   search["winner"] = ConfigText(r.winner);
   search["winner_engine_options"] =
       ProfileEngineOptionsToJson(ProfileOptions(r.winner, m));
-  ev["search"] = search;
+  return search;
+}
 
+// One entry per judged knob: default, searched and recommended values.
+json KnobEvidenceJson(const TuneResult& r, const EngineModel& m) {
   json knobs = json::array();
   for (const KnobEvidence& e : r.knobs) {
     json kj = {{"knob", KnobName(e.knob)},
@@ -187,40 +175,43 @@ json TuneResultToJson(const TuneResult& r) {
     if (e.gain) kj["gain"] = GainToJson(*e.gain);
     knobs.push_back(kj);
   }
-  ev["knobs"] = knobs;
+  return knobs;
+}
 
-  if (r.verification) {
-    const Verification& v = *r.verification;
-    json vj;
-    vj["compared"] = v.compared;
-    vj["scale"] = std::round(v.scale * 1e4) / 1e4;
-    vj["num"] = v.num;
-    vj["trial_cache_bytes"] = v.trial_cache_bytes;
-    vj["candidate_copy"] = v.candidate_copy;
-    vj["baseline_copy"] = v.baseline_copy;
-    vj["faithful"] = v.faithful;
-    vj["order"] = "interleaved, alternating first (B A, A B, ...)";
-    vj["repeats"] = v.gain.repeats;
-    auto rounded = [](const std::vector<double>& xs) {
-      json a = json::array();
-      for (double x : xs) a.push_back(std::round(x));
-      return a;
-    };
-    vj["baseline_ops_per_sec"] = rounded(v.baseline_ops_per_sec);
-    vj["candidate_ops_per_sec"] = rounded(v.candidate_ops_per_sec);
-    json g = GainToJson(v.gain);
-    vj["median_gain"] = g["median"];
-    vj["ci95_low"] = g["ci95_low"];
-    vj["ci95_high"] = g["ci95_high"];
-    vj["significant"] = v.gain.significant();
-    if (w.target_writes_per_sec) {
-      vj["target_writes_per_sec"] = *w.target_writes_per_sec;
-    }
-    if (v.target_met) vj["target_met"] = *v.target_met;
-    ev["verification"] = vj;
+// The interleaved runs of the recommendation against the baseline.
+json VerificationJson(const Verification& v, const Workload& w) {
+  json vj;
+  vj["compared"] = v.compared;
+  vj["scale"] = std::round(v.scale * 1e4) / 1e4;
+  vj["num"] = v.num;
+  vj["trial_cache_bytes"] = v.trial_cache_bytes;
+  vj["candidate_copy"] = v.candidate_copy;
+  vj["baseline_copy"] = v.baseline_copy;
+  vj["faithful"] = v.faithful;
+  vj["order"] = "interleaved, alternating first (B A, A B, ...)";
+  vj["repeats"] = v.gain.repeats;
+  auto rounded = [](const std::vector<double>& xs) {
+    json a = json::array();
+    for (double x : xs) a.push_back(std::round(x));
+    return a;
+  };
+  vj["baseline_ops_per_sec"] = rounded(v.baseline_ops_per_sec);
+  vj["candidate_ops_per_sec"] = rounded(v.candidate_ops_per_sec);
+  json g = GainToJson(v.gain);
+  vj["median_gain"] = g["median"];
+  vj["ci95_low"] = g["ci95_low"];
+  vj["ci95_high"] = g["ci95_high"];
+  vj["significant"] = v.gain.significant();
+  if (w.target_writes_per_sec) {
+    vj["target_writes_per_sec"] = *w.target_writes_per_sec;
   }
-  // What no trial judged: knob values whose effect on the LSM or the
-  // cache only a larger copy than the budget affords shows (fidelity.h).
+  if (v.target_met) vj["target_met"] = *v.target_met;
+  return vj;
+}
+
+// What no trial judged: knob values whose effect on the LSM or the
+// cache only a larger copy than the budget affords shows (fidelity.h).
+json UnjudgedJson(const TuneResult& r) {
   json unjudged = json::array();
   for (const UnjudgedShape& u : r.unjudged) {
     unjudged.push_back(
@@ -229,30 +220,75 @@ json TuneResultToJson(const TuneResult& r) {
          {"affordable_scale", std::round(u.affordable_scale * 1e4) / 1e4},
          {"copy", u.copy}});
   }
-  ev["unjudged"] = unjudged;
-  // Which candidates were measured at what scales and which left out.
-  auto entries = [](const std::vector<PlanEntry>& list) {
-    json out = json::array();
-    for (const PlanEntry& e : list) {
-      json x = {{"candidate", e.candidate}};
-      if (!e.scales.empty()) {
-        json scales = json::array();
-        for (double sc : e.scales) scales.push_back(std::round(sc * 1e4) / 1e4);
-        x["scales"] = scales;
-      }
-      if (!e.reason.empty()) x["reason"] = e.reason;
-      if (e.predicted_ops_per_sec) {
-        x["predicted_ops_per_sec"] = std::round(*e.predicted_ops_per_sec);
-      }
-      out.push_back(x);
+  return unjudged;
+}
+
+// Which candidates were measured at what scales, or left out and why.
+json PlanEntriesJson(const std::vector<PlanEntry>& list) {
+  json out = json::array();
+  for (const PlanEntry& e : list) {
+    json x = {{"candidate", e.candidate}};
+    if (!e.scales.empty()) {
+      json scales = json::array();
+      for (double sc : e.scales) scales.push_back(std::round(sc * 1e4) / 1e4);
+      x["scales"] = scales;
     }
-    return out;
-  };
+    if (!e.reason.empty()) x["reason"] = e.reason;
+    if (e.predicted_ops_per_sec) {
+      x["predicted_ops_per_sec"] = std::round(*e.predicted_ops_per_sec);
+    }
+    out.push_back(x);
+  }
+  return out;
+}
+
+// The evidence behind the recommendation: baseline, device, workload,
+// rules, search, per-knob outcomes, verification and plan.
+json EvidenceJson(const TuneResult& r, const EngineModel& m) {
+  json ev;
+  ev["baseline"] = {{"definition", r.baseline_definition},
+                    {"engine_options", ProfileEngineOptionsToJson(
+                                           ProfileOptions(r.baseline, m))}};
+  if (r.baseline.entries_per_batch != 1) {
+    ev["baseline"]["entries_per_batch"] = r.baseline.entries_per_batch;
+  }
+  ev["device_facts"] = FactsToJson(r.facts);
+  ev["workload"] = WorkloadJson(r);
+  json rules = json::array();
+  for (const RuleRecord& rr : r.rules) rules.push_back(RuleRecordToJson(rr));
+  ev["rules"] = rules;
+  ev["search"] = SearchJson(r, m);
+  ev["knobs"] = KnobEvidenceJson(r, m);
+  if (r.verification) {
+    ev["verification"] = VerificationJson(*r.verification, r.workload);
+  }
+  ev["unjudged"] = UnjudgedJson(r);
   ev["plan"] = {{"ranking", r.ranking_model},
-                {"measured", entries(r.measured)},
-                {"left_out", entries(r.left_out)}};
+                {"measured", PlanEntriesJson(r.measured)},
+                {"left_out", PlanEntriesJson(r.left_out)}};
   ev["notes"] = r.notes;
-  j["evidence"] = ev;
+  return ev;
+}
+
+}  // namespace
+
+json TuneResultToJson(const TuneResult& r) {
+  const EngineModel& m = ModelFor(r.engine);
+  json j;
+  j["tool_version"] = DISKTUNE_VERSION;
+  j["created_at"] = UtcTimestamp();
+  j["engine"] = r.engine;
+  j["workload"] = r.workload.name;
+  j["memory_budget_bytes"] = r.memory_budget_bytes;
+  j["data_size_bytes"] = r.shape.user_bytes();
+  j["time_budget_ns"] = r.time_budget_ns;
+  j["elapsed_ns"] = r.elapsed_ns;
+  if (r.write_budget_bytes > 0) j["write_budget_bytes"] = r.write_budget_bytes;
+  if (r.bytes_written) j["bytes_written"] = *r.bytes_written;
+  j["quick"] = r.quick;
+  j["verdict"] = r.verdict;
+  j["recommendation"] = RecommendationJson(r, m);
+  j["evidence"] = EvidenceJson(r, m);
   return j;
 }
 

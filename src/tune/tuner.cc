@@ -918,59 +918,71 @@ Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
   return Status::OK();
 }
 
-// Each knob the winner changed is reverted on its own, in interleaved
-// rounds at the knob check's scale; a knob whose revert does not
-// measurably hurt is not recommended. Sets the candidate for the A/B.
-Status CheckKnobs(TuneState& st) {
+// Reads, when the A/B's copy is shallower than the full size: the check and
+// the A/B run on copies, which do not show what a knob that shapes the LSM
+// does at full size, so those knobs go back to their defaults.
+void KeepShapeKnobsAtDefault(TuneState& st) {
   TuneResult& res = st.res;
-  if (!WritesScored(st) && st.s_v < st.deep_scale) {
-    // Reads: the check and the A/B run on copies, which do not show what
-    // a knob that shapes the LSM does at full size.
-    for (Knob k : AllKnobs()) {
-      if (Guarded(st, k) && KnobDiffers(res.winner, res.baseline, k)) {
-        res.notes.push_back(std::string(KnobName(k)) +
-                            " stays at its default: the A/B runs on a copy "
-                            "of scale " +
-                            Fixed(st.s_v, 3) +
-                            ", and only the full size shows its effect on "
-                            "reads");
-      }
+  for (Knob k : AllKnobs()) {
+    if (Guarded(st, k) && KnobDiffers(res.winner, res.baseline, k)) {
+      res.notes.push_back(std::string(KnobName(k)) +
+                          " stays at its default: the A/B runs on a copy "
+                          "of scale " +
+                          Fixed(st.s_v, 3) +
+                          ", and only the full size shows its effect on "
+                          "reads");
     }
-    res.winner = WithDefaultShape(st, res.winner);
   }
-  const std::vector<Knob>& changed = st.changed;
-  // What the knob check judges: every changed knob but those that shape
-  // the LSM when its copies are shallower than the full size. Re-fit the
-  // scales to what is actually left, then spend the rest on repeats (each
-  // knob must win on its own; none when the A/B judges every one); the A/B
-  // gets what remains. The check's scale depends on what it judges, and
-  // what it judges on its scale: at most a second fit, without the shape
-  // knobs.
+  res.winner = WithDefaultShape(st, res.winner);
+}
+
+// What the knob check judges (positions in st.changed), how many runs it
+// takes, and its scales and rounds.
+struct KnobCheckPlan {
   std::vector<size_t> judged;
   double check_runs = 0;
   CheckPlan plan;
-  auto plan_check = [&] {
-    st.changed.clear();
-    for (Knob k : AllKnobs()) {
-      if (KnobDiffers(res.winner, res.baseline, k)) st.changed.push_back(k);
+};
+
+// Sets st.changed to the knobs the winner changed and plans their check:
+// every changed knob but those that shape the LSM when its copies are
+// shallower than the full size. Re-fit the scales to what is actually left,
+// then spend the rest on repeats (each knob must win on its own; none when
+// the A/B judges every one); the A/B gets what remains. The check's scale
+// depends on what it judges, and what it judges on its scale: at most a
+// second fit, without the shape knobs.
+void PlanJudgedKnobs(TuneState& st, KnobCheckPlan* kp) {
+  const TuneResult& res = st.res;
+  std::vector<Knob>& changed = st.changed;
+  changed.clear();
+  for (Knob k : AllKnobs()) {
+    if (KnobDiffers(res.winner, res.baseline, k)) changed.push_back(k);
+  }
+  for (double at : {st.s_v, 0.0}) {
+    kp->judged.clear();
+    for (size_t i = 0; i < changed.size(); i++) {
+      if (IsJudged(st, changed[i], at)) kp->judged.push_back(i);
     }
-    for (double at : {st.s_v, 0.0}) {
-      judged.clear();
-      for (size_t i = 0; i < changed.size(); i++) {
-        if (IsJudged(st, changed[i], at)) judged.push_back(i);
-      }
-      check_runs =
-          KnobCheckRuns(changed.size(), judged.size(), st.shares->knob_rounds);
-      plan = PlanKnobCheck(st.Plan(), *st.shares, st.Remaining(), st.s_v,
-                           check_runs, judged.size());
-      if (std::all_of(judged.begin(), judged.end(), [&](size_t i) {
-            return IsJudged(st, changed[i], plan.knob_scale);
-          })) {
-        return;
-      }
+    kp->check_runs = KnobCheckRuns(changed.size(), kp->judged.size(),
+                                   st.shares->knob_rounds);
+    kp->plan = PlanKnobCheck(st.Plan(), *st.shares, st.Remaining(), st.s_v,
+                             kp->check_runs, kp->judged.size());
+    if (std::all_of(kp->judged.begin(), kp->judged.end(), [&](size_t i) {
+          return IsJudged(st, changed[i], kp->plan.knob_scale);
+        })) {
+      return;
     }
-  };
-  plan_check();
+  }
+}
+
+// The knob check's plan; for reads, the changed knobs it cannot judge go
+// back to their defaults first (see below).
+KnobCheckPlan PlanCheck(TuneState& st) {
+  TuneResult& res = st.res;
+  const std::vector<Knob>& changed = st.changed;
+  KnobCheckPlan kp;
+  PlanJudgedKnobs(st, &kp);
+  const std::vector<size_t>& judged = kp.judged;
   if (!WritesScored(st) && !judged.empty() && judged.size() < changed.size()) {
     // Reads: the A/B's gain would come from the knobs the check judges, and
     // a knob that shapes the LSM, which the check's copies cannot judge,
@@ -989,58 +1001,70 @@ Status CheckKnobs(TuneState& st) {
         "in the time left, the only size that shows a knob's effect on the "
         "LSM for reads, and the A/B would credit them with the gain of the "
         "knobs the check judges");
-    plan_check();
+    PlanJudgedKnobs(st, &kp);
   }
-  st.s_v = plan.ab_scale;
-  const double s_k = plan.knob_scale;
-  const double ab_min_ns = kAbMinRuns * st.cost->Estimate(st.s_v);
-  // What knob-check rounds past the minimum leave to the A/B (plan.h).
-  const double ab_reserve_ns = kAbReserveRuns * st.cost->Estimate(st.s_v);
+  return kp;
+}
+
+// The check's interleaved rounds: the winner and, per judged knob, the
+// winner with that knob reverted; sets st.knob_gain (leave-one-out).
+Status RunKnobCheckRounds(TuneState& st, const KnobCheckPlan& kp,
+                          double ab_min_ns, double ab_reserve_ns) {
+  const TuneResult& res = st.res;
+  const std::vector<Knob>& changed = st.changed;
+  const std::vector<size_t>& judged = kp.judged;
+  const double s_k = kp.plan.knob_scale;
   auto revert = [&](TuneConfig c, Knob k) {
     CopyKnob(res.baseline, k, &c);
     return WithBudgetCache(st.in, st.space, c);
   };
   st.knob_gain.assign(changed.size(), std::nullopt);
-  if (check_runs > 0) {
-    std::vector<TuneConfig> configs = {res.winner};
-    for (size_t i : judged) configs.push_back(revert(res.winner, changed[i]));
-    std::vector<std::vector<double>> scores(configs.size());
-    for (int round = 0; round < plan.knob_rounds; round++) {
-      // Past the minimum, a round starts only if it ends before the
-      // deadline (a rule on time, not on results, so it cannot bias them):
-      // the rounds the check's copies were fitted for (plan.h, reads) keep
-      // the A/B's minimum, any beyond them its preferred pairs
-      // (benchmarks/README.md, Tuner design records: Undecided knobs get
-      // more rounds).
-      const double reserve =
-          round < st.shares->knob_rounds ? ab_min_ns : ab_reserve_ns;
-      if (round >= kMinRepeats &&
-          st.cost->Estimate(s_k) * static_cast<double>(configs.size()) >
-              st.Remaining() - reserve) {
-        break;
-      }
-      for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
-        std::string label =
-            KnobCheckLabel(st, judged, i, round, plan.knob_rounds);
-        DT_RETURN_IF_ERROR(
-            ScoreTrial(st, configs[i], s_k, label, "knob check", &scores[i]));
-      }
+  if (kp.check_runs <= 0) return Status::OK();
+  std::vector<TuneConfig> configs = {res.winner};
+  for (size_t i : judged) configs.push_back(revert(res.winner, changed[i]));
+  std::vector<std::vector<double>> scores(configs.size());
+  for (int round = 0; round < kp.plan.knob_rounds; round++) {
+    // Past the minimum, a round starts only if it ends before the
+    // deadline (a rule on time, not on results, so it cannot bias them):
+    // the rounds the check's copies were fitted for (plan.h, reads) keep
+    // the A/B's minimum, any beyond them its preferred pairs
+    // (benchmarks/README.md, Tuner design records: Undecided knobs get
+    // more rounds).
+    const double reserve =
+        round < st.shares->knob_rounds ? ab_min_ns : ab_reserve_ns;
+    if (round >= kMinRepeats &&
+        st.cost->Estimate(s_k) * static_cast<double>(configs.size()) >
+            st.Remaining() - reserve) {
+      break;
     }
-    std::vector<Gain> gains = BlockedGains(scores);
-    for (size_t j = 0; j < judged.size(); j++) {
-      st.knob_gain[judged[j]] = gains[j];
+    for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
+      std::string label =
+          KnobCheckLabel(st, judged, i, round, kp.plan.knob_rounds);
+      DT_RETURN_IF_ERROR(
+          ScoreTrial(st, configs[i], s_k, label, "knob check", &scores[i]));
     }
-    DT_RETURN_IF_ERROR(ExtendKnobCheck(st, configs, judged, s_k, ab_reserve_ns,
-                                       ab_min_ns, &scores));
   }
+  std::vector<Gain> gains = BlockedGains(scores);
+  for (size_t j = 0; j < judged.size(); j++) {
+    st.knob_gain[judged[j]] = gains[j];
+  }
+  return ExtendKnobCheck(st, configs, judged, s_k, ab_reserve_ns, ab_min_ns,
+                         &scores);
+}
+
+// st.knob_trials from the check's gains. Capacity rules whose condition the
+// scaled trial cannot reproduce (its few tables all fit in the default open
+// files) are kept on the rule, and so is a knob that shapes the LSM on
+// copies too shallow to judge it.
+void RecordKnobTrials(TuneState& st, const std::vector<size_t>& judged,
+                      double s_k) {
+  const TuneResult& res = st.res;
+  const std::vector<Knob>& changed = st.changed;
   std::vector<KnobTrial>& trials = st.knob_trials;
   trials.assign(changed.size(), KnobTrial{});
   for (size_t i = 0; i < changed.size(); i++) {
     trials[i].leave_one_out = st.knob_gain[i];
   }
-  // Capacity rules whose condition the scaled trial cannot reproduce (its
-  // few tables all fit in the default open files) are kept on the rule, and
-  // so is a knob that shapes the LSM on copies too shallow to judge it.
   for (size_t i = 0; i < changed.size(); i++) {
     Knob k = changed[i];
     if (std::find(judged.begin(), judged.end(), i) == judged.end()) {
@@ -1058,11 +1082,14 @@ Status CheckKnobs(TuneState& st) {
         b.max_open_files && tables > static_cast<uint64_t>(*b.max_open_files);
     if (!reproducible) trials[i].by_rule = true;
   }
-  if (changed.size() >= 2 && NeedsSoloAbs(trials)) {
-    DT_RETURN_IF_ERROR(SoloAbs(st, s_k, plan.knob_rounds, ab_min_ns));
-  }
-  st.proofs = RecommendKnobs(trials);
-  if (changed.size() == 1 && !trials[0].by_rule) {
+}
+
+// The knobs with a proof, on the baseline: the A/B's candidate.
+void ChooseCandidate(TuneState& st) {
+  const TuneResult& res = st.res;
+  const std::vector<Knob>& changed = st.changed;
+  st.proofs = RecommendKnobs(st.knob_trials);
+  if (changed.size() == 1 && !st.knob_trials[0].by_rule) {
     // One changed knob: the final A/B is its own A/B.
     st.proofs[0] = KnobProof::kOwnAb;
   }
@@ -1076,6 +1103,25 @@ Status CheckKnobs(TuneState& st) {
   st.nothing_kept = !changed.empty() &&
                     candidate == WithBudgetCache(st.in, st.space, res.baseline);
   st.candidate = candidate;
+}
+
+// Each knob the winner changed is reverted on its own, in interleaved
+// rounds at the knob check's scale; a knob whose revert does not
+// measurably hurt is not recommended. Sets the candidate for the A/B.
+Status CheckKnobs(TuneState& st) {
+  if (!WritesScored(st) && st.s_v < st.deep_scale) KeepShapeKnobsAtDefault(st);
+  const KnobCheckPlan kp = PlanCheck(st);
+  st.s_v = kp.plan.ab_scale;
+  const double s_k = kp.plan.knob_scale;
+  const double ab_min_ns = kAbMinRuns * st.cost->Estimate(st.s_v);
+  // What knob-check rounds past the minimum leave to the A/B (plan.h).
+  const double ab_reserve_ns = kAbReserveRuns * st.cost->Estimate(st.s_v);
+  DT_RETURN_IF_ERROR(RunKnobCheckRounds(st, kp, ab_min_ns, ab_reserve_ns));
+  RecordKnobTrials(st, kp.judged, s_k);
+  if (st.changed.size() >= 2 && NeedsSoloAbs(st.knob_trials)) {
+    DT_RETURN_IF_ERROR(SoloAbs(st, s_k, kp.plan.knob_rounds, ab_min_ns));
+  }
+  ChooseCandidate(st);
   return Status::OK();
 }
 
