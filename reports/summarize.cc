@@ -137,9 +137,16 @@ SummarySetting SettingOf(const Report& r) {
   s.reason = JsonStr(t, "verdict");
   std::string profile = "profile-" + JsonStr(t, "workload") + "-" +
                         JsonStr(t, "engine") + ".json";
+  // A tune's --out names its profile; a run writes it into its out_dir.
   std::string out_dir =
       r.config.is_object() ? JsonStr(r.config, "out_dir") : std::string();
-  if (!out_dir.empty()) s.profile_path = out_dir + "/" + profile;
+  std::string written =
+      r.config.is_object() ? JsonStr(r.config, "profile_path") : std::string();
+  if (!written.empty()) {
+    s.profile_path = written;
+  } else if (!out_dir.empty()) {
+    s.profile_path = out_dir + "/" + profile;
+  }
   s.action = significant ? "apply_profile" : "keep_defaults";
   auto rec = t.find("recommendation");
   if (rec != t.end() && rec->is_object()) {

@@ -84,7 +84,13 @@ std::string SetText(const SummarySetting& s) {
   }
   if (s.action == "keep_defaults") {
     std::string t = "keep the defaults";
-    if (!s.reason.empty()) t += ": " + s.reason;
+    // The tuner's verdict often ends by saying so itself.
+    std::string reason = s.reason;
+    const std::string tail = ": keep the defaults";
+    if (reason.size() >= tail.size() &&
+        reason.compare(reason.size() - tail.size(), tail.size(), tail) == 0)
+      reason.resize(reason.size() - tail.size());
+    if (!reason.empty()) t += ": " + reason;
     if (!s.profile_path.empty())
       t += " (the profile, " + s.profile_path + ", records them)";
     return t;
@@ -121,8 +127,10 @@ std::vector<Line> Lines(const Summary& s) {
     out.push_back({"", std::to_string(s.gates.size() - kGatesShown) +
                            " more gates in the JSON"});
   }
-  out.push_back({"durability", s.durability ? DurabilityText(*s.durability)
-                                            : "not measured (no fsync probe)"});
+  out.push_back({"durability",
+                 s.durability ? DurabilityText(*s.durability)
+                              : "not measured (the fsync probe's flush check "
+                                "did not run: disktune probe or run does)"});
   out.push_back({"bound", BoundText(s)});
   out.push_back({"set", SetText(s.set)});
   out.push_back({"conditions", ConditionsText(s.conditions)});

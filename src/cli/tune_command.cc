@@ -16,6 +16,7 @@
 #include "engines/engine.h"
 #include "probes/environment.h"
 #include "reports/report.h"
+#include "reports/summarize.h"
 #include "src/cli/command.h"
 #include "src/cli/engine_libraries.h"
 #include "src/cli/output_plan.h"
@@ -45,6 +46,7 @@ struct TuneFlags {
   std::string write_budget;
   std::string probe_result;
   std::string out;
+  std::string service;
   bool quick = false;
 };
 
@@ -153,14 +155,14 @@ Report TuneReport(const TuneCommandOptions& opts, const tune::TuneRequest& req,
                   const Environment& throttled_env) {
   const TuneFlags& f = opts.flags;
   Report report = NewReport("tune");
-  if (!opts.common.json_path.empty()) {
-    report.environment = result.environment ? *result.environment
-                                            : CollectEnvironment(dir.path());
-    // Those of this run, not any a --probe-result file carried in.
-    report.environment.engine_libraries.clear();
-  }
+  report.environment = result.environment ? *result.environment
+                                          : CollectEnvironment(dir.path());
+  // Those of this run, not any a --probe-result file carried in.
+  report.environment.engine_libraries.clear();
   report.environment.throttle = throttled_env.throttle;
   RecordEngineLibraries({result.engine}, &report);
+  report.tune = tune::TuneResultToJson(result);
+  if (!f.out.empty()) report.config["profile_path"] = f.out;
   if (!opts.common.json_path.empty()) {
     report.config["scratch_dir"] = PathToJson(dir.path());
     report.config["tune"] = {{"engine", req.engine},
@@ -177,15 +179,16 @@ Report TuneReport(const TuneCommandOptions& opts, const tune::TuneRequest& req,
     if (!f.probe_result.empty()) {
       report.config["tune"]["probe_result"] = f.probe_result;
     }
-    report.probes = result.probes;
-    report.tune = tune::TuneResultToJson(result);
   }
+  report.probes = result.probes;
   return report;
 }
 
-// What a person reads: warnings, the throttle, the explanation, the files.
+// What a person reads: the summary (what to set, first), warnings, the
+// throttle, the explanation, the files.
 void PrintTuneSummary(std::ostream& human, const Report& report,
                       const tune::TuneResult& result, const std::string& out) {
+  human << SummaryText(SummaryOf(report)) << "\n";
   for (const std::string& w : report.warnings) {
     human << "WARNING: " << w << "\n";
   }
@@ -209,6 +212,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   tune::TuneRequest req;
   Status parsed = ParseTuneRequest(f, &req);
   if (!parsed.ok()) return Fail(ctx, parsed);
+  if (Status sv = CheckServiceFlag(f.service); !sv.ok()) return Fail(ctx, sv);
   Status outputs = CheckOutputs(f.engine, f.out, opts.common);
   if (!outputs.ok()) return Fail(ctx, outputs);
 
@@ -253,9 +257,9 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     if (!s.ok()) return Fail(ctx, s);
   }
   Report report = TuneReport(opts, req, *result, dir, throttled_env);
+  written.Record(&report);
+  FinishReport(f.service, &report);
   if (!opts.common.json_path.empty()) {
-    written.Record(&report);
-    FinishReport("", &report);
     Status s = EmitJson(ctx, opts.common, ReportToJson(report));
     if (!s.ok()) return Fail(ctx, s);
   }
@@ -276,6 +280,7 @@ void SetupTuneCommand(CLI::App& app, CommandContext& ctx) {
       "budget: rules from the device facts, a measured search, an A/B "
       "against the defaults");
   AddCommonOptions(cmd, &opts->common, /*with_dir=*/true);
+  AddServiceOption(cmd, &f.service);
   AddProgressOption(cmd, &opts->common);
   cmd->add_option("--engine", f.engine, "engine to tune: leveldb or rocksdb")
       ->type_name("NAME")

@@ -155,10 +155,21 @@ TEST_F(TuneCliTest, TunesLevelDbAndBenchLoadsTheProfile) {
                              out,
                              "--json",
                              work_ + "/report.json",
-                             "-q"},
+                             "--progress",
+                             "never"},
                             work_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_TRUE(fs::exists(out));
+  // The answer first: the summary opens stdout, naming the profile written
+  // (or keeping the defaults), before the tuner's explanation.
+  EXPECT_EQ(r.out.rfind("verdict:", 0), 0u) << r.out;
+  const size_t set = r.out.find("\nset:");
+  ASSERT_NE(set, std::string::npos) << r.out;
+  EXPECT_LT(set, r.out.find("Verdict:")) << r.out;
+  EXPECT_NE(r.out.find(out, set), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("keep the defaults: keep the defaults"),
+            std::string::npos)
+      << r.out;
   EXPECT_TRUE(fs::exists(work_ + "/profiles/small.leveldb.cc"));
   EXPECT_TRUE(fs::exists(work_ + "/profiles/small.leveldb.json"));
   EXPECT_FALSE(fs::exists(work_ + "/scratch")) << "scratch left behind";
