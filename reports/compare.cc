@@ -144,6 +144,14 @@ std::vector<std::string> EnvironmentDifferences(const Report& a,
          y.device ? y.device->write_cache : "");
   Differ(&d, "scheduler", x.device ? x.device->scheduler : "",
          y.device ? y.device->scheduler : "");
+  // A throttled run measured an emulated device class, not the disk: the
+  // comparison says so, as it does for another device.
+  auto throttle = [](const Environment& e) {
+    return e.throttle ? "the " + e.throttle->spec.class_name + " class (" +
+                            DescribeThrottle(e.throttle->spec) + ")"
+                      : std::string("none (the disk itself)");
+  };
+  Differ(&d, "throttle", throttle(x), throttle(y));
   if (std::string busy = BusyMachine(x, y); !busy.empty()) {
     d.push_back(busy);
   }

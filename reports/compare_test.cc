@@ -326,6 +326,25 @@ TEST(CompareTest, NamesOtherIoOnTheDisk) {
                   .environment_differences.empty());
 }
 
+// A run on an emulated device class against one on the disk itself: the
+// comparison names the class, as it names another device.
+TEST(CompareTest, NamesAThrottleThatDiffers) {
+  Report a = CraftedReport();
+  Report b = a;
+  ThrottleRecord t;
+  t.spec = *ParseThrottle("hdd");
+  b.environment.throttle = t;
+  Comparison c = CompareReports(a, b, "a", "b", CompareOptions{});
+  ASSERT_EQ(c.environment_differences.size(), 1u);
+  EXPECT_EQ(c.environment_differences[0].rfind(
+                "throttle: none (the disk itself) vs the hdd class (150 IOPS", 0),
+            0u)
+      << c.environment_differences[0];
+  a.environment.throttle = t;
+  EXPECT_TRUE(CompareReports(a, b, "a", "b", CompareOptions{})
+                  .environment_differences.empty());
+}
+
 TEST(CompareTest, NotesParametersThatDiffer) {
   Report a = CraftedReport();
   Report b = a;
