@@ -22,7 +22,7 @@ Status CheckJsonDestination(const CommonOptions& common) {
 
 Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
                        CommandContext& ctx, const ScratchDir* scratch,
-                       Report* report) {
+                       Report* report, ProgressSink* given) {
   InstallInterruptHandlers();
   Result<ProbeConfig> config = BuildProbeConfig(flags);
   if (!config.ok()) return config.status();
@@ -35,7 +35,12 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
   Result<std::optional<ThrottleSpec>> throttle = PlanThrottle(common);
   if (!throttle.ok()) return throttle.status();
   if (*throttle) PlanForThrottle(**throttle, &*config);
-  auto progress = MakeProgress(ctx, common);
+  std::unique_ptr<TerminalProgress> own_progress;
+  ProgressSink* progress = given;
+  if (progress == nullptr) {
+    own_progress = MakeProgress(ctx, common);
+    progress = own_progress.get();
+  }
   std::unique_ptr<ScratchDir> own;
   std::unique_ptr<ThrottleSession> throttled;
   if (scratch == nullptr) {
@@ -48,7 +53,7 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
     scratch = own.get();
     if (*throttle) {
       Result<std::unique_ptr<ThrottleSession>> t =
-          ThrottleSession::Start(**throttle, *own, progress.get());
+          ThrottleSession::Start(**throttle, *own, progress);
       if (!t.ok()) return t.status();
       throttled = std::move(*t);
       scratch = &throttled->scratch();
@@ -76,9 +81,9 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
   ProbeRunOutput out;
   FilesystemWorkload fs_workload;
   if (!config->fs_matrix.empty()) fs_workload = FillsyncWorkload(config->quick);
-  Status s = RunProbes(*probes, *config, dir, report->environment,
-                       progress.get(), &out, fs_workload);
-  progress->Finish();
+  Status s = RunProbes(*probes, *config, dir, report->environment, progress,
+                       &out, fs_workload);
+  if (own_progress) own_progress->Finish();
   // A shared scratch directory outlives the session: the space of the test
   // file goes back to what runs next in it.
   if (own == nullptr && !out.test_file.empty() && !common.keep)

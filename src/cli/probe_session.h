@@ -16,9 +16,10 @@ Status CheckJsonDestination(const CommonOptions& common);
 // has repaired what a killed run left: RecoverFromKilledRun), or, when it is
 // null, repairs that itself and runs in a scratch directory of its own,
 // opened on --dir and removed on every return. On Aborted the report holds what
-// was measured, marked "interrupted".
+// was measured, marked "interrupted". Progress goes to `progress` when given
+// (`run`'s, which counts the phases after the probes), else to its own.
 Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
                        CommandContext& ctx, const ScratchDir* scratch,
-                       Report* report);
+                       Report* report, ProgressSink* progress = nullptr);
 
 }  // namespace disktune::cli

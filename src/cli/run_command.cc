@@ -14,6 +14,7 @@
 #include "reports/html_report.h"
 #include "reports/report.h"
 #include "reports/text_report.h"
+#include "src/bench/bench_clock.h"
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
 #include "src/cli/engine_libraries.h"
@@ -226,10 +227,21 @@ void PredictFromThisRun(const bench::BenchRequest& req, Report* report) {
     PredictResults(calibrate, *disk, nullptr, report);
 }
 
+// What the bench's plan expects to take before any of it ran (its guessed
+// rates: bench_clock.h); 0 when it cannot be planned.
+uint64_t PlannedBenchNs(const bench::BenchRequest& req) {
+  auto plan = bench::PlanBench(req);
+  if (!plan.ok()) return 0;
+  return bench::PlanBenchTime(*plan, std::max(1, req.repeat)).RemainingNs(0);
+}
+
 Status RunBaselineBench(bench::BenchRequest req, const ScratchDir& scratch,
                         ProgressSink* progress, Report* report) {
   req.db_root = scratch.HandlePath("bench");
   req.db_root_shown = scratch.Join("bench");
+  // The figures are the report's bench table, printed once there; the step
+  // lines show the progress.
+  req.results = [](std::string_view) {};
   req.progress = [progress](std::string_view line) {
     progress->Info(std::string(line));
   };
@@ -333,9 +345,16 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
     }
   }
   const ScratchDir* dir = throttled ? &throttled->scratch() : scratch.get();
-  if (s.ok()) s = RunProbeSession(o.common, o.probe, ctx, dir, &report);
+  // Each phase's progress lines count the phases after it: the bench's plan
+  // and the tune's time budget (README, "Reading the progress lines").
+  const uint64_t tune_ns = Skipped(o, "tune") ? 0 : tune_req.time_budget_ns;
+  const uint64_t bench_ns = Skipped(o, "bench") ? 0 : PlannedBenchNs(bench_req);
+  LaterPhasesProgress probe_progress(progress.get(), bench_ns + tune_ns);
+  LaterPhasesProgress bench_progress(progress.get(), tune_ns);
+  if (s.ok())
+    s = RunProbeSession(o.common, o.probe, ctx, dir, &report, &probe_progress);
   if (s.ok() && !Skipped(o, "bench"))
-    s = RunBaselineBench(bench_req, *dir, progress.get(), &report);
+    s = RunBaselineBench(bench_req, *dir, &bench_progress, &report);
   if (s.ok() && !Skipped(o, "tune")) {
     if (o.probe.quick && o.write_budget.empty()) {
       tune_req.write_budget_bytes =

@@ -24,6 +24,26 @@ class ProgressSink {
   virtual void Info(const std::string& line) = 0;
 };
 
+// Passes everything to `inner`, adding to each step's estimate of the time
+// left what the phases after this one are expected to take (`run`: the
+// probe's lines count the bench and the tune still to come).
+class LaterPhasesProgress : public ProgressSink {
+ public:
+  LaterPhasesProgress(ProgressSink* inner, uint64_t later_ns)
+      : inner_(inner), later_ns_(later_ns) {}
+  void Step(const std::string& name, int index, int total,
+            uint64_t remaining_ns) override {
+    inner_->Step(name, index, total,
+                 total > 0 || remaining_ns > 0 ? remaining_ns + later_ns_ : 0);
+  }
+  void Warn(const std::string& message) override { inner_->Warn(message); }
+  void Info(const std::string& line) override { inner_->Info(line); }
+
+ private:
+  ProgressSink* inner_;
+  uint64_t later_ns_;
+};
+
 // Discards everything; for tests and --quiet.
 class NullProgress : public ProgressSink {
  public:

@@ -51,6 +51,25 @@ TEST(ProgressTest, EveryLineIsOneWrite) {
   }
 }
 
+// A phase's lines count the phases after it; a line that knows nothing of
+// the time left stays without an estimate.
+TEST(ProgressTest, LaterPhasesAddToEachEstimate) {
+  struct Last : ProgressSink {
+    void Step(const std::string&, int, int, uint64_t ns) override { left = ns; }
+    void Warn(const std::string&) override {}
+    void Info(const std::string& l) override { info = l; }
+    uint64_t left = 7;
+    std::string info;
+  } inner;
+  LaterPhasesProgress p(&inner, 100);
+  p.Step("a", 0, 3, 20);
+  EXPECT_EQ(inner.left, 120u);
+  p.Step("b", 4, 0, 0);  // a trial with no estimate
+  EXPECT_EQ(inner.left, 0u);
+  p.Info("line");
+  EXPECT_EQ(inner.info, "line");
+}
+
 TEST(ProgressTest, ParsesTheThreeModes) {
   EXPECT_EQ(ParseProgressMode("auto"), ProgressMode::kAuto);
   EXPECT_EQ(ParseProgressMode("always"), ProgressMode::kAlways);
