@@ -82,7 +82,7 @@ void NoteWhatWasNotTried(TuneState& st) {
 
 // Which candidates were measured at what scales, and which were left out
 // and why (the model's ranking is recorded in RankByModel).
-void StatePlan(TuneState& st) {
+void StatePlan(TuneState& st, const TuneConfig& candidate) {
   TuneResult& res = st.res;
   const size_t considered = static_cast<size_t>(res.search.candidates);
   for (const auto& [c, predicted] : st.predicted) {
@@ -122,7 +122,7 @@ void StatePlan(TuneState& st) {
   }
   if (res.verification) {
     PlanEntry ab;
-    ab.candidate = "A/B: " + ConfigText(st.candidate);
+    ab.candidate = "A/B: " + ConfigText(candidate);
     ab.scales = {res.verification->scale};
     res.measured.push_back(std::move(ab));
   }
@@ -136,11 +136,12 @@ void StatePlan(TuneState& st) {
 
 }  // namespace
 
-void Explain(TuneState& st) {
+void Explain(TuneState& st, const KnobCheckOutcome& check,
+             const VerifyOutcome& verified) {
   TuneResult& res = st.res;
   const Workload& w = res.workload;
-  Verification& v = st.v;
-  if (st.changed.empty()) {
+  Verification v = verified.v;
+  if (check.changed.empty()) {
     // The search verifies its best alternative whenever it ran one, so
     // here no candidate but the defaults was measured.
     res.verdict =
@@ -148,12 +149,12 @@ void Explain(TuneState& st) {
         "measure (" +
         std::to_string(res.candidates.size()) + " candidate(s), " +
         std::to_string(res.search.trials) + " search trial(s))";
-  } else if (st.nothing_kept && !st.unfaithful.empty()) {
+  } else if (verified.nothing_kept && !verified.unfaithful.empty()) {
     res.verdict =
         "keep the defaults: the budget cannot afford a copy of the workload "
         "that shows what the search's winner changes (" +
         UnjudgedText(res.unjudged.back()) + ")";
-  } else if (st.nothing_kept) {
+  } else if (verified.nothing_kept) {
     res.verdict =
         "no changed knob showed a gain of its own (leave-one-out and each "
         "knob's own A/B): keep the defaults";
@@ -176,7 +177,7 @@ void Explain(TuneState& st) {
     res.verdict += *v.target_met ? "; the target write rate is met"
                                  : "; the target write rate is NOT met";
   }
-  if (!st.changed.empty() && !st.nothing_kept) res.verification = v;
+  if (!check.changed.empty() && !verified.nothing_kept) res.verification = v;
 
   auto& ex = res.explanation;
   ex.push_back(
@@ -184,8 +185,9 @@ void Explain(TuneState& st) {
       FormatBytes(static_cast<double>(st.req.memory_budget_bytes)) +
       " budget, " + Thousands(w.num) + " keys (" +
       FormatBytes(static_cast<double>(res.shape.user_bytes())) + " of data)" +
-      (res.verification ? ", verified on a " + Fixed(st.s_v, 3) + " scale copy"
-                        : ""));
+      (res.verification
+           ? ", verified on a " + Fixed(verified.ab_scale, 3) + " scale copy"
+           : ""));
   for (const KnobEvidence& e : res.knobs) {
     char line[512];
     std::string value = KnobValueText(res.recommendation, e.knob);
@@ -216,7 +218,7 @@ void Explain(TuneState& st) {
   }
   res.elapsed_ns = st.now_ns() - st.start_ns;
   NoteWhatWasNotTried(st);
-  StatePlan(st);
+  StatePlan(st, verified.candidate);
 }
 
 }  // namespace disktune::tune::phases

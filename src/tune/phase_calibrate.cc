@@ -20,16 +20,16 @@ constexpr double kCalibrationRunShare = 10;
 
 }  // namespace
 
-Status Calibrate(TuneState& st) {
+Result<CostModel> Calibrate(TuneState& st) {
   const Workload& w = st.res.workload;
   st.progress->Info("tune: " + std::to_string(st.res.candidates.size()) +
                     " candidates after the rules; calibrating trial cost");
   auto c1 = st.trials->Run(st.res.baseline, st.s_rank, "calibrate");
   if (!c1.ok()) return c1.status().WithContext("baseline trial");
   const double first = static_cast<double>(c1->Cost());
-  st.cost.emplace(kCalibrationFixedShare * first,
-                  (1 - kCalibrationFixedShare) * first / st.s_rank);
-  st.cost->Observe(st.s_rank, c1->Cost());
+  CostModel cost(kCalibrationFixedShare * first,
+                 (1 - kCalibrationFixedShare) * first / st.s_rank);
+  cost.Observe(st.s_rank, c1->Cost());
   // Up the scales while a run is cheap: beyond the largest scale it has
   // seen the cost model grows as scale^1.5 at least, so from copies
   // hundreds of times smaller than the full size it overestimates a
@@ -41,19 +41,18 @@ Status Calibrate(TuneState& st) {
   for (double last = st.s_rank;;) {
     double next = EffectiveScale(w, std::min(1.0, 4 * last));
     if (next <= last ||
-        st.Remaining() <= kCalibrationRunShare * st.cost->Estimate(next)) {
+        st.Remaining() <= kCalibrationRunShare * cost.Estimate(next)) {
       break;
     }
     auto c = st.trials->Run(st.res.baseline, next, "calibrate");
     if (!c.ok()) return c.status().WithContext("baseline trial");
-    st.cost->Observe(next, c->Cost());
+    cost.Observe(next, c->Cost());
     last = next;
   }
-  st.progress->Info("tune: a trial costs ~" +
-                    FormatDuration(st.cost->fixed_ns()) + " + " +
-                    FormatDuration(st.cost->per_scale_ns()) +
+  st.progress->Info("tune: a trial costs ~" + FormatDuration(cost.fixed_ns()) +
+                    " + " + FormatDuration(cost.per_scale_ns()) +
                     " x scale (scale 1 = the full workload)");
-  return Status::OK();
+  return cost;
 }
 
 }  // namespace disktune::tune::phases

@@ -13,18 +13,22 @@
 namespace disktune::tune::phases {
 namespace {
 
+// The knob check's leave-one-out gain per changed knob (none: not judged).
+using KnobGains = std::vector<std::optional<Gain>>;
+
 // When no changed knob survived leave-one-out: each judged knob alone
 // against the defaults, interleaved in rounds at the knob check's scale, if
-// the rounds fit before the A/B's minimum. Sets knob_trials[i].alone.
-Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns) {
-  TuneResult& res = st.res;
+// the rounds fit before the A/B's minimum. Sets out->knob_trials[i].alone.
+Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns,
+               KnobCheckOutcome* out) {
+  const TuneResult& res = st.res;
   const TuneConfig base = WithBudgetCache(st.in, st.space, res.baseline);
   std::vector<size_t> solo;
   std::vector<TuneConfig> configs = {base};
-  for (size_t i = 0; i < st.changed.size(); i++) {
-    if (st.knob_trials[i].by_rule) continue;
+  for (size_t i = 0; i < out->changed.size(); i++) {
+    if (out->knob_trials[i].by_rule) continue;
     TuneConfig c = res.baseline;
-    CopyKnob(res.winner, st.changed[i], &c);
+    CopyKnob(out->winner, out->changed[i], &c);
     solo.push_back(i);
     configs.push_back(WithBudgetCache(st.in, st.space, c));
   }
@@ -39,7 +43,7 @@ Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns) {
   }
   const double round_ns = st.cost->Estimate(scale) * n;
   if (scale < st.s_rank || kMinRepeats * round_ns > avail) {
-    res.notes.push_back(
+    out->notes.push_back(
         "no changed knob survived leave-one-out, and an A/B of each alone "
         "did not fit in the time left (~" +
         FormatDuration(kMinRepeats * st.cost->Estimate(s_k) * n) +
@@ -47,8 +51,8 @@ Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns) {
     return Status::OK();
   }
   if (scale < s_k) {
-    res.notes.push_back("each knob's own A/B ran at scale " + Fixed(scale, 3) +
-                        ", the largest the time left affords");
+    out->notes.push_back("each knob's own A/B ran at scale " + Fixed(scale, 3) +
+                         ", the largest the time left affords");
   }
   std::vector<std::vector<double>> scores(configs.size());
   for (int round = 0; round < max_rounds; round++) {
@@ -60,7 +64,7 @@ Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns) {
           "alone " + std::to_string(round + 1) + "/" +
           std::to_string(max_rounds) + ": " +
           (i == 0 ? std::string("defaults")
-                  : std::string("only ") + KnobName(st.changed[solo[i - 1]]));
+                  : std::string("only ") + KnobName(out->changed[solo[i - 1]]));
       DT_RETURN_IF_ERROR(
           ScoreTrial(st, configs[i], scale, label, "knob A/B", &scores[i]));
     }
@@ -68,21 +72,20 @@ Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns) {
   // BlockedGains gives the defaults' gain over each; a knob's is its inverse.
   std::vector<Gain> gains = BlockedGains(scores);
   for (size_t j = 0; j < solo.size(); j++) {
-    st.knob_trials[solo[j]].alone = Inverse(gains[j]);
+    out->knob_trials[solo[j]].alone = Inverse(gains[j]);
   }
   return Status::OK();
 }
 
 // The progress label of the knob check's row i (0: the winner, 1 + j: it
 // without changed[judged[j]]) in round `round` (from 0) of `rounds`.
-std::string KnobCheckLabel(const TuneState& st,
+std::string KnobCheckLabel(const std::vector<Knob>& changed,
                            const std::vector<size_t>& judged, size_t i,
                            int round, int rounds) {
   return "knob check " + std::to_string(round + 1) + "/" +
          std::to_string(rounds) + ": " +
-         (i == 0
-              ? std::string("winner")
-              : std::string("without ") + KnobName(st.changed[judged[i - 1]]));
+         (i == 0 ? std::string("winner")
+                 : std::string("without ") + KnobName(changed[judged[i - 1]]));
 }
 
 // Capacity knobs, kept on their rule when a scaled trial cannot reproduce
@@ -113,20 +116,21 @@ bool MayStayOnRule(Knob k) {
 Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
                        const std::vector<size_t>& judged, double s_k,
                        double ab_reserve_ns, double ab_min_ns,
-                       std::vector<std::vector<double>>* scores) {
+                       std::vector<std::vector<double>>* scores,
+                       KnobGains* gain, KnobCheckOutcome* out) {
   const int done = static_cast<int>((*scores)[0].size());
   if (done >= kMaxKnobCheckRounds) return Status::OK();
   std::vector<Gain> now;
-  for (size_t j : judged) now.push_back(*st.knob_gain[j]);
+  for (size_t j : judged) now.push_back(*(*gain)[j]);
   // The A/B runs whatever the extra rounds show when a knob won already, or
   // when a changed knob is kept without the check: one it does not judge,
   // or a capacity knob that may stay on its rule (CheckKnobs).
   const bool ab_runs_anyway =
       std::any_of(now.begin(), now.end(),
                   [](const Gain& g) { return g.significant(); }) ||
-      judged.size() < st.changed.size() ||
+      judged.size() < out->changed.size() ||
       std::any_of(judged.begin(), judged.end(),
-                  [&](size_t i) { return MayStayOnRule(st.changed[i]); });
+                  [&](size_t i) { return MayStayOnRule(out->changed[i]); });
   const double reserve = ab_runs_anyway ? ab_reserve_ns : ab_min_ns;
   const double spare = kExtraKnobRoundsShare * (st.Remaining() - reserve);
   const ExtraKnobRounds plan =
@@ -135,7 +139,7 @@ Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
     std::string names;
     for (size_t j : positions) {
       names += (names.empty() ? "" : ", ") +
-               std::string(KnobName(st.changed[judged[j]]));
+               std::string(KnobName(out->changed[judged[j]]));
     }
     return names;
   };
@@ -143,26 +147,27 @@ Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
   const int extra = plan.rounds;
   if (unsure.empty()) {
     if (!plan.left_out.empty()) {
-      st.res.notes.push_back("the knob check could not separate " +
-                             names_of(plan.left_out) + " from noise in " +
-                             std::to_string(done) +
-                             " rounds, and no more fit before the A/B");
+      out->notes.push_back("the knob check could not separate " +
+                           names_of(plan.left_out) + " from noise in " +
+                           std::to_string(done) +
+                           " rounds, and no more fit before the A/B");
     }
     return Status::OK();
   }
   if (!plan.left_out.empty()) {
-    st.res.notes.push_back("the knob check gave no more rounds to " +
-                           names_of(plan.left_out) +
-                           " (within the noise after " + std::to_string(done) +
-                           " rounds, but behind " + names_of(unsure) +
-                           ", whose rounds they would have cut)");
+    out->notes.push_back("the knob check gave no more rounds to " +
+                         names_of(plan.left_out) + " (within the noise after " +
+                         std::to_string(done) + " rounds, but behind " +
+                         names_of(unsure) +
+                         ", whose rounds they would have cut)");
   }
   std::vector<size_t> rows = {0};  // rows of `configs` that run again
   for (size_t j : unsure) rows.push_back(1 + j);
   for (int r = 0; r < extra; r++) {
     for (size_t p : RoundOrder(rows.size(), static_cast<size_t>(done + r))) {
       const size_t i = rows[p];
-      std::string label = KnobCheckLabel(st, judged, i, done + r, done + extra);
+      std::string label =
+          KnobCheckLabel(out->changed, judged, i, done + r, done + extra);
       DT_RETURN_IF_ERROR(
           ScoreTrial(st, configs[i], s_k, label, "knob check", &(*scores)[i]));
     }
@@ -171,33 +176,42 @@ Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
   for (size_t i : rows) sub.push_back((*scores)[i]);
   std::vector<Gain> gains = BlockedGains(sub);
   for (size_t p = 0; p < unsure.size(); p++) {
-    st.knob_gain[judged[unsure[p]]] = gains[p];
+    (*gain)[judged[unsure[p]]] = gains[p];
   }
-  st.res.notes.push_back("the knob check ran " + std::to_string(extra) +
-                         " more round(s) for " + names_of(unsure) +
-                         ", within the noise after " + std::to_string(done));
+  out->notes.push_back("the knob check ran " + std::to_string(extra) +
+                       " more round(s) for " + names_of(unsure) +
+                       ", within the noise after " + std::to_string(done));
   return Status::OK();
 }
 
 // Reads, when the A/B's copy is shallower than the full size: the check and
 // the A/B run on copies, which do not show what a knob that shapes the LSM
 // does at full size, so those knobs go back to their defaults.
-void KeepShapeKnobsAtDefault(TuneState& st) {
-  TuneResult& res = st.res;
+void KeepShapeKnobsAtDefault(const TuneState& st, double ab_scale,
+                             KnobCheckOutcome* out) {
   for (Knob k : AllKnobs()) {
-    if (Guarded(st, k) && KnobDiffers(res.winner, res.baseline, k)) {
-      res.notes.push_back(std::string(KnobName(k)) +
-                          " stays at its default: the A/B runs on a copy "
-                          "of scale " +
-                          Fixed(st.s_v, 3) +
-                          ", and only the full size shows its effect on "
-                          "reads");
+    if (Guarded(st, k) && KnobDiffers(out->winner, st.res.baseline, k)) {
+      out->notes.push_back(std::string(KnobName(k)) +
+                           " stays at its default: the A/B runs on a copy "
+                           "of scale " +
+                           Fixed(ab_scale, 3) +
+                           ", and only the full size shows its effect on "
+                           "reads");
     }
   }
-  res.winner = WithDefaultShape(st, res.winner);
+  out->winner = WithDefaultShape(st, out->winner);
 }
 
-// What the knob check judges (positions in st.changed), how many runs it
+// The knobs `winner` changes from the baseline.
+std::vector<Knob> ChangedKnobs(const TuneState& st, const TuneConfig& winner) {
+  std::vector<Knob> changed;
+  for (Knob k : AllKnobs()) {
+    if (KnobDiffers(winner, st.res.baseline, k)) changed.push_back(k);
+  }
+  return changed;
+}
+
+// What the knob check judges (positions in `changed`), how many runs it
 // takes, and its scales and rounds.
 struct KnobCheckPlan {
   std::vector<size_t> judged;
@@ -205,44 +219,43 @@ struct KnobCheckPlan {
   CheckPlan plan;
 };
 
-// Sets st.changed to the knobs the winner changed and plans their check:
-// every changed knob but those that shape the LSM when its copies are
-// shallower than the full size. Re-fit the scales to what is actually left,
-// then spend the rest on repeats (each knob must win on its own; none when
-// the A/B judges every one); the A/B gets what remains. The check's scale
-// depends on what it judges, and what it judges on its scale: at most a
-// second fit, without the shape knobs.
-void PlanJudgedKnobs(TuneState& st, KnobCheckPlan* kp) {
-  const TuneResult& res = st.res;
-  std::vector<Knob>& changed = st.changed;
-  changed.clear();
-  for (Knob k : AllKnobs()) {
-    if (KnobDiffers(res.winner, res.baseline, k)) changed.push_back(k);
-  }
-  for (double at : {st.s_v, 0.0}) {
-    kp->judged.clear();
+// Plans the check of the `changed` knobs: every changed knob but those
+// that shape the LSM when its copies are shallower than the full size.
+// Re-fit the scales to what is actually left, then spend the rest on
+// repeats (each knob must win on its own; none when the A/B judges every
+// one); the A/B gets what remains. The check's scale depends on what it
+// judges, and what it judges on its scale: at most a second fit, without
+// the shape knobs.
+KnobCheckPlan PlanJudgedKnobs(const TuneState& st,
+                              const std::vector<Knob>& changed,
+                              double ab_scale) {
+  KnobCheckPlan kp;
+  const PlanShares& shares = *st.shape.shares;
+  for (double at : {ab_scale, 0.0}) {
+    kp.judged.clear();
     for (size_t i = 0; i < changed.size(); i++) {
-      if (IsJudged(st, changed[i], at)) kp->judged.push_back(i);
+      if (IsJudged(st, st.shape, changed[i], at)) kp.judged.push_back(i);
     }
-    kp->check_runs = KnobCheckRuns(changed.size(), kp->judged.size(),
-                                   st.shares->knob_rounds);
-    kp->plan = PlanKnobCheck(st.Plan(), *st.shares, st.Remaining(), st.s_v,
-                             kp->check_runs, kp->judged.size());
-    if (std::all_of(kp->judged.begin(), kp->judged.end(), [&](size_t i) {
-          return IsJudged(st, changed[i], kp->plan.knob_scale);
+    kp.check_runs =
+        KnobCheckRuns(changed.size(), kp.judged.size(), shares.knob_rounds);
+    kp.plan = PlanKnobCheck(st.Plan(), shares, st.Remaining(), ab_scale,
+                            kp.check_runs, kp.judged.size());
+    if (std::all_of(kp.judged.begin(), kp.judged.end(), [&](size_t i) {
+          return IsJudged(st, st.shape, changed[i], kp.plan.knob_scale);
         })) {
-      return;
+      return kp;
     }
   }
+  return kp;
 }
 
-// The knob check's plan; for reads, the changed knobs it cannot judge go
-// back to their defaults first (see below).
-KnobCheckPlan PlanCheck(TuneState& st) {
-  TuneResult& res = st.res;
-  const std::vector<Knob>& changed = st.changed;
-  KnobCheckPlan kp;
-  PlanJudgedKnobs(st, &kp);
+// The knob check's plan, and out->changed; for reads, the changed knobs it
+// cannot judge go back to their defaults first (see below).
+KnobCheckPlan PlanCheck(const TuneState& st, double ab_scale,
+                        KnobCheckOutcome* out) {
+  out->changed = ChangedKnobs(st, out->winner);
+  KnobCheckPlan kp = PlanJudgedKnobs(st, out->changed, ab_scale);
+  const std::vector<Knob>& changed = out->changed;
   const std::vector<size_t>& judged = kp.judged;
   if (!WritesScored(st) && !judged.empty() && judged.size() < changed.size()) {
     // Reads: the A/B's gain would come from the knobs the check judges, and
@@ -255,34 +268,37 @@ KnobCheckPlan PlanCheck(TuneState& st) {
         names.push_back(KnobName(changed[i]));
       }
     }
-    res.winner = WithDefaultShape(st, res.winner);
-    res.notes.push_back(
+    out->winner = WithDefaultShape(st, out->winner);
+    out->notes.push_back(
         Join(names, ", ") +
         " kept at the default: the knob check cannot run them at full size "
         "in the time left, the only size that shows a knob's effect on the "
         "LSM for reads, and the A/B would credit them with the gain of the "
         "knobs the check judges");
-    PlanJudgedKnobs(st, &kp);
+    out->changed = ChangedKnobs(st, out->winner);
+    kp = PlanJudgedKnobs(st, out->changed, ab_scale);
   }
   return kp;
 }
 
 // The check's interleaved rounds: the winner and, per judged knob, the
-// winner with that knob reverted; sets st.knob_gain (leave-one-out).
-Status RunKnobCheckRounds(TuneState& st, const KnobCheckPlan& kp,
-                          double ab_min_ns, double ab_reserve_ns) {
+// winner with that knob reverted; returns each changed knob's gain
+// (leave-one-out).
+Result<KnobGains> RunKnobCheckRounds(TuneState& st, const KnobCheckPlan& kp,
+                                     double ab_min_ns, double ab_reserve_ns,
+                                     KnobCheckOutcome* out) {
   const TuneResult& res = st.res;
-  const std::vector<Knob>& changed = st.changed;
+  const std::vector<Knob>& changed = out->changed;
   const std::vector<size_t>& judged = kp.judged;
   const double s_k = kp.plan.knob_scale;
   auto revert = [&](TuneConfig c, Knob k) {
     CopyKnob(res.baseline, k, &c);
     return WithBudgetCache(st.in, st.space, c);
   };
-  st.knob_gain.assign(changed.size(), std::nullopt);
-  if (kp.check_runs <= 0) return Status::OK();
-  std::vector<TuneConfig> configs = {res.winner};
-  for (size_t i : judged) configs.push_back(revert(res.winner, changed[i]));
+  KnobGains gain(changed.size(), std::nullopt);
+  if (kp.check_runs <= 0) return gain;
+  std::vector<TuneConfig> configs = {out->winner};
+  for (size_t i : judged) configs.push_back(revert(out->winner, changed[i]));
   std::vector<std::vector<double>> scores(configs.size());
   for (int round = 0; round < kp.plan.knob_rounds; round++) {
     // Past the minimum, a round starts only if it ends before the
@@ -292,7 +308,7 @@ Status RunKnobCheckRounds(TuneState& st, const KnobCheckPlan& kp,
     // (benchmarks/README.md, Tuner design records: Undecided knobs get
     // more rounds).
     const double reserve =
-        round < st.shares->knob_rounds ? ab_min_ns : ab_reserve_ns;
+        round < st.shape.shares->knob_rounds ? ab_min_ns : ab_reserve_ns;
     if (round >= kMinRepeats &&
         st.cost->Estimate(s_k) * static_cast<double>(configs.size()) >
             st.Remaining() - reserve) {
@@ -300,31 +316,33 @@ Status RunKnobCheckRounds(TuneState& st, const KnobCheckPlan& kp,
     }
     for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
       std::string label =
-          KnobCheckLabel(st, judged, i, round, kp.plan.knob_rounds);
+          KnobCheckLabel(changed, judged, i, round, kp.plan.knob_rounds);
       DT_RETURN_IF_ERROR(
           ScoreTrial(st, configs[i], s_k, label, "knob check", &scores[i]));
     }
   }
   std::vector<Gain> gains = BlockedGains(scores);
   for (size_t j = 0; j < judged.size(); j++) {
-    st.knob_gain[judged[j]] = gains[j];
+    gain[judged[j]] = gains[j];
   }
-  return ExtendKnobCheck(st, configs, judged, s_k, ab_reserve_ns, ab_min_ns,
-                         &scores);
+  DT_RETURN_IF_ERROR(ExtendKnobCheck(st, configs, judged, s_k, ab_reserve_ns,
+                                     ab_min_ns, &scores, &gain, out));
+  return gain;
 }
 
-// st.knob_trials from the check's gains. Capacity rules whose condition the
-// scaled trial cannot reproduce (its few tables all fit in the default open
-// files) are kept on the rule, and so is a knob that shapes the LSM on
-// copies too shallow to judge it.
-void RecordKnobTrials(TuneState& st, const std::vector<size_t>& judged,
-                      double s_k) {
+// The evidence per changed knob from the check's gains. Capacity rules
+// whose condition the scaled trial cannot reproduce (its few tables all fit
+// in the default open files) are kept on the rule, and so is a knob that
+// shapes the LSM on copies too shallow to judge it.
+std::vector<KnobTrial> RecordKnobTrials(const TuneState& st,
+                                        const std::vector<Knob>& changed,
+                                        const KnobGains& gain,
+                                        const std::vector<size_t>& judged,
+                                        double s_k) {
   const TuneResult& res = st.res;
-  const std::vector<Knob>& changed = st.changed;
-  std::vector<KnobTrial>& trials = st.knob_trials;
-  trials.assign(changed.size(), KnobTrial{});
+  std::vector<KnobTrial> trials(changed.size());
   for (size_t i = 0; i < changed.size(); i++) {
-    trials[i].leave_one_out = st.knob_gain[i];
+    trials[i].leave_one_out = gain[i];
   }
   for (size_t i = 0; i < changed.size(); i++) {
     Knob k = changed[i];
@@ -343,46 +361,54 @@ void RecordKnobTrials(TuneState& st, const std::vector<size_t>& judged,
         b.max_open_files && tables > static_cast<uint64_t>(*b.max_open_files);
     if (!reproducible) trials[i].by_rule = true;
   }
+  return trials;
 }
 
 // The knobs with a proof, on the baseline: the A/B's candidate.
-void ChooseCandidate(TuneState& st) {
+void ChooseCandidate(const TuneState& st, KnobCheckOutcome* out) {
   const TuneResult& res = st.res;
-  const std::vector<Knob>& changed = st.changed;
-  st.proofs = RecommendKnobs(st.knob_trials);
-  if (changed.size() == 1 && !st.knob_trials[0].by_rule) {
+  const std::vector<Knob>& changed = out->changed;
+  out->proofs = RecommendKnobs(out->knob_trials);
+  if (changed.size() == 1 && !out->knob_trials[0].by_rule) {
     // One changed knob: the final A/B is its own A/B.
-    st.proofs[0] = KnobProof::kOwnAb;
+    out->proofs[0] = KnobProof::kOwnAb;
   }
   TuneConfig candidate = res.baseline;
   for (size_t i = 0; i < changed.size(); i++) {
-    if (st.proofs[i] != KnobProof::kNone) {
-      CopyKnob(res.winner, changed[i], &candidate);
+    if (out->proofs[i] != KnobProof::kNone) {
+      CopyKnob(out->winner, changed[i], &candidate);
     }
   }
   candidate = WithBudgetCache(st.in, st.space, candidate);
-  st.nothing_kept = !changed.empty() &&
-                    candidate == WithBudgetCache(st.in, st.space, res.baseline);
-  st.candidate = candidate;
+  out->nothing_kept =
+      !changed.empty() &&
+      candidate == WithBudgetCache(st.in, st.space, res.baseline);
+  out->candidate = candidate;
 }
 
 }  // namespace
 
-Status CheckKnobs(TuneState& st) {
-  if (!WritesScored(st) && st.s_v < st.deep_scale) KeepShapeKnobsAtDefault(st);
-  const KnobCheckPlan kp = PlanCheck(st);
-  st.s_v = kp.plan.ab_scale;
-  const double s_k = kp.plan.knob_scale;
-  const double ab_min_ns = kAbMinRuns * st.cost->Estimate(st.s_v);
-  // What knob-check rounds past the minimum leave to the A/B (plan.h).
-  const double ab_reserve_ns = kAbReserveRuns * st.cost->Estimate(st.s_v);
-  DT_RETURN_IF_ERROR(RunKnobCheckRounds(st, kp, ab_min_ns, ab_reserve_ns));
-  RecordKnobTrials(st, kp.judged, s_k);
-  if (st.changed.size() >= 2 && NeedsSoloAbs(st.knob_trials)) {
-    DT_RETURN_IF_ERROR(SoloAbs(st, s_k, kp.plan.knob_rounds, ab_min_ns));
+Result<KnobCheckOutcome> CheckKnobs(TuneState& st, const TuneConfig& winner,
+                                    double ab_scale) {
+  KnobCheckOutcome out;
+  out.winner = winner;
+  if (!WritesScored(st) && ab_scale < st.shape.deep_scale) {
+    KeepShapeKnobsAtDefault(st, ab_scale, &out);
   }
-  ChooseCandidate(st);
-  return Status::OK();
+  const KnobCheckPlan kp = PlanCheck(st, ab_scale, &out);
+  out.ab_scale = kp.plan.ab_scale;
+  const double s_k = kp.plan.knob_scale;
+  const double ab_min_ns = kAbMinRuns * st.cost->Estimate(out.ab_scale);
+  // What knob-check rounds past the minimum leave to the A/B (plan.h).
+  const double ab_reserve_ns = kAbReserveRuns * st.cost->Estimate(out.ab_scale);
+  auto gain = RunKnobCheckRounds(st, kp, ab_min_ns, ab_reserve_ns, &out);
+  if (!gain.ok()) return gain.status();
+  out.knob_trials = RecordKnobTrials(st, out.changed, *gain, kp.judged, s_k);
+  if (out.changed.size() >= 2 && NeedsSoloAbs(out.knob_trials)) {
+    DT_RETURN_IF_ERROR(SoloAbs(st, s_k, kp.plan.knob_rounds, ab_min_ns, &out));
+  }
+  ChooseCandidate(st, &out);
+  return out;
 }
 
 }  // namespace disktune::tune::phases

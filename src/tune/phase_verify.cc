@@ -30,8 +30,9 @@ double PairNs(const TuneState& st, double scale) {
 // size, so the line from the fixed cost (an empty copy) to the measured
 // pair bounds what a smaller pair costs. No copy below `floor_scale` (the
 // A/B of a knob that shapes the LSM) is one: the A/B stops instead.
-double RefitAbScale(TuneState& st, double s_v, double planned_ns,
-                    double first_pair_ns, double floor_scale) {
+double RefitAbScale(const TuneState& st, double s_v, double planned_ns,
+                    double first_pair_ns, double floor_scale,
+                    std::vector<std::string>* notes) {
   const double left = st.Remaining();
   if ((kMinRepeats - 1) * first_pair_ns <= left) return s_v;
   const double fixed = std::min(2 * st.cost->fixed_ns(), first_pair_ns);
@@ -52,71 +53,83 @@ double RefitAbScale(TuneState& st, double s_v, double planned_ns,
                   Fixed(floor_scale, 3) +
                   ", where a knob the recommendation changes acts on the LSM)"
             : "a copy worth measuring";
-    st.res.notes.push_back(first + std::to_string(kMinRepeats) + " pairs of " +
-                           copy + " did not fit in the " +
-                           FormatDuration(left) + " left: the A/B stopped");
+    notes->push_back(first + std::to_string(kMinRepeats) + " pairs of " + copy +
+                     " did not fit in the " + FormatDuration(left) +
+                     " left: the A/B stopped");
     return 0;
   }
-  st.res.notes.push_back(first + "it started again at scale " +
-                         Fixed(scale, 3) +
-                         ", which the measured cost affords in what was left");
+  notes->push_back(first + "it started again at scale " + Fixed(scale, 3) +
+                   ", which the measured cost affords in what was left");
   return scale;
+}
+
+// The budget cannot afford a copy that shows what the candidate does to the
+// LSM or the cache (`floor_scale`): those knobs keep their defaults,
+// unjudged.
+void PutBackShape(const TuneState& st, double floor_scale, VerifyOutcome* out) {
+  const TuneResult& res = st.res;
+  if (auto u = Unfaithful(st, res.unjudged, out->candidate, floor_scale,
+                          out->ab_scale)) {
+    out->unjudged = std::move(*u);
+  }
+  for (Knob k : AllKnobs()) {
+    if (Guarded(st, k) && KnobDiffers(out->candidate, res.baseline, k)) {
+      out->unfaithful.push_back(k);
+    }
+  }
+  out->notes.push_back(
+      "the A/B affords a copy of scale " + Fixed(out->ab_scale, 3) +
+      ", and only copies from scale " + Fixed(floor_scale, 3) + " show what " +
+      GuardedText(st, out->candidate) + " does at full size (" +
+      st.trials->FidelityAt(out->candidate, out->ab_scale).Text() +
+      " at that scale): they keep their defaults");
+  out->candidate = WithDefaultShape(st, out->candidate);
+  out->nothing_kept =
+      out->candidate == WithBudgetCache(st.in, st.space, res.baseline);
 }
 
 }  // namespace
 
-Status Verify(TuneState& st) {
-  TuneResult& res = st.res;
+Result<VerifyOutcome> Verify(TuneState& st, const KnobCheckOutcome& check) {
+  const TuneResult& res = st.res;
+  VerifyOutcome out;
+  out.candidate = check.candidate;
+  out.nothing_kept = check.nothing_kept;
   // A smaller copy than planned must still judge a knob that shapes the
   // LSM, should the candidate change one: no copy smaller than the first
   // faithful one for both sides (fidelity.h), after a restart on an
   // overrun (RefitAbScale) too, which then stops rather than judge on a
   // copy that cannot show the knob.
-  bool shaped = !st.changed.empty() && ChangesGuarded(st, st.candidate);
+  bool shaped = !check.changed.empty() && ChangesGuarded(st, out.candidate);
   // Reads: such a knob passed a knob check at full size (KeepShapeForReads).
-  double floor_scale = shaped ? std::max(FaithfulScale(st, st.candidate),
-                                         WritesScored(st) ? 0.0 : st.deep_scale)
-                              : 0.0;
-  AbPlan plan =
-      PlanAb(st.Plan(), *st.shares, st.Remaining(), st.s_v, floor_scale);
-  st.s_v = plan.scale;
-  if (st.changed.empty() || st.nothing_kept) return Status::OK();
-  if (shaped && st.s_v < floor_scale) {
-    // The budget cannot afford a copy that shows what the candidate does to
-    // the LSM or the cache: those knobs keep their defaults, unjudged.
-    NoteUnfaithful(st, st.candidate, floor_scale, st.s_v);
-    for (Knob k : AllKnobs()) {
-      if (Guarded(st, k) && KnobDiffers(st.candidate, res.baseline, k)) {
-        st.unfaithful.push_back(k);
-      }
-    }
-    res.notes.push_back("the A/B affords a copy of scale " + Fixed(st.s_v, 3) +
-                        ", and only copies from scale " +
-                        Fixed(floor_scale, 3) + " show what " +
-                        GuardedText(st, st.candidate) + " does at full size (" +
-                        st.trials->FidelityAt(st.candidate, st.s_v).Text() +
-                        " at that scale): they keep their defaults");
-    st.candidate = WithDefaultShape(st, st.candidate);
+  double floor_scale =
+      shaped ? std::max(FaithfulScale(st, out.candidate),
+                        WritesScored(st) ? 0.0 : st.shape.deep_scale)
+             : 0.0;
+  AbPlan plan = PlanAb(st.Plan(), *st.shape.shares, st.Remaining(),
+                       check.ab_scale, floor_scale);
+  out.ab_scale = plan.scale;
+  if (check.changed.empty() || out.nothing_kept) return out;
+  if (shaped && out.ab_scale < floor_scale) {
+    PutBackShape(st, floor_scale, &out);
     shaped = false;
     floor_scale = 0;
-    st.nothing_kept =
-        st.candidate == WithBudgetCache(st.in, st.space, res.baseline);
-    if (st.nothing_kept) return Status::OK();
+    if (out.nothing_kept) return out;
   }
-  Verification& v = st.v;
+  Verification& v = out.v;
   v.compared = "recommendation";
-  const TuneConfig* pair[2] = {&res.baseline, &st.candidate};
+  const TuneConfig* pair[2] = {&res.baseline, &out.candidate};
   for (bool refitted = false;;) {
-    const double s_v = st.s_v;
+    const double s_v = out.ab_scale;
     st.progress->Info(
         "tune: A/B against the baseline at scale " + Fixed(s_v, 3) + ", " +
-        (st.shares->ab_fills_time ? "up to " : "") +
+        (st.shape.shares->ab_fills_time ? "up to " : "") +
         std::to_string(plan.repeats) + " interleaved repeats each");
     v.scale = s_v;
     v.num = static_cast<uint64_t>(*WorkloadOverrides(res.workload, s_v).num);
-    v.trial_cache_bytes = st.trials->Scaled(st.candidate, s_v).cache_bytes;
+    v.trial_cache_bytes = st.trials->Scaled(out.candidate, s_v).cache_bytes;
     {
-      const CopyFidelity c = st.trials->FidelityAt(st.candidate, s_v);
+      const CopyFidelity c = st.trials->FidelityAt(out.candidate, s_v);
       const CopyFidelity b = st.trials->FidelityAt(res.baseline, s_v);
       v.candidate_copy = c.Text();
       v.baseline_copy = b.Text();
@@ -139,7 +152,7 @@ Status Verify(TuneState& st) {
       }
       if (round == 0 && !refitted) {
         refit = RefitAbScale(st, s_v, planned, st.budget.UsedNs() - before,
-                             floor_scale);
+                             floor_scale, &out.notes);
         if (refit != s_v) break;
       }
     }
@@ -147,15 +160,15 @@ Status Verify(TuneState& st) {
     refitted = true;
     if (refit == 0) {
       v.gain = PairedGain(v.candidate_ops_per_sec, v.baseline_ops_per_sec);
-      res.significant = false;  // one pair is no verdict
-      return Status::OK();
+      out.significant = false;  // one pair is no verdict
+      return out;
     }
-    st.s_v = refit;
+    out.ab_scale = refit;
     plan.repeats = kMinRepeats;  // no more than the measured cost affords
   }
   v.gain = PairedGain(v.candidate_ops_per_sec, v.baseline_ops_per_sec);
-  res.significant = v.gain.significant();
-  return Status::OK();
+  out.significant = v.gain.significant();
+  return out;
 }
 
 }  // namespace disktune::tune::phases

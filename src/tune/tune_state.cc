@@ -83,19 +83,21 @@ std::string GuardedText(const TuneState& st, const TuneConfig& c) {
   return Join(parts, ", ");
 }
 
-void NoteUnfaithful(TuneState& st, const TuneConfig& c, double need,
-                    double cap) {
+std::optional<UnjudgedShape> Unfaithful(const TuneState& st,
+                                        const std::vector<UnjudgedShape>& known,
+                                        const TuneConfig& c, double need,
+                                        double cap) {
   UnjudgedShape u;
   u.knobs = GuardedText(st, c);
-  for (const UnjudgedShape& v : st.res.unjudged) {
-    if (v.knobs == u.knobs) return;
+  for (const UnjudgedShape& v : known) {
+    if (v.knobs == u.knobs) return std::nullopt;
   }
   u.needed_scale = need;
   u.affordable_scale = cap;
   const CopyFidelity cand = st.trials->FidelityAt(c, cap);
   const CopyFidelity base = st.trials->FidelityAt(st.res.baseline, cap);
   u.copy = cand.faithful() ? "the defaults: " + base.Text() : cand.Text();
-  st.res.unjudged.push_back(std::move(u));
+  return u;
 }
 
 TuneConfig WithDefaultShape(const TuneState& st, TuneConfig c) {
@@ -109,8 +111,9 @@ TuneConfig WithDefaultShape(const TuneState& st, TuneConfig c) {
   return changed ? WithBudgetCache(st.in, st.space, c) : c;
 }
 
-bool IsJudged(const TuneState& st, Knob k, double scale) {
-  return !(Guarded(st, k) && st.deep_scale > 0 && scale < st.deep_scale);
+bool IsJudged(const TuneState& st, const ShapeGuard& shape, Knob k,
+              double scale) {
+  return !(Guarded(st, k) && shape.deep_scale > 0 && scale < shape.deep_scale);
 }
 
 std::string UnjudgedText(const UnjudgedShape& u) {

@@ -18,8 +18,20 @@
 
 namespace disktune::tune::phases {
 
-// Everything the phases share: the request, the result being built, the
-// budget, the trials, and what each phase decides for the ones after it.
+// How the knobs that shape the LSM are judged (the search decides,
+// TakeShapeFromRule in phase_search.cc), and the plan's shares that follow.
+struct ShapeGuard {
+  const PlanShares* shares = &kPlan;
+  bool shape_on_rule = false;  // knobs that shape the LSM taken from rules
+  // The smallest scale at which such knobs are judged: the first at full
+  // depth for writes, 1 for reads (0: no candidate changes one).
+  double deep_scale = 0;
+};
+
+// What the phases share: the request, the budget, the trials and the cost
+// model they measure with, Setup's rules and space, the search's shape
+// decision, and the result being built (Setup fills it; RunTuner writes
+// each later phase's outcome into it).
 struct TuneState {
   TuneState(const TuneRequest& r, const ScratchDir& s, ProgressSink* p,
             TuneBudget::Counter now, TuneBudget::Counter bytes)
@@ -50,30 +62,10 @@ struct TuneState {
   std::optional<Trials> trials;
   double s_min = 0;   // the smallest scale at all
   double s_rank = 0;  // the smallest scale worth ranking on
-  // Calibrate.
+  // Calibrate's cost model.
   std::optional<CostModel> cost;
-  // Search: the plan's shares and the A/B's scale as planned so far.
-  const PlanShares* shares = &kPlan;
-  bool shape_on_rule = false;  // knobs that shape the LSM taken from rules
-  // The smallest scale at which such knobs are judged: the first at full
-  // depth for writes, 1 for reads (0: no candidate changes one).
-  double deep_scale = 0;
-  int full_depth = 0;  // LSM levels at full size
-  // The largest A/B copy the budget affords when the A/B judges such knobs
-  // (0: not planned).
-  double ab_cap = 0;
-  double s_v = 0;
-  // CheckKnobs: the knobs the winner changed, which survived, and why.
-  std::vector<Knob> changed;
-  std::vector<std::optional<Gain>> knob_gain;  // leave-one-out, per knob
-  std::vector<KnobTrial> knob_trials;
-  std::vector<KnobProof> proofs;
-  TuneConfig candidate;
-  bool nothing_kept = false;  // changed knobs, none with evidence of its own
-  // Changed knobs put back before the A/B: no copy it affords shows them.
-  std::vector<Knob> unfaithful;
-  // Verify.
-  Verification v;
+  // The search's decision on the knobs that shape the LSM.
+  ShapeGuard shape;
   // Every candidate the rules proposed, with the model's prediction.
   std::vector<std::pair<TuneConfig, std::optional<double>>> predicted;
 };
@@ -117,10 +109,12 @@ double FaithfulScale(const TuneState& st, const TuneConfig& c);
 // with their values: "write_buffer_bytes 28 MiB, max_write_buffer_number 4".
 std::string GuardedText(const TuneState& st, const TuneConfig& c);
 
-// Records that `c`'s shape was not judged: it needs a copy of `need`, the
-// budget affords `cap` (once per distinct set of values).
-void NoteUnfaithful(TuneState& st, const TuneConfig& c, double need,
-                    double cap);
+// That `c`'s shape was not judged: it needs a copy of `need`, the budget
+// affords `cap`; nothing when `known` holds the same set of values.
+std::optional<UnjudgedShape> Unfaithful(const TuneState& st,
+                                        const std::vector<UnjudgedShape>& known,
+                                        const TuneConfig& c, double need,
+                                        double cap);
 
 // `c` with every knob that shapes the LSM at the baseline's value, and the
 // cache the budget then leaves.
@@ -128,7 +122,8 @@ TuneConfig WithDefaultShape(const TuneState& st, TuneConfig c);
 
 // Whether a check at `scale` judges knob k: not a knob that shapes the LSM
 // on copies shallower than the full size (the A/B judges it then).
-bool IsJudged(const TuneState& st, Knob k, double scale);
+bool IsJudged(const TuneState& st, const ShapeGuard& shape, Knob k,
+              double scale);
 
 // Why an unjudged shape was not judged: the copy it needs and the one the
 // budget affords.

@@ -9,6 +9,15 @@
 #include "src/tune/phases.h"
 
 namespace disktune::tune {
+namespace {
+
+template <typename T>
+void Append(std::vector<T> from, std::vector<T>* to) {
+  for (T& x : from) to->push_back(std::move(x));
+}
+
+}  // namespace
+
 Status ValidateTuneRequest(const TuneRequest& r) {
   if (!IsTunableEngine(r.engine)) {
     return Status::InvalidArgument("--engine '" + r.engine +
@@ -78,12 +87,34 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   phases::TuneState st(req, scratch, progress, now, bytes);
   st.bytes_readable = bytes_readable;
   DT_RETURN_IF_ERROR(phases::Setup(st));
-  DT_RETURN_IF_ERROR(phases::Calibrate(st));
-  DT_RETURN_IF_ERROR(phases::Search(st));
-  DT_RETURN_IF_ERROR(phases::CheckKnobs(st));
-  DT_RETURN_IF_ERROR(phases::Verify(st));
-  phases::Judge(st);
-  phases::Explain(st);
+  auto cost = phases::Calibrate(st);
+  if (!cost.ok()) return cost.status();
+  st.cost = std::move(*cost);
+  auto searched = phases::Search(st);
+  if (!searched.ok()) return searched.status();
+  TuneResult& res = st.res;
+  st.shape = searched->shape;
+  res.candidates = std::move(searched->candidates);
+  Append(std::move(searched->unjudged), &res.unjudged);
+  res.search = std::move(searched->search);
+  res.winner = searched->winner;
+  Append(std::move(searched->notes), &res.notes);
+  auto checked = phases::CheckKnobs(st, res.winner, searched->ab_scale);
+  if (!checked.ok()) return checked.status();
+  res.winner = checked->winner;
+  Append(std::move(checked->notes), &res.notes);
+  auto verified = phases::Verify(st, *checked);
+  if (!verified.ok()) return verified.status();
+  if (verified->unjudged) res.unjudged.push_back(*verified->unjudged);
+  Append(std::move(verified->notes), &res.notes);
+  phases::Judgement judged = phases::Judge(st, *checked, *verified);
+  res.recommendation = judged.recommendation;
+  res.significant = judged.significant;
+  res.knobs = std::move(judged.knobs);
+  Append(std::move(judged.notes), &res.notes);
+  res.workload.entries_per_batch = res.recommendation.entries_per_batch;
+  if (judged.memory) res.memory = *judged.memory;
+  phases::Explain(st, *checked, *verified);
   return std::move(st.res);
 }
 
