@@ -1,4 +1,13 @@
-// The verdict, the plan and the lines the terminal shows.
+// The verdict, the plan and the lines the terminal shows: the tuner's last
+// phase, written into the TuneResult.
+//
+// Here rather than in reports/: RunTuner calls it, and the lines come from
+// the tuner's own types (TuneResult, the engine model's defaults and write
+// buffers held, knob value text), so in reports/ it would make
+// disktune_tune link disktune_reports and disktune_reports link
+// disktune_tune, a cycle (reports/ links probes, bench and core only). The
+// reports render the explanation from the tune result's JSON, as they
+// render everything else.
 #include <algorithm>
 #include <optional>
 #include <string>
