@@ -121,12 +121,12 @@ void TakeRuleValues(const TuneState& st, std::vector<TuneConfig>* kept,
 // compaction style likewise (benchmarks/README.md, Tuner design records:
 // Shape knobs and the LSM's depth).
 //
-// Sets deep_scale, the smallest scale whose copy fills as many levels as
-// the full size (for a write-heavy workload whose candidates change such a
-// knob). When the search's copies are shallower still, or a first rung of
-// every candidate at deep_scale does not fit `search_ns` (the search would
-// rank a handful of the rules' candidates: 3 of 24 in `run --quick`), each
-// such knob gets the rule's first value some candidate holds, the search
+// Sets out->shape.deep_scale, the smallest scale whose copy fills as many
+// levels as the full size (for a write-heavy workload whose candidates
+// change such a knob). When the search's copies are shallower still, or a first
+// rung of every candidate at deep_scale does not fit `search_ns` (the search
+// would rank a handful of the rules' candidates: 3 of 24 in `run --quick`),
+// each such knob gets the rule's first value some candidate holds, the search
 // ranks the other knobs, and the A/B, given the larger share of
 // kPlanShapeOnRule at the largest scale it affords, judges them; otherwise
 // the search ranks no lower than deep_scale.
