@@ -48,8 +48,8 @@ std::string CacheLine(const TuneState& st, const TuneResult& res) {
 // try: candidates the search left out or dropped on copies smaller than the
 // full size, and an A/B on a copy.
 constexpr double kEarlyShare = 0.8;
-void NoteWhatWasNotTried(TuneState& st) {
-  TuneResult& res = st.res;
+void NoteWhatWasNotTried(const TuneState& st, Explanation* out) {
+  const TuneResult& res = st.res;
   const double used = st.budget.UsedNs();
   if (used >= kEarlyShare * static_cast<double>(st.req.time_budget_ns)) return;
   std::vector<std::string> untried;
@@ -78,11 +78,12 @@ void NoteWhatWasNotTried(TuneState& st) {
     untried.push_back("no search trial at full size (largest scale " +
                       Fixed(top, 3) + ")");
   }
-  if (res.verification && res.verification->scale < 1.0) {
+  if (out->verification && out->verification->scale < 1.0) {
     untried.push_back("the A/B on a copy at scale " +
-                      Fixed(res.verification->scale, 3) + ", not at full size");
+                      Fixed(out->verification->scale, 3) +
+                      ", not at full size");
   }
-  res.notes.push_back(
+  out->notes.push_back(
       "finished in " + FormatDuration(used) + " of the " +
       FormatDuration(static_cast<double>(st.req.time_budget_ns)) + " budget; " +
       (untried.empty() ? std::string("nothing planned was left untried")
@@ -91,16 +92,19 @@ void NoteWhatWasNotTried(TuneState& st) {
 
 // Which candidates were measured at what scales, and which were left out
 // and why (the model's ranking is recorded in RankByModel).
-void StatePlan(TuneState& st, const TuneConfig& candidate) {
-  TuneResult& res = st.res;
+void StatePlan(const TuneState& st, const TuneConfig& candidate,
+               Explanation* out) {
+  const TuneResult& res = st.res;
+  auto left_out_already = [&](const std::string& text) {
+    auto named = [&](const PlanEntry& e) { return e.candidate == text; };
+    return std::any_of(res.left_out.begin(), res.left_out.end(), named) ||
+           std::any_of(out->left_out.begin(), out->left_out.end(), named);
+  };
   const size_t considered = static_cast<size_t>(res.search.candidates);
   for (const auto& [c, predicted] : st.predicted) {
     const std::string text = ConfigText(c);
     auto it = std::find(res.candidates.begin(), res.candidates.end(), c);
-    if (std::any_of(res.left_out.begin(), res.left_out.end(),
-                    [&](const PlanEntry& e) { return e.candidate == text; })) {
-      continue;
-    }
+    if (left_out_already(text)) continue;
     PlanEntry e;
     e.candidate = text;
     e.predicted_ops_per_sec = predicted;
@@ -109,7 +113,7 @@ void StatePlan(TuneState& st, const TuneConfig& candidate) {
           "its knobs that shape the LSM were not ranked: a copy the "
           "budget affords cannot show them, or the rules' value was taken "
           "(see the notes and unjudged)";
-      res.left_out.push_back(std::move(e));
+      out->left_out.push_back(std::move(e));
       continue;
     }
     const size_t i = static_cast<size_t>(it - res.candidates.begin());
@@ -124,77 +128,81 @@ void StatePlan(TuneState& st, const TuneConfig& candidate) {
                      ? "the time budget left it out (the rules' least "
                        "preferred go first)"
                      : "not run";
-      res.left_out.push_back(std::move(e));
+      out->left_out.push_back(std::move(e));
     } else {
-      res.measured.push_back(std::move(e));
+      out->measured.push_back(std::move(e));
     }
   }
-  if (res.verification) {
+  if (out->verification) {
     PlanEntry ab;
     ab.candidate = "A/B: " + ConfigText(candidate);
-    ab.scales = {res.verification->scale};
-    res.measured.push_back(std::move(ab));
+    ab.scales = {out->verification->scale};
+    out->measured.push_back(std::move(ab));
   }
-  res.explanation.push_back(
-      "Plan: " + std::to_string(res.measured.size()) + " measured (" +
+  const size_t measured = res.measured.size() + out->measured.size();
+  const size_t left_out = res.left_out.size() + out->left_out.size();
+  out->lines.push_back(
+      "Plan: " + std::to_string(measured) + " measured (" +
       std::to_string(res.search.trials) + " search trials), " +
-      std::to_string(res.left_out.size()) + " left out" +
-      (res.left_out.empty() ? "" : " (plan.left_out in the JSON says why)") +
+      std::to_string(left_out) + " left out" +
+      (left_out == 0 ? "" : " (plan.left_out in the JSON says why)") +
       "; ranking by the " + res.ranking_model);
 }
 
 }  // namespace
 
-void Explain(TuneState& st, const KnobCheckOutcome& check,
-             const VerifyOutcome& verified) {
-  TuneResult& res = st.res;
+Explanation Explain(const TuneState& st, const KnobCheckOutcome& check,
+                    const VerifyOutcome& verified) {
+  const TuneResult& res = st.res;
+  Explanation out;
   const Workload& w = res.workload;
+  const bool significant = res.significant;
   Verification v = verified.v;
   if (check.changed.empty()) {
     // The search verifies its best alternative whenever it ran one, so
     // here no candidate but the defaults was measured.
-    res.verdict =
+    out.verdict =
         "nothing changes: the search had no alternative to the defaults to "
         "measure (" +
         std::to_string(res.candidates.size()) + " candidate(s), " +
         std::to_string(res.search.trials) + " search trial(s))";
   } else if (verified.nothing_kept && !verified.unfaithful.empty()) {
-    res.verdict =
+    out.verdict =
         "keep the defaults: the budget cannot afford a copy of the workload "
         "that shows what the search's winner changes (" +
         UnjudgedText(res.unjudged.back()) + ")";
   } else if (verified.nothing_kept) {
-    res.verdict =
+    out.verdict =
         "no changed knob showed a gain of its own (leave-one-out and each "
         "knob's own A/B): keep the defaults";
-  } else if (res.significant) {
-    res.verdict = GainText(v.gain) +
+  } else if (significant) {
+    out.verdict = GainText(v.gain) +
                   " the baseline's throughput (median, "
                   "95% interval), " +
                   std::to_string(v.gain.repeats) + " interleaved repeats each";
   } else {
-    res.verdict = "no significant gain over the defaults (" + GainText(v.gain) +
+    out.verdict = "no significant gain over the defaults (" + GainText(v.gain) +
                   (v.gain.ci95_high < 1.0 ? ": the candidate was slower"
                                           : "; the interval reaches 1") +
                   "): keep the defaults";
   }
   if (w.target_writes_per_sec && !v.candidate_ops_per_sec.empty()) {
     std::vector<double> xs =
-        res.significant ? v.candidate_ops_per_sec : v.baseline_ops_per_sec;
+        significant ? v.candidate_ops_per_sec : v.baseline_ops_per_sec;
     std::sort(xs.begin(), xs.end());
     v.target_met = xs[xs.size() / 2] >= *w.target_writes_per_sec;
-    res.verdict += *v.target_met ? "; the target write rate is met"
+    out.verdict += *v.target_met ? "; the target write rate is met"
                                  : "; the target write rate is NOT met";
   }
-  if (!check.changed.empty() && !verified.nothing_kept) res.verification = v;
+  if (!check.changed.empty() && !verified.nothing_kept) out.verification = v;
 
-  auto& ex = res.explanation;
+  auto& ex = out.lines;
   ex.push_back(
       st.req.engine + " for " + w.name + ": " +
       FormatBytes(static_cast<double>(st.req.memory_budget_bytes)) +
       " budget, " + Thousands(w.num) + " keys (" +
       FormatBytes(static_cast<double>(res.shape.user_bytes())) + " of data)" +
-      (res.verification
+      (out.verification
            ? ", verified on a " + Fixed(verified.ab_scale, 3) + " scale copy"
            : ""));
   for (const KnobEvidence& e : res.knobs) {
@@ -216,18 +224,19 @@ void Explain(TuneState& st, const KnobCheckOutcome& check,
   }
   ex.push_back("  block cache          " + CacheLine(st, res));
   ex.push_back("Baseline: " + res.baseline_definition);
-  ex.push_back("Verdict: " + res.verdict);
-  if (st.bytes_readable) res.bytes_written = st.budget.BytesWritten();
+  ex.push_back("Verdict: " + out.verdict);
+  if (st.bytes_readable) out.bytes_written = st.budget.BytesWritten();
   if (st.budget.WritesBind()) {
-    res.notes.push_back(
+    out.notes.push_back(
         "the write budget (" +
         FormatBytes(static_cast<double>(st.req.write_budget_bytes)) +
         ") bound the plan before the time budget did: trials were sized by "
         "what they write");
   }
-  res.elapsed_ns = st.now_ns() - st.start_ns;
-  NoteWhatWasNotTried(st);
-  StatePlan(st, verified.candidate);
+  out.elapsed_ns = st.now_ns() - st.start_ns;
+  NoteWhatWasNotTried(st, &out);
+  StatePlan(st, verified.candidate, &out);
+  return out;
 }
 
 }  // namespace disktune::tune::phases

@@ -2,8 +2,7 @@
 // (tuner.cc) runs them. Each takes the shared TuneState (tune_state.h: the
 // request, the budget, the trials and cost model it measures with) and the
 // outcomes of the phases before it, and returns its own outcome; RunTuner
-// writes that into the TuneResult. Setup builds the TuneState itself, and
-// Explain writes the text into the result.
+// writes that into the TuneResult. Setup builds the TuneState itself.
 #pragma once
 
 #include <optional>
@@ -89,8 +88,20 @@ struct Judgement {
 Judgement Judge(const TuneState& st, const KnobCheckOutcome& check,
                 const VerifyOutcome& verified);
 
-// The verdict, the plan and the lines the terminal shows, into st.res.
-void Explain(TuneState& st, const KnobCheckOutcome& check,
-             const VerifyOutcome& verified);
+// The verdict, the plan and the lines the terminal shows.
+struct Explanation {
+  std::string verdict;
+  std::optional<Verification> verification;  // with its target check
+  std::vector<std::string> lines;            // the explanation's
+  std::vector<std::string> notes;
+  std::vector<PlanEntry> measured;  // beyond those st.res holds
+  std::vector<PlanEntry> left_out;  // beyond those st.res holds
+  std::optional<uint64_t> bytes_written;
+  uint64_t elapsed_ns = 0;
+};
+// REQUIRES: the Judgement written into st.res (recommendation, knobs,
+// significant, memory).
+Explanation Explain(const TuneState& st, const KnobCheckOutcome& check,
+                    const VerifyOutcome& verified);
 
 }  // namespace disktune::tune::phases

@@ -114,7 +114,15 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   Append(std::move(judged.notes), &res.notes);
   res.workload.entries_per_batch = res.recommendation.entries_per_batch;
   if (judged.memory) res.memory = *judged.memory;
-  phases::Explain(st, *checked, *verified);
+  phases::Explanation ex = phases::Explain(st, *checked, *verified);
+  res.verdict = std::move(ex.verdict);
+  res.verification = std::move(ex.verification);
+  Append(std::move(ex.lines), &res.explanation);
+  Append(std::move(ex.notes), &res.notes);
+  Append(std::move(ex.measured), &res.measured);
+  Append(std::move(ex.left_out), &res.left_out);
+  if (ex.bytes_written) res.bytes_written = ex.bytes_written;
+  res.elapsed_ns = ex.elapsed_ns;
   return std::move(st.res);
 }
 
