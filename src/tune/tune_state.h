@@ -31,7 +31,9 @@ struct ShapeGuard {
 // What the phases share: the request, the budget, the trials and the cost
 // model they measure with, Setup's rules and space, the search's shape
 // decision, and the result being built (Setup fills it; RunTuner writes
-// each later phase's outcome into it).
+// each later phase's outcome into it). Setup fills the state in place
+// rather than return its part: the trials hold references to the request,
+// the budget and res.workload and res.shape, so those live here first.
 struct TuneState {
   TuneState(const TuneRequest& r, const ScratchDir& s, ProgressSink* p,
             TuneBudget::Counter now, TuneBudget::Counter bytes)
