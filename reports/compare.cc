@@ -105,9 +105,8 @@ std::string BusyMachine(const Environment& a, const Environment& b) {
     std::snprintf(buf, sizeof(buf), "%.1f", s.load_average_1m.value_or(0));
     return std::string(buf);
   };
-  std::string t = "machine load: " + load(a.system) + " vs " +
-                  load(b.system) + " on " + std::to_string(b.system.cpu_count) +
-                  " CPUs";
+  std::string t = "machine load: " + load(a.system) + " vs " + load(b.system) +
+                  " on " + std::to_string(b.system.cpu_count) + " CPUs";
   const std::pair<const char*, const Environment*> runs[] = {{"first", &a},
                                                              {"second", &b}};
   for (const auto& [name, e] : runs) {

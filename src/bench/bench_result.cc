@@ -162,6 +162,7 @@ void to_json(json& j, const BenchResult& r) {
   PutOpt(mj, "peak_anon_rss_bytes", m.peak_anon_rss_bytes);
   PutOpt(mj, "user_write_bytes", m.user_write_bytes);
   PutOpt(mj, "device_write_bytes", m.device_write_bytes);
+  PutOpt(mj, "write_call_bytes", m.write_call_bytes);
   PutOpt(mj, "write_amplification", m.write_amplification);
   PutOpt(mj, "db_size_bytes", m.db_size_bytes);
   PutOpt(mj, "live_data_bytes", m.live_data_bytes);
@@ -301,6 +302,7 @@ void from_json(const json& j, BenchResult& r) {
     GetIf(mj, "peak_anon_rss_bytes", &m.peak_anon_rss_bytes);
     GetIf(mj, "user_write_bytes", &m.user_write_bytes);
     GetIf(mj, "device_write_bytes", &m.device_write_bytes);
+    GetIf(mj, "write_call_bytes", &m.write_call_bytes);
     GetIf(mj, "write_amplification", &m.write_amplification);
     GetIf(mj, "db_size_bytes", &m.db_size_bytes);
     GetIf(mj, "live_data_bytes", &m.live_data_bytes);

@@ -113,6 +113,10 @@ struct BenchMetrics {
   std::optional<uint64_t> peak_anon_rss_bytes;
   std::optional<uint64_t> user_write_bytes;
   std::optional<uint64_t> device_write_bytes;
+  // Bytes the process passed to write calls while the scenario ran (WAL,
+  // tables, manifest), on any filesystem: in memory what the engine writes
+  // before any device sees it (src/predict reads it from the calibration).
+  std::optional<uint64_t> write_call_bytes;
   std::optional<double> write_amplification;
   std::optional<uint64_t> db_size_bytes;
   std::optional<uint64_t> live_data_bytes;

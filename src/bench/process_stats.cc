@@ -63,6 +63,7 @@ ProcIo ParseProcIo(const std::string& text) {
     if (name == "read_bytes:") io.read_bytes = value;
     if (name == "write_bytes:") io.write_bytes = value;
     if (name == "cancelled_write_bytes:") io.cancelled_write_bytes = value;
+    if (name == "wchar:") io.wchar = value;
   }
   return io;
 }
@@ -113,6 +114,7 @@ ProcessSnapshot TakeProcessSnapshot() {
     ProcIo io = ParseProcIo(*io_text);
     s.device_write_bytes = NetWriteBytes(io);
     s.device_read_bytes = io.read_bytes;
+    s.write_call_bytes = io.wchar;
   }
   if (auto status = ReadSmallFile("/proc/self/status")) {
     s.peak_rss_bytes = ParseVmHwm(*status);

@@ -21,6 +21,9 @@ struct ProcessSnapshot {
   // they reached it. nullopt when /proc/self/io is unreadable.
   std::optional<uint64_t> device_write_bytes;
   std::optional<uint64_t> device_read_bytes;
+  // /proc/self/io wchar: bytes passed to write calls, whatever the file
+  // lives on (memory filesystems included).
+  std::optional<uint64_t> write_call_bytes;
   // VmHWM from /proc/self/status.
   std::optional<uint64_t> peak_rss_bytes;
 };
@@ -41,6 +44,7 @@ struct ProcIo {
   std::optional<uint64_t> read_bytes;
   std::optional<uint64_t> write_bytes;
   std::optional<uint64_t> cancelled_write_bytes;
+  std::optional<uint64_t> wchar;
 };
 ProcIo ParseProcIo(const std::string& text);
 // A "<field>:  <n> kB" line of a /proc/<pid>/status text ("VmHWM",

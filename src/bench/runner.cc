@@ -372,6 +372,11 @@ void FillMetrics(const ScenarioSpec& spec, const PhaseStats& s,
     uint64_t a = *after.device_write_bytes;
     m.device_write_bytes = a > b ? a - b : 0;
   }
+  if (before.write_call_bytes && after.write_call_bytes) {
+    uint64_t b = *before.write_call_bytes;
+    uint64_t a = *after.write_call_bytes;
+    m.write_call_bytes = a > b ? a - b : 0;
+  }
   for (const auto& [name, v] : s.per_op) {
     OpLatency o;
     o.op = name;
@@ -429,6 +434,7 @@ BenchResult RunStep(EngineRun& er, const PlannedStep& step, int index,
   if (step.spec->db == DbUse::kNone) {
     // No database: device writes and sizes are not this scenario's.
     r.metrics.device_write_bytes.reset();
+    r.metrics.write_call_bytes.reset();
     return r;
   }
   if (OnMemoryFilesystem(er.path)) {

@@ -155,8 +155,8 @@ Report TuneReport(const TuneCommandOptions& opts, const tune::TuneRequest& req,
                   const Environment& throttled_env) {
   const TuneFlags& f = opts.flags;
   Report report = NewReport("tune");
-  report.environment = result.environment ? *result.environment
-                                          : CollectEnvironment(dir.path());
+  report.environment =
+      result.environment ? *result.environment : CollectEnvironment(dir.path());
   // Those of this run, not any a --probe-result file carried in.
   report.environment.engine_libraries.clear();
   report.environment.throttle = throttled_env.throttle;

@@ -37,6 +37,15 @@ std::optional<Workload> WorkloadFor(const bench::BenchResult& r,
   return w;
 }
 
+std::optional<double> CalibratedWriteAmplification(
+    const Workload& w, const CalibrationPoint& cal) {
+  const bool writes = w.kind == Kind::kFillSeq || w.kind == Kind::kFillRandom ||
+                      w.kind == Kind::kOverwrite;
+  const double user = static_cast<double>(w.key_bytes + w.value_bytes);
+  if (!writes || !cal.write_call_bytes_per_op || user <= 0) return std::nullopt;
+  return *cal.write_call_bytes_per_op / user;
+}
+
 bench::Prediction MakePrediction(const Workload& w, const EngineFacts& f,
                                  const DiskFigures& disk,
                                  const CalibrationPoint& calibrated,
@@ -111,6 +120,7 @@ std::optional<bench::Prediction> PredictStep(const bench::BenchResult& r,
   f.engine = r.engine;
   f.cpu_ns = cal->cpu_ns;
   f.shape = *ShapeFor(r.engine, r.engine_settings);
+  f.measured_write_amplification = CalibratedWriteAmplification(*w, *cal);
   return MakePrediction(*w, f, disk, *cal, calibration.cpu_model);
 }
 

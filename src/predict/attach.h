@@ -23,6 +23,12 @@ std::optional<Workload> WorkloadFor(const bench::BenchResult& r,
                                     uint64_t memory_bytes);
 
 // The prediction with every input named; no measured_over_predicted.
+// The write amplification the model takes for an unsynced fill: the bytes
+// the calibration's in-memory run of the step passed to write calls per
+// user byte (WAL included); nullopt for other scenarios or without them.
+std::optional<double> CalibratedWriteAmplification(const Workload& w,
+                                                   const CalibrationPoint& cal);
+
 bench::Prediction MakePrediction(const Workload& w, const EngineFacts& f,
                                  const DiskFigures& disk,
                                  const CalibrationPoint& calibrated,

@@ -111,8 +111,19 @@ Result<Calibration> Calibrate(const bench::BenchRequest& request,
   for (const bench::BenchResult& r : *results) {
     const double ops_per_sec = CalibratedOpsPerSec(r);
     if (r.status != bench::RunStatus::kOk || ops_per_sec <= 0) continue;
-    c.points.push_back({r.engine, r.scenario, r.step, r.params.num,
-                        r.metrics.ops, 1e9 / ops_per_sec});
+    CalibrationPoint p;
+    p.engine = r.engine;
+    p.scenario = r.scenario;
+    p.step = r.step;
+    p.num = r.params.num;
+    p.ops = r.metrics.ops;
+    p.cpu_ns = 1e9 / ops_per_sec;
+    if (r.metrics.write_call_bytes && r.metrics.ops > 0) {
+      p.write_call_bytes_per_op =
+          static_cast<double>(*r.metrics.write_call_bytes) /
+          static_cast<double>(r.metrics.ops);
+    }
+    c.points.push_back(p);
   }
   c.results = std::move(*results);
   return c;

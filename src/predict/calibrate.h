@@ -20,6 +20,9 @@ struct CalibrationPoint {
   uint64_t num = 0;
   uint64_t ops = 0;
   double cpu_ns = 0;  // wall ns per op, in memory
+  // Bytes the engine passed to write calls per op, in memory (WAL, tables,
+  // manifest): what a device must take for each op once it keeps up.
+  std::optional<double> write_call_bytes_per_op;
 };
 
 struct Calibration {

@@ -103,7 +103,9 @@ void PredictWrites(const Workload& w, const EngineFacts& f,
   double wa_t = TableWriteAmplification(f.shape, w.kind, data_bytes);
   double device_bytes = user + table * wa_t;
   if (f.measured_write_amplification) {
+    // Measured: what is not the WAL's is the tables'.
     device_bytes = *f.measured_write_amplification * user;
+    wa_t = std::max(0.0, device_bytes - user) / table;
   }
   e->derived["table_write_amplification"] = wa_t;
   e->derived["device_write_bytes_per_op"] = device_bytes;

@@ -20,9 +20,11 @@
 //   read_bandwidth   Cb = seq_read_Bps / (m_b x E_table)
 //
 // E_user = key + value bytes; E_table = key + value x compression ratio.
-// WA_t (table writes per user byte, in table bytes): measured by the engine's
-// counters when known (device bytes / user bytes, WAL included), otherwise
-// from the LSM shape: levels L = ceil(log_T(D / level1_bytes)) + 1 for
+// WA_t (table writes per user byte, in table bytes): measured when known,
+// as the bytes the engine passed to write calls per user byte (WAL
+// included) in the in-memory calibration run of the same step, so
+// W = that x E_user and WA_t = (W - E_user) / E_table; otherwise from the
+// LSM shape: levels L = ceil(log_T(D / level1_bytes)) + 1 for
 // D = distinct entries x E_table above one write buffer (else 0), and
 // WA_t = 1 (flush) + L x (T + 1) / 2 (each level rewrites about half its
 // fanout per byte moved into it), with T = 10 (both engines' default
@@ -130,7 +132,8 @@ struct EngineFacts {
   std::string engine;
   double cpu_ns = 0;  // per op, the scenario in memory on this CPU
   LsmShape shape;
-  // Device bytes / user bytes from the engine's own run, WAL included.
+  // Bytes written per user byte, WAL included, from the engine's own
+  // in-memory run of the step (calibrate.h).
   std::optional<double> measured_write_amplification;
 };
 

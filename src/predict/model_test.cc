@@ -85,6 +85,41 @@ TEST(Predict, FillrandomIsWriteBandwidthBoundOnASlowDisk) {
   EXPECT_EQ(s.bound, Bound::kSyncLatency);
 }
 
+// The write amplification measured in memory replaces the shape's: W = WA x
+// the entry, and what is not the WAL's is the tables' (for the table-sync
+// ceiling).
+TEST(Predict, AMeasuredWriteAmplificationReplacesTheShapes) {
+  Workload w = Make(Kind::kFillRandom, 1000000, 757575);
+  EngineFacts f = LevelDb(3000);
+  f.measured_write_amplification = 3.5;  // 406 bytes per 116-byte entry
+  Estimate e = Predict(w, f, Disk());
+  EXPECT_NEAR(e.ops_per_sec, 10e6 / (3.5 * 116), 1e-6);
+  EXPECT_EQ(e.bound, Bound::kWriteBandwidth);
+  EXPECT_NEAR(e.derived["table_write_amplification"].get<double>(),
+              (3.5 * 116 - 116) / 66, 1e-9);
+  DiskFigures fast = Disk();
+  fast.seq_write_Bps = 2e9;
+  fast.sync_ns = 10e6;
+  f.cpu_ns = 300;  // so the CPU is not the lowest ceiling
+  Estimate s = Predict(w, f, fast);
+  EXPECT_NEAR(s.ops_per_sec, (2 << 20) / ((3.5 * 116 - 116) * 0.01), 1e-3);
+  EXPECT_EQ(s.bound, Bound::kSyncLatency);
+}
+
+// The calibration's write-call bytes give unsynced fills their measured
+// write amplification, and nothing else.
+TEST(Attach, CalibratedWriteAmplificationForUnsyncedFills) {
+  CalibrationPoint cal{"leveldb", "fillrandom", 1, 1000, 1000, 2000, {}};
+  Workload w = Make(Kind::kFillRandom, 1000, 1000);
+  EXPECT_FALSE(CalibratedWriteAmplification(w, cal));
+  cal.write_call_bytes_per_op = 431;
+  EXPECT_NEAR(*CalibratedWriteAmplification(w, cal), 431.0 / 116, 1e-12);
+  w.kind = Kind::kFillSync;
+  EXPECT_FALSE(CalibratedWriteAmplification(w, cal));
+  w.kind = Kind::kReadRandom;
+  EXPECT_FALSE(CalibratedWriteAmplification(w, cal));
+}
+
 TEST(Predict, ColdReadrandomCountsFirstTouches) {
   // 40 MB of tables = 305 read-around windows of 128 KiB (LevelDB maps its
   // tables), two levels: 1,000 lookups touch 2,000 windows, of which
@@ -179,7 +214,7 @@ bench::BenchResult Result(const std::string& scenario, double measured) {
 TEST(Attach, RatioAndCause) {
   Calibration cal;
   cal.cpu_model = "cpu A";
-  cal.points.push_back({"rocksdb", "fillrandom", 1, 100000, 100000, 5000});
+  cal.points.push_back({"rocksdb", "fillrandom", 1, 100000, 100000, 5000, {}});
   SystemInfo sys;
   sys.cpu_model = "cpu A";
   sys.cpu_count = 2;
