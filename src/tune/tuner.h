@@ -1,7 +1,8 @@
 // The tuner: recommend engine settings for a workload under a memory budget,
 // with the evidence.
 //
-// The phases (tuner.cc), each a function over one TuneState:
+// The phases (phases.h, one file each: phase_*.cc, explain.cc), run in
+// this order by RunTuner (tuner.cc):
 //   Setup: the facts (a quick probe of the device under the scratch
 //     directory, or an earlier probe's figures, and snappy's speed on this
 //     CPU) and the rules (rules.h), which narrow each knob to the values

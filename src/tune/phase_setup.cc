@@ -1,0 +1,202 @@
+// Setup: the facts the rules read, the rules' candidates, the model's
+// ranking, and the trials.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "probes/probe.h"
+#include "probes/probe_runner.h"
+#include "src/core/signals.h"
+#include "src/core/sysinfo.h"
+#include "src/core/units.h"
+#include "src/tune/phases.h"
+#include "src/tune/tune_state.h"
+
+namespace disktune::tune::phases {
+namespace {
+
+// The smallest trial worth ranking candidates on: below it the fixed cost
+// of opening and destroying a database swamps what the knobs change.
+constexpr uint64_t kMinRankNum = 20000;
+
+uint64_t FdLimit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+    return 1 << 20;
+  }
+  return static_cast<uint64_t>(rl.rlim_cur);
+}
+
+// A quick probe of only what the rules read: 4 KiB random reads at queue
+// depth 1, sequential writes, and 4 KiB appending fdatasync.
+Status ProbeDevice(const ScratchDir& scratch, ProgressSink* progress,
+                   TuneResult* out) {
+  ProbeConfig config = ProbeConfig::Defaults(true);
+  config.queue_depths = {1};
+  config.fsync_methods = {"fdatasync"};
+  config.fsync_sizes = {4096};
+  config.fsync_modes = {"append"};
+  config.buffered = true;  // measure something even where O_DIRECT is refused
+  auto probes = SelectProbes({"rand_read", "seq_write", "fsync"});
+  if (!probes.ok()) return probes.status();
+  Environment env = CollectEnvironment(scratch.path());
+  ProbeRunOutput run;
+  Status s = RunProbes(*probes, config, scratch, env, progress, &run);
+  if (s.IsAborted()) return s;
+  out->environment = env;
+  out->probes = std::move(run.results);
+  out->facts = FactsFromProbes(
+      out->probes, env, "quick probe of " + scratch.path() + " (this run)");
+  if (!s.ok()) {
+    out->notes.push_back("the device probe stopped early (" + s.message() +
+                         "); rules use what it measured");
+  }
+  return Status::OK();
+}
+
+// snappy's compression speed on this CPU with the workload's values (the
+// CPU side of the compression rule).
+std::optional<double> MeasureSnappy(const TuneRequest& req, const Workload& w,
+                                    const ScratchDir& scratch) {
+  bench::BenchRequest br;
+  br.engines = {req.engine};
+  br.scenarios = {"snappycomp"};
+  br.quick = true;  // 100 MiB: a few tenths of a second
+  br.user.compression_ratio = w.compression_ratio;
+  br.db_root = scratch.HandlePath("tune-cpu");
+  br.db_root_shown = scratch.Join("tune-cpu");
+  br.available = req.available;
+  br.factory = req.factory;
+  auto r = bench::RunBench(br);
+  scratch.RemoveTree("tune-cpu");
+  if (!r.ok() || r->empty() || r->front().status != bench::RunStatus::kOk ||
+      !r->front().metrics.bytes_per_sec) {
+    return std::nullopt;
+  }
+  return r->front().metrics.bytes_per_sec;
+}
+
+// The model's ranking (rank.h): candidates it predicts behind the best by
+// more than its error are left out before any trial.
+void RankByModel(TuneState& st) {
+  TuneResult& res = st.res;
+  std::unique_ptr<ThroughputModel> own;
+  const ThroughputModel* model = st.req.model;
+  if (model == nullptr) {
+    own = InternalEstimate();
+    model = own.get();
+  }
+  const Ranking rank = RankCandidates(*model, st.in, res.candidates);
+  res.ranking_model = rank.model;
+  double best = 0;
+  for (const auto& p : rank.predicted) best = std::max(best, p.value_or(0));
+  for (size_t i = 0; i < res.candidates.size(); i++) {
+    st.predicted.push_back({res.candidates[i], rank.predicted[i]});
+  }
+  std::vector<TuneConfig> kept;
+  for (size_t i : rank.kept) kept.push_back(res.candidates[i]);
+  for (size_t i : rank.left_out) {
+    PlanEntry e;
+    e.candidate = ConfigText(res.candidates[i]);
+    e.predicted_ops_per_sec = rank.predicted[i];
+    e.reason = "the " + rank.model + " predicts " +
+               Thousands(static_cast<uint64_t>(*rank.predicted[i])) +
+               " ops/s against the best's " +
+               Thousands(static_cast<uint64_t>(best)) +
+               ", behind by more "
+               "than its error (" +
+               Fixed(100 * model->error_share(), 0) + "%)";
+    res.left_out.push_back(std::move(e));
+  }
+  if (!rank.left_out.empty()) {
+    res.notes.push_back(
+        "the " + rank.model + " left out " +
+        std::to_string(rank.left_out.size()) + " of " +
+        std::to_string(res.candidates.size()) +
+        " candidates it predicts far behind the best (see plan.left_out); "
+        "trials go to the " +
+        std::to_string(kept.size()) + " it cannot separate");
+  }
+  res.candidates = std::move(kept);
+}
+
+}  // namespace
+
+Status Setup(TuneState& st) {
+  const TuneRequest& req = st.req;
+  TuneResult& res = st.res;
+  res.engine = req.engine;
+  res.memory_budget_bytes = req.memory_budget_bytes;
+  res.time_budget_ns = req.time_budget_ns;
+  res.write_budget_bytes = req.write_budget_bytes;
+  res.quick = req.quick;
+  res.workload = req.workload;
+  Workload& w = res.workload;
+  if (req.data_size_bytes) {
+    DT_RETURN_IF_ERROR(ApplyDataSize(*req.data_size_bytes, req.engine, &w));
+  }
+  auto shape = ShapeOf(w, req.engine);
+  if (!shape.ok()) return shape.status();
+  res.shape = *shape;
+  res.traits = TraitsOf(w);
+
+  if (req.facts) {
+    res.facts = *req.facts;
+  } else {
+    st.progress->Info("tune: probing the device under " + st.scratch.path());
+    DT_RETURN_IF_ERROR(ProbeDevice(st.scratch, st.progress, &res));
+  }
+  SystemInfo sys = ReadSystemInfo();
+  res.facts.memory_bytes = sys.memory_bytes;
+  res.facts.cpu_count = std::max(1, sys.cpu_count);
+  res.facts.fd_limit = FdLimit();
+  // A fake trial function stands for the engine: no CPU figure either.
+  if (!req.env.trial) {
+    res.facts.snappy_bytes_per_sec = MeasureSnappy(req, w, st.scratch);
+  }
+  if (InterruptRequested()) return Status::Aborted("interrupted");
+
+  RuleInput& in = st.in;
+  in.engine = &st.model;
+  in.workload = w;
+  in.traits = res.traits;
+  in.shape = res.shape;
+  in.budget_bytes = req.memory_budget_bytes;
+  in.facts = res.facts;
+  st.space = ApplyRules(in);
+  res.baseline = BaselineConfig(in, &res.baseline_definition);
+  res.candidates = EnumerateCandidates(in, res.baseline, &st.space);
+  res.rules = st.space.records;
+  RankByModel(st);
+  // The budget is a hard limit: when not even the baseline (the smallest
+  // buffers the rules allow and the index blocks the data needs) leaves
+  // room for a block cache, nothing the tuner could emit would fit.
+  if (auto split = SplitBudget(st.model, req.memory_budget_bytes, res.shape,
+                               res.baseline, std::nullopt);
+      !split.ok()) {
+    return Status::InvalidArgument(
+        "--memory-budget " +
+        FormatBytes(static_cast<double>(req.memory_budget_bytes)) +
+        " is too small for this workload: " + split.status().message());
+  }
+
+  // The largest trial must fit the scratch filesystem (twice: compactions
+  // write new tables before deleting old ones).
+  uint64_t full_db = EstimateDbBytes(res.shape, st.model.defaults);
+  DT_RETURN_IF_ERROR(st.scratch.RequireFreeSpace(
+      2 * full_db + 64 * kMiB,
+      "the trial databases (--data-size " +
+          FormatBytes(static_cast<double>(res.shape.user_bytes())) + ")"));
+
+  st.trials.emplace(req, w, res.shape, st.scratch, st.budget, st.progress);
+  st.s_min = EffectiveScale(w, 0);
+  st.s_rank =
+      EffectiveScale(w, std::max(st.s_min, static_cast<double>(kMinRankNum) /
+                                               static_cast<double>(w.num)));
+  return Status::OK();
+}
+
+}  // namespace disktune::tune::phases
