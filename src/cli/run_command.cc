@@ -357,8 +357,10 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
     s = RunBaselineBench(bench_req, *dir, &bench_progress, &report);
   if (s.ok() && !Skipped(o, "tune")) {
     if (o.probe.quick && o.write_budget.empty()) {
-      tune_req.write_budget_bytes =
-          tune::QuickTuneWriteBudget(written.DiskBytesSoFar());
+      tune_req.write_budget_bytes = tune::QuickTuneWriteBudget(
+          written.DiskBytesSoFar(),
+          *throttle ? tune::kRunQuickThrottledWriteLimitBytes
+                    : tune::kRunQuickWriteLimitBytes);
     }
     s = RunTuneStep(tune_req, *dir, progress.get(), &*out, &report);
   }

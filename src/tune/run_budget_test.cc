@@ -18,6 +18,11 @@ TEST(RunBudgetTest, QuickWriteBudgetIsWhatTheLimitLeaves) {
   EXPECT_EQ(QuickTuneWriteBudget(uint64_t{5} << 30), kMinWriteBudgetBytes);
   EXPECT_EQ(QuickTuneWriteBudget(std::nullopt),
             kRunQuickFallbackTuneWriteBytes);
+  // Under a throttle, half the limit.
+  EXPECT_EQ(QuickTuneWriteBudget(uint64_t{1} << 30,
+                                 kRunQuickThrottledWriteLimitBytes),
+            kRunQuickThrottledWriteLimitBytes - (uint64_t{1} << 30) -
+                kRunQuickWriteReserveBytes);
 }
 
 TEST(RunBudgetTest, QuickRunsGiveTheTunerAMinute) {
