@@ -69,7 +69,7 @@ for run in $(seq 1 "$runs"); do
     done
   done
 done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+say_load after
 echo
 python3 - "$rows" <<'PY'
 import statistics, sys

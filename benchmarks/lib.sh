@@ -50,3 +50,8 @@ build_direct_loop() {
     "$here/${engine}_direct_loop.cc" "$here/run_in_image.cc" \
     -o "$out/${engine}_direct_loop.so" $libs
 }
+
+# say_load WHEN: "load WHEN: the 1-, 5- and 15-minute load averages".
+say_load() {
+  echo "load $1: $(cut -d' ' -f1-3 /proc/loadavg)"
+}

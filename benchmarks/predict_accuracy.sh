@@ -78,7 +78,7 @@ for class in ${classes//,/ }; do
     done
   done
 done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+say_load after
 echo
 printf '%-7s %-4s %-8s %-22s %12s %12s %6s  %-15s %s\n' class run engine scenario measured/s predicted/s m/p bound "cause of a miss"
 while IFS=$'\t' read -r class run engine scen m p r bound cause; do
