@@ -80,7 +80,7 @@ class ThrottledDevice {
   std::condition_variable cv_;
   bool stop_ = false;
   bool pacer_off_ = false;
-  dev_t floored_dev_ = 0;  // the device whose sync floor this set
+  dev_t floored_dev_ = 0;       // the device whose sync floor this set
   std::string journal_thread_;  // "jbd2/loop3" when it was moved in
 };
 

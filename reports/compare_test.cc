@@ -336,9 +336,10 @@ TEST(CompareTest, NamesAThrottleThatDiffers) {
   b.environment.throttle = t;
   Comparison c = CompareReports(a, b, "a", "b", CompareOptions{});
   ASSERT_EQ(c.environment_differences.size(), 1u);
-  EXPECT_EQ(c.environment_differences[0].rfind(
-                "throttle: none (the disk itself) vs the hdd class (150 IOPS", 0),
-            0u)
+  EXPECT_EQ(
+      c.environment_differences[0].rfind(
+          "throttle: none (the disk itself) vs the hdd class (150 IOPS", 0),
+      0u)
       << c.environment_differences[0];
   a.environment.throttle = t;
   EXPECT_TRUE(CompareReports(a, b, "a", "b", CompareOptions{})
