@@ -74,7 +74,7 @@ struct TuneState {
 
 // "%.*f" of v.
 std::string Fixed(double v, int digits);
-// A gain as "1.23x [1.10x, 1.40x]".
+// A gain as "<median>x [<low>x, <high>x]" (median and 95% interval).
 std::string GainText(const Gain& g);
 // v with thousands separators: "1,234,567".
 std::string Thousands(uint64_t v);
