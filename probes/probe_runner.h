@@ -35,8 +35,7 @@ PlanClock PlanProbeRun(const std::vector<const Probe*>& probes,
 // floor. Without a floor, the 32-sync calibration would run inside the
 // throttle's first time slice, at the backing disk's speed; with one, the
 // floor sets each sync's pace and the calibration, on the floored device,
-// measures it (the IOPS prior put hdd's sync at 3 I/Os, 20 ms, where the
-// lab measures about half: benchmarks/README.md, "Progress estimates").
+// measures it (benchmarks/README.md, "Progress estimates").
 void PlanForThrottle(const ThrottleSpec& spec, ProbeConfig* config);
 
 // Errors (with one clear message) only for what stops the whole run: no

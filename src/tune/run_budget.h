@@ -12,9 +12,9 @@ inline constexpr uint64_t kRunQuickTuneBudgetNs = 60ull * 1000000000ull;
 // run --quick writes at most this much in all (probes, bench, tuner): on the
 // development VM a 60 s tune of `mixed` alone wrote 5.1 GB.
 inline constexpr uint64_t kRunQuickWriteLimitBytes = 4ull << 30;
-// Under --throttle (an emulated slow disk: the hdd class writes 1 MiB at
-// about 79 MB/s) the limit is half, so the whole run stays within minutes
-// there (benchmarks/README.md, "run --quick on hdd").
+// Under --throttle (an emulated slow disk) the limit is half, so the whole
+// run stays within minutes there (benchmarks/README.md, "run --quick on
+// hdd").
 inline constexpr uint64_t kRunQuickThrottledWriteLimitBytes = 2ull << 30;
 // Kept back from the tuner's share: the bench's and the tuner's pages still
 // in writeback when the share is computed, and other writers on the disk.
