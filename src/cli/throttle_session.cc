@@ -37,6 +37,14 @@ Result<std::optional<ThrottleSpec>> PlanThrottle(const CommonOptions& opts) {
   return std::optional<ThrottleSpec>(*spec);
 }
 
+Status CheckThrottledProbes(const ProbeConfig& config) {
+  if (config.fs_matrix.empty()) return Status::OK();
+  return Status::InvalidArgument(
+      "--fs-matrix cannot run under --throttle: its filesystems sit on loop "
+      "devices of their own, which the throttle's cgroup does not limit and "
+      "the class's sync floor does not reach; run it without --throttle");
+}
+
 Result<std::unique_ptr<ThrottleSession>> ThrottleSession::Start(
     const ThrottleSpec& spec, const ScratchDir& outer, ProgressSink* progress) {
   std::string fs = ThrottleFilesystemFor(ReadFilesystemInfo(outer.path()).type);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "probes/environment.h"
+#include "probes/probe.h"
 #include "probes/throttle_spec.h"
 #include "probes/throttled_device.h"
 #include "src/cli/command.h"
@@ -18,6 +19,14 @@ namespace disktune::cli {
 // nullopt without --throttle. Bad syntax (InvalidArgument) and no root
 // (PermissionDenied) are refused here, before anything is created.
 Result<std::optional<ThrottleSpec>> PlanThrottle(const CommonOptions& opts);
+
+// What the probes cannot do on the throttled device: --fs-matrix makes
+// loop devices of its own on it, which the cgroup does not limit (their
+// writes reach the throttled device around it) and whose syncs the class's
+// sync floor does not reach (benchmarks/README.md, "What escapes the
+// throttle", "Nested loop devices"). InvalidArgument in one line, before
+// anything is made.
+Status CheckThrottledProbes(const ProbeConfig& config);
 
 class ThrottleSession {
  public:
