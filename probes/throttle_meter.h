@@ -48,7 +48,8 @@ struct ThrottleByProbe {
 void to_json(nlohmann::json& j, const ThrottleByProbe& t);
 void from_json(const nlohmann::json& j, ThrottleByProbe& t);
 // The record in `analyses`, when the run was throttled and it parses.
-std::optional<ThrottleByProbe> ThrottleByProbeOf(const nlohmann::json& analyses);
+std::optional<ThrottleByProbe> ThrottleByProbeOf(
+    const nlohmann::json& analyses);
 
 // The report's line for one family: "throttle, fsync (2 points): 157.4 MiB
 // reached the device, 51.3 MiB through the throttle, 106.1 MiB around it

@@ -20,10 +20,10 @@ TEST(ThrottleMeterTest, FamiliesSumTheirWindowsAndThePartsSumToTheRun) {
   // fill, after it, then seq_read, fsync, seq_read again (a second round).
   const ThrottleAccounting at[] = {
       {0, 0, 0, 0},
-      {0, 64 * kMiB, 0, 64 * kMiB},                       // fill: all charged
-      {32 * kMiB, 64 * kMiB, 32 * kMiB, 64 * kMiB},       // seq_read
-      {32 * kMiB, 164 * kMiB, 32 * kMiB, 104 * kMiB},     // fsync: 60 escaped
-      {48 * kMiB, 164 * kMiB, 48 * kMiB, 104 * kMiB}};    // seq_read again
+      {0, 64 * kMiB, 0, 64 * kMiB},                     // fill: all charged
+      {32 * kMiB, 64 * kMiB, 32 * kMiB, 64 * kMiB},     // seq_read
+      {32 * kMiB, 164 * kMiB, 32 * kMiB, 104 * kMiB},   // fsync: 60 escaped
+      {48 * kMiB, 164 * kMiB, 48 * kMiB, 104 * kMiB}};  // seq_read again
   ThrottleByProbe by;
   by.test_file_fill = at[1] - at[0];
   by.Add("seq_read", 2, at[2] - at[1]);

@@ -136,9 +136,10 @@ TEST(ReportTest, ThrottleByProbeIsRecordedAndSaidBesideTheProbe) {
   EXPECT_FALSE(ValidateAgainstSchema(LoadSchema(), bad).empty());
   std::string text = RenderText(r);
   size_t row = text.find("seq_read.4k.qd1");
-  size_t line = text.find("  throttle, seq_read (1 point): 400 B reached the "
-                          "device, 400 B through the throttle, 0 B around it "
-                          "(0.0% escaped)\n");
+  size_t line = text.find(
+      "  throttle, seq_read (1 point): 400 B reached the "
+      "device, 400 B through the throttle, 0 B around it "
+      "(0.0% escaped)\n");
   ASSERT_NE(line, std::string::npos) << text;
   EXPECT_LT(row, line);
   EXPECT_NE(text.find("  throttle, test file fill: "), std::string::npos);

@@ -132,8 +132,9 @@ void RoundsLine(const ProbeResult& p, std::ostringstream& os) {
 void AccountingLines(const Report& r, bool fsync, std::ostringstream& os) {
   std::optional<ThrottleByProbe> by = ThrottleByProbeOf(r.analyses);
   if (!by) return;
-  bool other_table = std::any_of(r.probes.begin(), r.probes.end(),
-                                 [](const ProbeResult& p) { return !IsFsync(p); });
+  bool other_table =
+      std::any_of(r.probes.begin(), r.probes.end(),
+                  [](const ProbeResult& p) { return !IsFsync(p); });
   if (by->test_file_fill && (!fsync || !other_table))
     os << "  " << FillAccountingLine(*by->test_file_fill) << "\n";
   for (const ProbeAccounting& p : by->probes) {

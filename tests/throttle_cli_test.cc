@@ -174,11 +174,11 @@ TEST_F(ThrottleCliTest, FillsyncOnHddPaysTheSyncFloor) {
 TEST_F(ThrottleCliTest, ProbeAccountingSumsToTheRunsTotal) {
   if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
   std::string json = dir_ + "/probe.json";
-  testing::RunOutput r = RunDisktune(
-      {"probe", "--throttle", "iops=2000,bps=100MB", "--probes",
-       "seq_read,seq_write", "--measure-with", "native", "--file-size",
-       "64MiB", "--duration", "1s", "--warmup", "100ms", "--json", json,
-       "--dir", dir_ + "/scratch"});
+  testing::RunOutput r =
+      RunDisktune({"probe", "--throttle", "iops=2000,bps=100MB", "--probes",
+                   "seq_read,seq_write", "--measure-with", "native",
+                   "--file-size", "64MiB", "--duration", "1s", "--warmup",
+                   "100ms", "--json", json, "--dir", dir_ + "/scratch"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::ifstream in(json);
   nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
@@ -212,8 +212,7 @@ TEST_F(ThrottleCliTest, ProbeAccountingSumsToTheRunsTotal) {
   EXPECT_LE(parts_charged, charged(total)) << by.dump() << total.dump();
   EXPECT_LT(device(total) - parts_device, 16ull << 20)
       << by.dump() << total.dump();
-  EXPECT_NE(r.out.find("  throttle, seq_write (2 points): "),
-            std::string::npos)
+  EXPECT_NE(r.out.find("  throttle, seq_write (2 points): "), std::string::npos)
       << r.out;
   EXPECT_FALSE(MountsMention(dir_));
   EXPECT_FALSE(LoopsMention(dir_));
@@ -227,8 +226,8 @@ TEST_F(ThrottleCliTest, FsMatrixIsRefusedUnderThrottle) {
   if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
   for (const std::vector<std::string>& extra :
        {std::vector<std::string>{}, {"--write-cache-ab"}}) {
-    std::vector<std::string> args = {"probe",     "--throttle", "hdd",
-                                     "--fs-matrix", "ext4",     "--dir",
+    std::vector<std::string> args = {"probe",          "--throttle", "hdd",
+                                     "--fs-matrix",    "ext4",       "--dir",
                                      dir_ + "/scratch"};
     args.insert(args.end(), extra.begin(), extra.end());
     testing::RunOutput r = RunDisktune(args);
