@@ -224,21 +224,25 @@ TEST_F(ThrottleCliTest, ProbeAccountingSumsToTheRunsTotal) {
 // in one line, before anything is made.
 TEST_F(ThrottleCliTest, FsMatrixIsRefusedUnderThrottle) {
   if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
-  for (const std::vector<std::string>& extra :
-       {std::vector<std::string>{}, {"--write-cache-ab"}}) {
-    std::vector<std::string> args = {"probe",          "--throttle", "hdd",
-                                     "--fs-matrix",    "ext4",       "--dir",
-                                     dir_ + "/scratch"};
-    args.insert(args.end(), extra.begin(), extra.end());
+  const std::vector<std::string> common = {
+      "--throttle", "hdd", "--fs-matrix", "ext4", "--dir", dir_ + "/scratch"};
+  const std::vector<std::vector<std::string>> commands = {
+      {"probe"},
+      {"probe", "--write-cache-ab"},
+      {"run", "--quick", "--out", dir_ + "/out"}};
+  for (const std::vector<std::string>& command : commands) {
+    std::vector<std::string> args = command;
+    args.insert(args.end(), common.begin(), common.end());
     testing::RunOutput r = RunDisktune(args);
-    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.exit_code, 2) << command[0] << ": " << r.err;
     EXPECT_EQ(testing::CountLines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("--fs-matrix cannot run under --throttle: "),
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("; run it without --throttle"), std::string::npos)
         << r.err;
-    EXPECT_FALSE(fs::exists(dir_ + "/scratch"));
+    EXPECT_FALSE(fs::exists(dir_ + "/scratch")) << command[0];
+    EXPECT_FALSE(fs::exists(dir_ + "/out")) << command[0];
     EXPECT_FALSE(LoopsMention(dir_));
   }
 }

@@ -42,7 +42,7 @@ Status CheckThrottledProbes(const ProbeConfig& config) {
   return Status::InvalidArgument(
       "--fs-matrix cannot run under --throttle: its filesystems sit on loop "
       "devices of their own, which the throttle's cgroup does not limit and "
-      "the class's sync floor does not reach; run it without --throttle");
+      "a class's sync floor does not reach; run it without --throttle");
 }
 
 Result<std::unique_ptr<ThrottleSession>> ThrottleSession::Start(
