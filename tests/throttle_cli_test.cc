@@ -247,5 +247,23 @@ TEST_F(ThrottleCliTest, FsMatrixIsRefusedUnderThrottle) {
   }
 }
 
+// Under a class with a sync floor (hdd) both halves of --write-cache-ab
+// measure the floor, so the A/B is refused; without a floor it runs.
+TEST_F(ThrottleCliTest, WriteCacheAbIsRefusedUnderASyncFloor) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  testing::RunOutput r =
+      RunDisktune({"probe", "--throttle", "hdd", "--probes", "fsync",
+                   "--write-cache-ab", "--dir", dir_ + "/scratch"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(testing::CountLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--write-cache-ab cannot run under a --throttle with a "
+                       "sync floor: "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("add sync=none"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/scratch"));
+  EXPECT_FALSE(LoopsMention(dir_));
+}
+
 }  // namespace
 }  // namespace disktune
