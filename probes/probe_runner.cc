@@ -8,6 +8,7 @@
 #include "probes/page_cache_check.h"
 #include "probes/probe_repeats.h"
 #include "probes/test_file.h"
+#include "probes/throttle_meter.h"
 #include "src/core/clock.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/units.h"
@@ -99,6 +100,32 @@ FillProgress FillLines(ProbeContext& ctx, uint64_t* fill_start) {
   };
 }
 
+// Under --throttle, each probe family's and the fill's share of the
+// throttled device's counters (probes/throttle_meter.h); does nothing on a
+// device that is not throttled.
+class FamilyMeter {
+ public:
+  explicit FamilyMeter(const ScratchDir& scratch)
+      : meter_(ThrottleMeterOfFd(scratch.fd())) {}
+  void Start() {
+    if (meter_) before_ = meter_();
+  }
+  void EndFill() {
+    if (meter_) by_.test_file_fill = meter_() - before_;
+  }
+  void EndProbe(const Probe& p, int points) {
+    if (meter_) by_.Add(std::string(p.id()), points, meter_() - before_);
+  }
+  void Record(ProbeRunOutput* out) const {
+    if (meter_) out->analyses[ThrottleByProbe::kKey] = by_;
+  }
+
+ private:
+  ThrottleMeter meter_;
+  ThrottleAccounting before_;
+  ThrottleByProbe by_;
+};
+
 }  // namespace
 
 Status RunProbes(const std::vector<const Probe*>& probes,
@@ -149,7 +176,9 @@ Status RunProbes(const std::vector<const Probe*>& probes,
   for (const Probe* p : probes) ctx.point_total += p->PointCount(config);
   ctx.point_total *= rounds;
 
+  FamilyMeter meter(scratch);
   if (fill) {
+    meter.Start();
     uint64_t fill_start = NowNanos();
     Result<TestFile> tf = PrepareTestFile(
         scratch, "probe.dat", config.file_size_bytes, config.seed,
@@ -159,6 +188,7 @@ Status RunProbes(const std::vector<const Probe*>& probes,
     ctx.test_file = tf->path;
     out->test_file = tf->path;
     out->bytes_written += tf->size_bytes;
+    meter.EndFill();
   }
 
   // Round r runs every point once before round r + 1 starts, so the rounds
@@ -171,8 +201,10 @@ Status RunProbes(const std::vector<const Probe*>& probes,
     std::vector<ProbeResult>& mine = round_results.emplace_back();
     for (const Probe* p : probes) {
       size_t first = mine.size();
+      meter.Start();
       status = p->Run(ctx, &mine);
       ctx.EndPoint();
+      meter.EndProbe(*p, p->PointCount(config));
       ctx.point_base += p->PointCount(config);
       for (size_t i = first; i < mine.size(); i++) {
         const ProbeResult& r = mine[i];
@@ -196,6 +228,7 @@ Status RunProbes(const std::vector<const Probe*>& probes,
     }
     if (p != interrupted && !its.empty()) p->Analyze(its, &out->analyses);
   }
+  meter.Record(out);
   if (!status.ok()) return status;
   for (std::string& w : SummarizeFailures(out->results))
     out->warnings.push_back(std::move(w));

@@ -220,6 +220,14 @@ ThrottleAccounting ThrottleAccounting::operator-(
           sub(charged_write_bytes, b.charged_write_bytes)};
 }
 
+ThrottleAccounting ThrottleAccounting::operator+(
+    const ThrottleAccounting& b) const {
+  return {device_read_bytes + b.device_read_bytes,
+          device_write_bytes + b.device_write_bytes,
+          charged_read_bytes + b.charged_read_bytes,
+          charged_write_bytes + b.charged_write_bytes};
+}
+
 void to_json(nlohmann::json& j, const ThrottleAccounting& a) {
   j = {{"device_read_bytes", a.device_read_bytes},
        {"device_write_bytes", a.device_write_bytes},
@@ -315,11 +323,8 @@ std::string ThrottleBanner(const ThrottleRecord& r) {
   return s;
 }
 
-std::string ThrottleEscapeLine(const ThrottleRecord& r) {
-  if (!r.accounting) return "";
-  const ThrottleAccounting& a = *r.accounting;
+std::string DescribeAccounting(const ThrottleAccounting& a) {
   std::string s =
-      "throttle accounting: " +
       FormatBytes(
           static_cast<double>(a.device_read_bytes + a.device_write_bytes)) +
       " reached the device, " +
@@ -332,6 +337,12 @@ std::string ThrottleEscapeLine(const ThrottleRecord& r) {
     snprintf(buf, sizeof buf, " (%.1f%% escaped)", *share * 100);
     s += buf;
   }
+  return s;
+}
+
+std::string ThrottleEscapeLine(const ThrottleRecord& r) {
+  if (!r.accounting) return "";
+  std::string s = "throttle accounting: " + DescribeAccounting(*r.accounting);
   if (!r.writeback.empty()) s += "; " + r.writeback;
   return s;
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "probes/throttle_meter.h"
 #include "src/core/sync_floor.h"
 #include "src/core/sysinfo.h"
 
@@ -105,6 +106,11 @@ Result<std::unique_ptr<ThrottledDevice>> ThrottledDevice::Create(
     SetDeviceSyncFloor(d->floored_dev_, spec.sync_floor_ns);
   }
   d->base_ = d->Snapshot();  // the loop device's counters include mkfs
+  // The probe runner's per-probe accounting reads the counters through the
+  // device's number (probes/throttle_meter.h).
+  d->metered_dev_ = ParseDeviceNumber(d->fs_->device_number());
+  ThrottledDevice* raw = d.get();
+  SetThrottleMeter(d->metered_dev_, [raw] { return raw->Snapshot(); });
   return d;
 }
 
@@ -202,6 +208,10 @@ ThrottleRecord ThrottledDevice::Record() const {
 }
 
 Status ThrottledDevice::Teardown() {
+  if (metered_dev_ != 0) {
+    SetThrottleMeter(metered_dev_, nullptr);
+    metered_dev_ = 0;
+  }
   Status first = Leave();
   if (floored_dev_ != 0) {
     SetDeviceSyncFloor(floored_dev_, 0);

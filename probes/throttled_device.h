@@ -15,6 +15,8 @@
 // A spec with a sync floor sets it on the loop device while the device
 // exists (src/core/sync_floor.h): every sync the probes and the LevelDB and
 // RocksDB adapters issue on its filesystem then lasts at least the floor.
+// Its counters are registered the same way (probes/throttle_meter.h), for
+// the probe run's per-probe accounting.
 #pragma once
 
 #include <sys/types.h>
@@ -81,6 +83,7 @@ class ThrottledDevice {
   bool stop_ = false;
   bool pacer_off_ = false;
   dev_t floored_dev_ = 0;       // the device whose sync floor this set
+  dev_t metered_dev_ = 0;       // the device whose meter this registered
   std::string journal_thread_;  // "jbd2/loop3" when it was moved in
 };
 

@@ -20,7 +20,7 @@ namespace disktune {
 
 inline constexpr const char* kReportSchema = "disktune.report";
 inline constexpr int kReportSchemaMajor = 1;
-inline constexpr int kReportSchemaMinor = 6;
+inline constexpr int kReportSchemaMinor = 7;
 
 struct Report {
   std::string tool_version;

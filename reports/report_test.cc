@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "probes/throttle_meter.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "reports/schema_validator.h"
@@ -55,7 +56,7 @@ TEST(ReportTest, JsonRoundTripKeepsEverything) {
   Report r = SampleReport();
   nlohmann::json j = ReportToJson(r);
   EXPECT_EQ(j["schema"], "disktune.report");
-  EXPECT_EQ(j["schema_version"], "1.6");
+  EXPECT_EQ(j["schema_version"], "1.7");
   Result<Report> back = ReportFromJson(j);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_EQ(ReportToJson(*back), j);
@@ -107,6 +108,45 @@ TEST(ReportTest, ThrottleIsRecordedAndSaidByEveryFormat) {
   EXPECT_NE(RenderText(r).find("emulates rates only"), std::string::npos);
 }
 
+// Per-probe accounting (since 1.7): kept by the JSON, valid against the
+// schema, and said by the text report beside each probe's table, one line
+// per family.
+TEST(ReportTest, ThrottleByProbeIsRecordedAndSaidBesideTheProbe) {
+  Report r = SampleReport();
+  ThrottleRecord t;
+  t.spec = *ParseThrottle("hdd");
+  t.mechanism = "cgroup v1 blkio.throttle";
+  t.cgroup_version = 1;
+  t.loop_device = "/dev/loop0";
+  t.filesystem = "ext4 (rw,relatime)";
+  t.accounting = ThrottleAccounting{0, 2000, 0, 1500};
+  r.environment.throttle = t;
+  ThrottleByProbe by;
+  by.test_file_fill = ThrottleAccounting{0, 1000, 0, 1000};
+  by.Add("seq_read", 1, {400, 0, 400, 0});
+  r.analyses[ThrottleByProbe::kKey] = by;
+  nlohmann::json j = ReportToJson(r);
+  auto errors = ValidateAgainstSchema(LoadSchema(), j);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  Result<Report> back = ReportFromJson(j);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(ReportToJson(*back), j);
+  nlohmann::json bad = j;
+  bad["analyses"]["throttle_by_probe"]["probes"][0].erase("probe");
+  EXPECT_FALSE(ValidateAgainstSchema(LoadSchema(), bad).empty());
+  std::string text = RenderText(r);
+  size_t row = text.find("seq_read.4k.qd1");
+  size_t line = text.find(
+      "  throttle, seq_read (1 point): 400 B reached the "
+      "device, 400 B through the throttle, 0 B around it "
+      "(0.0% escaped)\n");
+  ASSERT_NE(line, std::string::npos) << text;
+  EXPECT_LT(row, line);
+  EXPECT_NE(text.find("  throttle, test file fill: "), std::string::npos);
+  // The generic analyses list does not repeat it.
+  EXPECT_EQ(text.find("throttle_by_probe"), std::string::npos) << text;
+}
+
 TEST(ReportTest, SchemaRejectsWhatIsWrong) {
   nlohmann::json schema = LoadSchema();
   nlohmann::json j = ReportToJson(SampleReport());
@@ -130,7 +170,7 @@ TEST(ReportTest, RefusesOtherSchemasAndMajorVersions) {
   Result<Report> r = ReportFromJson(j);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("2.0"), std::string::npos);
-  j["schema_version"] = "1.7";  // a later minor only adds optional fields
+  j["schema_version"] = "1.9";  // a later minor only adds optional fields
   EXPECT_TRUE(ReportFromJson(j).ok());
   j["schema"] = "something.else";
   EXPECT_FALSE(ReportFromJson(j).ok());

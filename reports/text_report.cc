@@ -6,6 +6,7 @@
 
 #include "probes/page_cache_check.h"
 #include "probes/rand_read_saturation.h"
+#include "probes/throttle_meter.h"
 #include "reports/bytes_written.h"
 #include "reports/durability_text.h"
 #include "reports/engine_config.h"
@@ -124,6 +125,24 @@ void RoundsLine(const ProbeResult& p, std::ostringstream& os) {
   os << out << "\n";
 }
 
+// Under --throttle, beside the table: one line per probe family in it (and
+// the test file's fill, with the first table shown), what reached the
+// throttled device through the throttle and around it
+// (probes/throttle_meter.h).
+void AccountingLines(const Report& r, bool fsync, std::ostringstream& os) {
+  std::optional<ThrottleByProbe> by = ThrottleByProbeOf(r.analyses);
+  if (!by) return;
+  bool other_table =
+      std::any_of(r.probes.begin(), r.probes.end(),
+                  [](const ProbeResult& p) { return !IsFsync(p); });
+  if (by->test_file_fill && (!fsync || !other_table))
+    os << "  " << FillAccountingLine(*by->test_file_fill) << "\n";
+  for (const ProbeAccounting& p : by->probes) {
+    if ((p.probe == "fsync") == fsync)
+      os << "  " << ProbeAccountingLine(p) << "\n";
+  }
+}
+
 void ProbeTable(const Report& r, std::ostringstream& os) {
   bool any = std::any_of(r.probes.begin(), r.probes.end(),
                          [](const ProbeResult& p) { return !IsFsync(p); });
@@ -179,6 +198,7 @@ void ProbeTable(const Report& r, std::ostringstream& os) {
       os << "  fio: " << p.fio->status << ": " << p.fio->reason << "\n";
     }
   });
+  AccountingLines(r, /*fsync=*/false, os);
   if (few_samples) os << kFewSamplesNote;
 }
 
@@ -230,6 +250,7 @@ void FsyncTable(const Report& r, std::ostringstream& os) {
     os << line;
     RoundsLine(p, os);
   });
+  AccountingLines(r, /*fsync=*/true, os);
   if (few_samples) os << kFewSamplesNote;
 }
 
@@ -473,7 +494,8 @@ void Analyses(const Report& r, std::ostringstream& os) {
   static const char* kKnown[] = {
       RandReadSaturation::kKey, PageCacheCheck::kKey, DurabilityFindings::kKey,
       WriteCacheViews::kKey,    kChecksKey,           WriteCacheAb::kKey,
-      FsMatrix::kKey,           kMemoryBudgetKey,     BytesWritten::kKey};
+      FsMatrix::kKey,           kMemoryBudgetKey,     BytesWritten::kKey,
+      ThrottleByProbe::kKey};
   for (auto it = r.analyses.begin(); it != r.analyses.end(); ++it) {
     if (std::any_of(std::begin(kKnown), std::end(kKnown),
                     [&](const char* k) { return it.key() == k; })) {

@@ -34,6 +34,7 @@ Status RunProbeSession(const CommonOptions& common, const ProbeFlags& flags,
   // limits still set the progress estimate's priors.
   Result<std::optional<ThrottleSpec>> throttle = PlanThrottle(common);
   if (!throttle.ok()) return throttle.status();
+  DT_RETURN_IF_ERROR(CheckThrottledProbes(*config, common.throttle));
   if (*throttle) PlanForThrottle(**throttle, &*config);
   std::unique_ptr<TerminalProgress> own_progress;
   ProgressSink* progress = given;

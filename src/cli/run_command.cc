@@ -190,6 +190,7 @@ Status PlanRun(const RunCommandOptions& o, const bench::BenchRequest& bench_req,
   DT_RETURN_IF_ERROR(CheckServiceFlag(o.service));
   Result<ProbeConfig> cfg = BuildProbeConfig(o.probe);
   if (!cfg.ok()) return cfg.status();
+  DT_RETURN_IF_ERROR(CheckThrottledProbes(*cfg, o.common.throttle));
   if (Result<std::unique_ptr<Engine>> e = NewEngine(o.engine); !e.ok()) {
     return e.status().WithContext("--engine");
   }

@@ -37,6 +37,27 @@ Result<std::optional<ThrottleSpec>> PlanThrottle(const CommonOptions& opts) {
   return std::optional<ThrottleSpec>(*spec);
 }
 
+Status CheckThrottledProbes(const ProbeConfig& config,
+                            const std::string& throttle) {
+  if (throttle.empty()) return Status::OK();
+  if (!config.fs_matrix.empty()) {
+    return Status::InvalidArgument(
+        "--fs-matrix cannot run under --throttle: its filesystems sit on loop "
+        "devices of their own, which the throttle's cgroup does not limit and "
+        "a class's sync floor does not reach; run it without --throttle");
+  }
+  // Bad syntax is PlanThrottle's to refuse, with the valid forms.
+  Result<ThrottleSpec> spec = ParseThrottle(throttle);
+  if (config.write_cache_ab && spec.ok() && spec->sync_floor_ns > 0) {
+    return Status::InvalidArgument(
+        "--write-cache-ab cannot run under a --throttle with a sync floor: "
+        "the floor is laid under every sync whether flushes are sent or not, "
+        "so both halves would measure the floor; run it without --throttle, "
+        "or add sync=none (e.g. --throttle hdd,sync=none)");
+  }
+  return Status::OK();
+}
+
 Result<std::unique_ptr<ThrottleSession>> ThrottleSession::Start(
     const ThrottleSpec& spec, const ScratchDir& outer, ProgressSink* progress) {
   std::string fs = ThrottleFilesystemFor(ReadFilesystemInfo(outer.path()).type);

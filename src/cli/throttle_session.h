@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "probes/environment.h"
+#include "probes/probe.h"
 #include "probes/throttle_spec.h"
 #include "probes/throttled_device.h"
 #include "src/cli/command.h"
@@ -18,6 +19,16 @@ namespace disktune::cli {
 // nullopt without --throttle. Bad syntax (InvalidArgument) and no root
 // (PermissionDenied) are refused here, before anything is created.
 Result<std::optional<ThrottleSpec>> PlanThrottle(const CommonOptions& opts);
+
+// What the probes cannot do under `--throttle` (the flag's text; "" =
+// none): --fs-matrix makes loop devices of its own on the throttled device,
+// which the cgroup does not limit (their writes reach it around the cgroup)
+// and whose syncs the class's sync floor does not reach; --write-cache-ab
+// under a class with a floor compares two halves that both measure the
+// floor (benchmarks/README.md, "What escapes the throttle", "Nested loop
+// devices"). InvalidArgument in one line, before anything is made.
+Status CheckThrottledProbes(const ProbeConfig& config,
+                            const std::string& throttle);
 
 class ThrottleSession {
  public:

@@ -1,0 +1,69 @@
+// Per-probe accounting under `--throttle`: which probe family's bytes went
+// through the throttle and which around it.
+//
+// A throttled device (probes/throttled_device.h) registers its counters by
+// its device number while it exists, as the sync floor is kept
+// (src/core/sync_floor.h), so the probe run finds them from its scratch
+// directory whichever command made the device. The runner takes a snapshot
+// before and after each probe's points (and the test file's fill) and
+// records the differences under the analyses key "throttle_by_probe".
+//
+// Per probe family, not per point: writeback and journal commits land after
+// the write that caused them (the flusher's expiry, jbd2's commit interval),
+// so a point's window holds part of its predecessor's; a family's window is
+// long enough that this spill is small against it. What was measured:
+// benchmarks/README.md, "What escapes the throttle", "Per probe".
+#pragma once
+
+#include <sys/types.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "probes/throttle_spec.h"
+
+namespace disktune {
+
+// One probe family's share of the run's accounting (all its rounds).
+struct ProbeAccounting {
+  std::string probe;  // the probe id: "seq_read", "fsync", ...
+  int points = 0;     // points it ran (rounds included)
+  ThrottleAccounting accounting;
+};
+
+struct ThrottleByProbe {
+  static constexpr const char* kKey = "throttle_by_probe";
+  std::vector<ProbeAccounting> probes;  // in run order
+  // The shared test file's fill, before any probe ran; absent without one.
+  std::optional<ThrottleAccounting> test_file_fill;
+
+  // Adds `a` to `probe`'s entry (made at the end when new).
+  void Add(const std::string& probe, int points, const ThrottleAccounting& a);
+  // Every part: the probes' and the fill's.
+  ThrottleAccounting Sum() const;
+};
+void to_json(nlohmann::json& j, const ThrottleByProbe& t);
+void from_json(const nlohmann::json& j, ThrottleByProbe& t);
+// The record in `analyses`, when the run was throttled and it parses.
+std::optional<ThrottleByProbe> ThrottleByProbeOf(
+    const nlohmann::json& analyses);
+
+// The report's line for one family: "throttle, fsync (2 points): 157.4 MiB
+// reached the device, 51.3 MiB through the throttle, 106.1 MiB around it
+// (67.4% escaped)".
+std::string ProbeAccountingLine(const ProbeAccounting& p);
+std::string FillAccountingLine(const ThrottleAccounting& a);
+
+// The registry. A meter reads a throttled device's counters now.
+using ThrottleMeter = std::function<ThrottleAccounting()>;
+// Sets the meter of device `dev` (an empty meter removes it). The owner
+// removes it before the counters it reads go away.
+void SetThrottleMeter(dev_t dev, ThrottleMeter meter);
+// The meter of the device holding the open file or directory `fd`; empty
+// when the device is not throttled.
+ThrottleMeter ThrottleMeterOfFd(int fd);
+
+}  // namespace disktune
