@@ -37,7 +37,7 @@ KnobValue Default(std::string_view key) {
 
 // The write buffer the rules prefer (the first one the search tries).
 uint64_t FirstWriteBuffer(const RuleInput& in, const CandidateSpace& s) {
-  return s.write_buffer_bytes.empty() ? in.engine->defaults.write_buffer_bytes
+  return s.write_buffer_bytes.empty() ? in.engine->defaults.write_buffer_bytes()
                                       : s.write_buffer_bytes.front();
 }
 

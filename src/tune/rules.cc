@@ -80,9 +80,9 @@ void TableFileSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   uint64_t cap = OpenFilesCap(in);
   r->fact = "estimated table data " + Bytes(static_cast<double>(db)) + " = " +
             std::to_string(tables) + " tables of " +
-            Bytes(static_cast<double>(c.max_file_bytes)) +
+            Bytes(static_cast<double>(c.max_file_bytes())) +
             "; open-file limit " + std::to_string(in.facts.fd_limit);
-  s->max_file_bytes = c.max_file_bytes;
+  s->max_file_bytes = c.max_file_bytes();
   if (tables <= cap * 8 / 10) {
     r->decision = "keep the default table size: every table can stay open";
   } else {
@@ -100,16 +100,16 @@ void TableFileSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const EngineModel& m = *in.engine;
   TuneConfig c = m.defaults;
-  c.max_file_bytes = s->max_file_bytes;
+  c.Set(KnobId::kMaxFileBytes, s->max_file_bytes);
   uint64_t tables = EstimateTableCount(in.shape, c);
   uint64_t cap = OpenFilesCap(in);
   r->fact = std::to_string(tables) + " tables expected (" +
             Bytes(static_cast<double>(EstimateDbBytes(in.shape, c))) + " / " +
-            Bytes(static_cast<double>(c.max_file_bytes)) + "); default " +
+            Bytes(static_cast<double>(c.max_file_bytes())) + "); default " +
             KnobValueText(m.defaults, Knob::Of(KnobId::kMaxOpenFiles)) +
             "; open-file limit " + std::to_string(in.facts.fd_limit);
-  s->max_open_files = m.defaults.max_open_files;
-  if (!m.defaults.max_open_files) {
+  s->max_open_files = m.defaults.max_open_files();
+  if (!m.defaults.max_open_files()) {
     if (tables + 100 > in.facts.fd_limit) {
       s->max_open_files = static_cast<int>(cap);
       r->decision = "unlimited would exceed the open-file limit: cap at " +
@@ -119,11 +119,11 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
       r->decision = "keep unlimited: every table stays open within the limit";
     }
   } else if (tables + tables / 10 <=
-                 static_cast<uint64_t>(*m.defaults.max_open_files) &&
-             static_cast<uint64_t>(*m.defaults.max_open_files) <= cap) {
+                 static_cast<uint64_t>(*m.defaults.max_open_files()) &&
+             static_cast<uint64_t>(*m.defaults.max_open_files()) <= cap) {
     r->decision = "keep the default: it already covers every table";
   } else if (tables + tables / 10 <=
-             static_cast<uint64_t>(*m.defaults.max_open_files)) {
+             static_cast<uint64_t>(*m.defaults.max_open_files())) {
     s->max_open_files = static_cast<int>(cap);
     r->decision = "lower to " + std::to_string(cap) +
                   ": the default would run into the open-file limit (the "
@@ -257,11 +257,11 @@ void Cache(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
             " of " + std::to_string(in.shape.live_entries) +
             " keys); scored reads " + Percent(reads);
   if (reads == 0) {
-    s->cache_cap_bytes = in.engine->defaults.cache_bytes;
+    s->cache_cap_bytes = in.engine->defaults.cache_bytes();
     r->decision =
         "no scored reads: the cache only serves the engine's metadata; keep "
         "the default " +
-        Bytes(static_cast<double>(in.engine->defaults.cache_bytes)) +
+        Bytes(static_cast<double>(in.engine->defaults.cache_bytes())) +
         " and leave the rest of the budget unused";
   } else if (ws * 1.25 < static_cast<double>(in.budget_bytes)) {
     s->cache_cap_bytes =
@@ -326,14 +326,14 @@ void CompressionRule(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     }
   }
   if (s->compressions.empty()) {
-    s->compressions = {m.defaults.compression};
-    r->candidates = {CompressionName(m.defaults.compression)};
+    s->compressions = {m.defaults.compression()};
+    r->candidates = {CompressionName(m.defaults.compression())};
   }
 }
 
 void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const WorkloadTraits& t = in.traits;
-  const uint64_t d = in.engine->defaults.block_size_bytes;
+  const uint64_t d = in.engine->defaults.block_size_bytes();
   r->fact = "point reads " + Percent(t.point_read_share) + ", scans " +
             Percent(t.scan_share) + " of scored ops; device " +
             (!in.facts.rotational   ? "type unknown"
@@ -459,20 +459,20 @@ constexpr Rule kRules[] = {
      "fdatasync latency and the target write rate", GroupCommit},
 };
 
-// Every combination of the values the RocksDB rules left, on top of
-// `base`, with its rank (the sum of each value's place in its list);
-// `base` alone when there are none (LevelDB).
-std::vector<std::pair<size_t, RocksDbKnobs>> RocksDbCombinations(
-    const CandidateSpace& space, const RocksDbKnobs& base) {
-  std::vector<std::pair<size_t, RocksDbKnobs>> out = {{0, base}};
+// Every combination of the values the RocksDB rules left, as the knobs it
+// sets, with its rank (the sum of each value's place in its list); one
+// empty combination when there are none (LevelDB).
+using KnobAssignment = std::vector<std::pair<KnobId, KnobValue>>;
+std::vector<std::pair<size_t, KnobAssignment>> RocksDbCombinations(
+    const CandidateSpace& space) {
+  std::vector<std::pair<size_t, KnobAssignment>> out = {{0, {}}};
   for (const KnobCandidates& kc : space.rocksdb) {
-    std::vector<std::pair<size_t, RocksDbKnobs>> next;
+    std::vector<std::pair<size_t, KnobAssignment>> next;
     for (const auto& [rank, knobs] : out) {
       for (size_t i = 0; i < kc.values.size(); i++) {
-        EngineOptions o;
-        o.rocksdb = knobs;
-        kc.spec->set(&o, kc.values[i]);
-        next.push_back({rank + i, o.rocksdb});
+        KnobAssignment a = knobs;
+        a.emplace_back(kc.spec->id, kc.values[i]);
+        next.push_back({rank + i, std::move(a)});
       }
     }
     out = std::move(next);
@@ -598,7 +598,7 @@ uint64_t BaselineWriteBufferBytes(const RuleInput& in) {
   const EngineModel& m = *in.engine;
   TuneConfig c = m.defaults;
   if (SplitBudget(m, in.budget_bytes, in.shape, c, std::nullopt).ok()) {
-    return c.write_buffer_bytes;
+    return c.write_buffer_bytes();
   }
   // The default write buffers alone overrun the budget (RocksDB's 2 x 64
   // MiB under 64 MiB): the budget is a hard limit, so the baseline's
@@ -608,11 +608,11 @@ uint64_t BaselineWriteBufferBytes(const RuleInput& in) {
   const int held = WriteBuffersHeld(m, c);
   uint64_t x = in.budget_bytes / 4 / static_cast<uint64_t>(held);
   if (x >= 4 * kMiB) x = x / kMiB * kMiB;
-  c.write_buffer_bytes =
-      std::clamp(x, m.min_write_buffer_bytes, m.defaults.write_buffer_bytes);
+  c.Set(KnobId::kWriteBufferBytes, std::clamp(x, m.min_write_buffer_bytes,
+                                              m.defaults.write_buffer_bytes()));
   return SplitBudget(m, in.budget_bytes, in.shape, c, std::nullopt).ok()
-             ? c.write_buffer_bytes
-             : m.defaults.write_buffer_bytes;
+             ? c.write_buffer_bytes()
+             : m.defaults.write_buffer_bytes();
 }
 
 TuneConfig BaselineConfig(const RuleInput& in, std::string* definition) {
@@ -620,26 +620,27 @@ TuneConfig BaselineConfig(const RuleInput& in, std::string* definition) {
   TuneConfig c = m.defaults;
   c.sync = in.workload.durable_writes;
   c.entries_per_batch = in.workload.entries_per_batch;
-  c.write_buffer_bytes = BaselineWriteBufferBytes(in);
+  c.Set(KnobId::kWriteBufferBytes, BaselineWriteBufferBytes(in));
   auto split = SplitBudget(m, in.budget_bytes, in.shape, c, std::nullopt);
   std::string what = std::string(m.id) + " " + std::string(m.version) +
                      " defaults for every knob";
-  if (c.write_buffer_bytes != m.defaults.write_buffer_bytes) {
+  if (c.write_buffer_bytes() != m.defaults.write_buffer_bytes()) {
     what += ", except the write buffer, shrunk to " +
-            Bytes(static_cast<double>(c.write_buffer_bytes)) +
+            Bytes(static_cast<double>(c.write_buffer_bytes())) +
             " (the default " + std::to_string(WriteBuffersHeld(m, c)) + " x " +
-            Bytes(static_cast<double>(m.defaults.write_buffer_bytes)) +
+            Bytes(static_cast<double>(m.defaults.write_buffer_bytes())) +
             " would not fit the " +
             Bytes(static_cast<double>(in.budget_bytes)) + " budget)";
   }
   if (split.ok()) {
-    c.cache_bytes = split->cache_bytes;
-    what += ", except the block cache, which gets what the " +
-            Bytes(static_cast<double>(in.budget_bytes)) +
-            " budget leaves after the write buffers (" +
-            std::to_string(WriteBuffersHeld(m, c)) + " x " +
-            Bytes(static_cast<double>(c.write_buffer_bytes)) +
-            ") and index blocks: " + Bytes(static_cast<double>(c.cache_bytes));
+    c.Set(KnobId::kCacheBytes, split->cache_bytes);
+    what +=
+        ", except the block cache, which gets what the " +
+        Bytes(static_cast<double>(in.budget_bytes)) +
+        " budget leaves after the write buffers (" +
+        std::to_string(WriteBuffersHeld(m, c)) + " x " +
+        Bytes(static_cast<double>(c.write_buffer_bytes())) +
+        ") and index blocks: " + Bytes(static_cast<double>(c.cache_bytes()));
   } else {
     what += " and no room for a block cache: " + split.status().message();
   }
@@ -656,7 +657,7 @@ TuneConfig WithBudgetCache(const RuleInput& in, const CandidateSpace& space,
                            TuneConfig c) {
   bool fits = false;
   uint64_t cache = CacheFor(in, space, c, &fits);
-  if (fits) c.cache_bytes = cache;
+  if (fits) c.Set(KnobId::kCacheBytes, cache);
   return c;
 }
 
@@ -669,7 +670,7 @@ std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
   };
   std::vector<Ranked> out;
   size_t dropped = 0;
-  const auto own = RocksDbCombinations(*space, baseline.rocksdb);
+  const auto own = RocksDbCombinations(*space);
   const std::vector<uint64_t> files =
       space->max_file_bytes_values.empty()
           ? std::vector<uint64_t>{space->max_file_bytes}
@@ -680,18 +681,18 @@ std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
         for (size_t d = 0; d < space->block_size_bytes.size(); d++) {
           for (size_t e = 0; e < files.size(); e++) {
             TuneConfig t = baseline;
-            t.write_buffer_bytes = space->write_buffer_bytes[a];
-            t.bloom_bits_per_key = space->bloom_bits[b];
-            t.compression = space->compressions[c];
-            t.block_size_bytes = space->block_size_bytes[d];
-            t.max_open_files = space->max_open_files;
-            t.max_file_bytes = files[e];
+            t.Set(KnobId::kWriteBufferBytes, space->write_buffer_bytes[a]);
+            t.Set(KnobId::kBloomBitsPerKey, space->bloom_bits[b]);
+            t.Set(KnobId::kCompression, space->compressions[c]);
+            t.Set(KnobId::kBlockSizeBytes, space->block_size_bytes[d]);
+            t.Set(KnobId::kMaxOpenFiles, space->max_open_files);
+            t.Set(KnobId::kMaxFileBytes, files[e]);
             t.entries_per_batch = space->entries_per_batch;
             for (const auto& [rank, knobs] : own) {
               TuneConfig u = t;
-              u.rocksdb = knobs;
+              for (const auto& [id, v] : knobs) u.Set(id, v);
               bool fits = false;
-              u.cache_bytes = CacheFor(in, *space, u, &fits);
+              u.Set(KnobId::kCacheBytes, CacheFor(in, *space, u, &fits));
               if (!fits) {
                 dropped++;
                 continue;

@@ -122,8 +122,8 @@ TEST(RulesTest, CacheSizedToTheWorkingSet) {
   TuneConfig base = BaselineConfig(in, nullptr);
   for (const TuneConfig& c : EnumerateCandidates(in, base, &s)) {
     if (c == base) continue;
-    EXPECT_GE(static_cast<double>(c.cache_bytes), ws) << ConfigText(c);
-    EXPECT_LE(c.cache_bytes, *s.cache_cap_bytes) << ConfigText(c);
+    EXPECT_GE(static_cast<double>(c.cache_bytes()), ws) << ConfigText(c);
+    EXPECT_LE(c.cache_bytes(), *s.cache_cap_bytes) << ConfigText(c);
   }
 
   // A working set beyond the budget: the cache takes all that is left.
@@ -137,7 +137,7 @@ TEST(RulesTest, OpenFilesCoverTheTableCount) {
   CandidateSpace s = ApplyRules(in);
   ASSERT_TRUE(s.max_open_files.has_value());
   TuneConfig c = in.engine->defaults;
-  c.max_file_bytes = s.max_file_bytes;
+  c.Set(KnobId::kMaxFileBytes, s.max_file_bytes);
   EXPECT_GE(static_cast<uint64_t>(*s.max_open_files),
             EstimateTableCount(in.shape, c));
   EXPECT_GT(*s.max_open_files, 1000);
@@ -153,7 +153,7 @@ TEST(RulesTest, FewFileDescriptorsRaiseTheTableSize) {
   CandidateSpace s = ApplyRules(in);
   EXPECT_GT(s.max_file_bytes, 2 * kMiB);
   TuneConfig c = in.engine->defaults;
-  c.max_file_bytes = s.max_file_bytes;
+  c.Set(KnobId::kMaxFileBytes, s.max_file_bytes);
   ASSERT_TRUE(s.max_open_files.has_value());
   EXPECT_LE(*s.max_open_files, 1024 - 64);
   EXPECT_LE(EstimateTableCount(in.shape, c),
@@ -207,13 +207,13 @@ TEST(RulesTest, BaselineIsTheDefaultsWithTheBudgetsCache) {
   std::string def;
   TuneConfig b = BaselineConfig(in, &def);
   const TuneConfig& d = in.engine->defaults;
-  EXPECT_EQ(b.write_buffer_bytes, d.write_buffer_bytes);
-  EXPECT_EQ(b.bloom_bits_per_key, d.bloom_bits_per_key);
-  EXPECT_EQ(b.compression, d.compression);
-  EXPECT_EQ(b.max_open_files, d.max_open_files);
+  EXPECT_EQ(b.write_buffer_bytes(), d.write_buffer_bytes());
+  EXPECT_EQ(b.bloom_bits_per_key(), d.bloom_bits_per_key());
+  EXPECT_EQ(b.compression(), d.compression());
+  EXPECT_EQ(b.max_open_files(), d.max_open_files());
   // (128 MiB - 2 x 4 MiB - index blocks) / (1 + 200 B per 4 KiB block).
-  EXPECT_LT(b.cache_bytes, 115 * kMiB);
-  EXPECT_GT(b.cache_bytes, 113 * kMiB);
+  EXPECT_LT(b.cache_bytes(), 115 * kMiB);
+  EXPECT_GT(b.cache_bytes(), 113 * kMiB);
   EXPECT_NE(def.find("defaults"), std::string::npos) << def;
 }
 
@@ -228,8 +228,8 @@ TEST(RulesTest, EveryCandidateFitsTheBudget) {
       EXPECT_EQ(all.front(), base);
       for (size_t i = 1; i < all.size(); i++) {
         const TuneConfig& c = all[i];
-        uint64_t used = 2 * c.write_buffer_bytes +
-                        EstimateTableMemoryBytes(in.shape, c) + c.cache_bytes;
+        uint64_t used = 2 * c.write_buffer_bytes() +
+                        EstimateTableMemoryBytes(in.shape, c) + c.cache_bytes();
         EXPECT_LE(used, budget) << w << " " << ConfigText(c);
       }
     }
@@ -269,10 +269,10 @@ TEST(RocksDbRulesTest, WriteBufferCandidatesFitABudgetTheDefaultsOverrun) {
       CandidateSpace s = ApplyRules(in);
       ASSERT_FALSE(s.write_buffer_bytes.empty()) << w;
       for (uint64_t x : s.write_buffer_bytes) {
-        EXPECT_NE(x, in.engine->defaults.write_buffer_bytes) << w;
+        EXPECT_NE(x, in.engine->defaults.write_buffer_bytes()) << w;
         if (write_bps < 1e9) continue;  // large buffers are tried first
         TuneConfig c = in.engine->defaults;
-        c.write_buffer_bytes = x;
+        c.Set(KnobId::kWriteBufferBytes, x);
         EXPECT_TRUE(
             SplitBudget(*in.engine, in.budget_bytes, in.shape, c, std::nullopt)
                 .ok())
@@ -457,7 +457,7 @@ TEST(RocksDbRulesTest, CandidatesCarryOwnKnobsOnlyForRocksDb) {
     CandidateSpace ls = ApplyRules(lin);
     for (const TuneConfig& c :
          EnumerateCandidates(lin, BaselineConfig(lin, nullptr), &ls)) {
-      EXPECT_EQ(c.rocksdb, RocksDbKnobs{}) << ConfigText(c);
+      EXPECT_EQ(ToEngineOptions(c).rocksdb, RocksDbKnobs{}) << ConfigText(c);
     }
   }
   RuleInput in = RocksDbInput("write-heavy");
@@ -466,17 +466,19 @@ TEST(RocksDbRulesTest, CandidatesCarryOwnKnobsOnlyForRocksDb) {
   auto all = EnumerateCandidates(in, base, &s);
   bool four = false, universal = false;
   for (const TuneConfig& c : all) {
-    four |= c.rocksdb.max_write_buffer_number == 4;
-    universal |= c.rocksdb.compaction_style == CompactionStyle::kUniversal;
+    four |= c.Get(KnobId::kMaxWriteBufferNumber) == 4;
+    universal |= c.Get(KnobId::kCompactionStyle) ==
+                 static_cast<KnobValue>(CompactionStyle::kUniversal);
     uint64_t used = static_cast<uint64_t>(WriteBuffersHeld(*in.engine, c)) *
-                        c.write_buffer_bytes +
-                    EstimateTableMemoryBytes(in.shape, c) + c.cache_bytes;
+                        c.write_buffer_bytes() +
+                    EstimateTableMemoryBytes(in.shape, c) + c.cache_bytes();
     EXPECT_LE(used, in.budget_bytes) << ConfigText(c);
   }
   EXPECT_TRUE(four);
   EXPECT_TRUE(universal);
   // The baseline keeps RocksDB's defaults.
-  EXPECT_EQ(base.rocksdb, ModelFor("rocksdb").defaults.rocksdb);
+  EXPECT_EQ(ToEngineOptions(base).rocksdb,
+            ToEngineOptions(ModelFor("rocksdb").defaults).rocksdb);
 }
 
 // The probe points the rules read, named `names[i]`, with the params the
@@ -540,9 +542,9 @@ TEST(KnobsTest, MemoryModel) {
   TuneConfig c = ModelFor("leveldb").defaults;
   // (16 + 8 + 3 + 50) x 1.1 bytes per entry.
   EXPECT_NEAR(static_cast<double>(EstimateDbBytes(shape, c)), 84.7e6, 1e6);
-  c.bloom_bits_per_key = 10;
+  c.Set(KnobId::kBloomBitsPerKey, 10);
   uint64_t with_filter = EstimateTableMemoryBytes(shape, c);
-  c.bloom_bits_per_key = 0;
+  c.Set(KnobId::kBloomBitsPerKey, 0);
   // 10 bits per key of 1.1M keys.
   EXPECT_NEAR(
       static_cast<double>(with_filter - EstimateTableMemoryBytes(shape, c)),
@@ -551,7 +553,7 @@ TEST(KnobsTest, MemoryModel) {
       SplitBudget(ModelFor("leveldb"), 16 * kMiB, shape, c, std::nullopt);
   ASSERT_TRUE(split.ok());
   EXPECT_EQ(split->total_bytes(), 16 * kMiB);
-  c.write_buffer_bytes = 8 * kMiB;
+  c.Set(KnobId::kWriteBufferBytes, 8 * kMiB);
   EXPECT_FALSE(
       SplitBudget(ModelFor("leveldb"), 16 * kMiB, shape, c, std::nullopt).ok());
 }
@@ -599,7 +601,7 @@ TEST(RulesTest, TheTableSizeFollowsTheSyncRate) {
   std::vector<TuneConfig> cands =
       EnumerateCandidates(hdd, BaselineConfig(hdd, nullptr), &h);
   bool larger = false;
-  for (const TuneConfig& c : cands) larger |= c.max_file_bytes == 16 * kMiB;
+  for (const TuneConfig& c : cands) larger |= c.max_file_bytes() == 16 * kMiB;
   EXPECT_TRUE(larger);
   // RocksDB syncs in bytes_per_sync chunks: no such rule.
   RuleInput rocks = RocksDbInput("write-heavy");
