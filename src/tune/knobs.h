@@ -2,9 +2,11 @@
 // memory model that splits a budget between write buffers, the block cache
 // and the per-table index/filter blocks.
 //
-// A TuneConfig is fully specified (no "unset"): trials always pass every knob
-// explicitly, so a scenario set's own engine options can never leak into a
-// trial, and "the default" is the engine's documented default value.
+// A TuneConfig sets every knob the engine has (unset only where the engine
+// has no such option, or for unlimited open files): trials always pass
+// every knob explicitly, so a scenario set's own engine options can never
+// leak into a trial, and "the default" is the engine's documented default
+// value.
 #pragma once
 
 #include <array>
