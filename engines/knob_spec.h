@@ -6,7 +6,13 @@
 // the reports. Adding a knob is one row in knob_spec.cc (with its KnobId),
 // its EngineOptions field, and each engine's column: its native name there,
 // which RocksDB's adapter and OPTIONS file both read
-// (engines/rocksdb_option_map.h), and the other adapters' mapping.
+// (engines/rocksdb_option_map.h, which spells the few values RocksDB writes
+// in a form of its own), and the other adapters' mapping (LevelDB's adapter
+// reads EngineOptions by field). The result schema
+// (reports/schema/report.v1.schema.json, engine_options) lists it; the
+// tuner's TuneConfig and candidate space hold every row by KnobId, and a
+// rule (src/tune/rules.cc, rocksdb_rules.cc) is needed only for the tuner
+// to decide the knob.
 //
 // A value travels as one integer (KnobValue): bytes, a count, bits per key,
 // a Compression's enum value, 0/1 or the index of a named choice, so generic

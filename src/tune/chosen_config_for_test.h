@@ -8,13 +8,13 @@ namespace disktune::tune {
 
 inline TuneConfig ChosenConfigForTest() {
   TuneConfig c;
-  c.cache_bytes = 24 * kMiB;
-  c.write_buffer_bytes = 48 * kMiB;
-  c.bloom_bits_per_key = 10;
-  c.compression = Compression::kLz4;
-  c.block_size_bytes = 16 * kKiB;
-  c.max_open_files = 6000;
-  c.max_file_bytes = 16 * kMiB;
+  c.Set(KnobId::kCacheBytes, 24 * kMiB);
+  c.Set(KnobId::kWriteBufferBytes, 48 * kMiB);
+  c.Set(KnobId::kBloomBitsPerKey, 10);
+  c.Set(KnobId::kCompression, Compression::kLz4);
+  c.Set(KnobId::kBlockSizeBytes, 16 * kKiB);
+  c.Set(KnobId::kMaxOpenFiles, 6000);
+  c.Set(KnobId::kMaxFileBytes, 16 * kMiB);
   c.entries_per_batch = 13;
   c.sync = true;
   return c;

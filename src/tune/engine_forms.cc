@@ -99,7 +99,7 @@ std::string RocksDbOptionsIni(const TuneConfig& c, const std::string& header) {
   // does, from --cache_size) replaces block_cache, size and all.
   o << "# db_bench --options_file replaces block_cache with its own cache: "
        "give it --cache_size="
-    << c.cache_bytes << ".\n";
+    << c.cache_bytes() << ".\n";
   if (c.sync) {
     o << "# Durable writes: set WriteOptions::sync = true on every write";
     if (c.entries_per_batch > 1) {

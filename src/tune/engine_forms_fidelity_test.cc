@@ -199,7 +199,7 @@ TEST(EngineFormsFidelityTest, OptionsFileNamesTheLinkedRocksDb) {
 // LevelDB's configs: its defaults, and every knob away from them.
 std::vector<TuneConfig> LevelDbConfigs() {
   TuneConfig away = ChosenConfigForTest();
-  away.compression = Compression::kNone;  // LevelDB's other codec
+  away.Set(KnobId::kCompression, Compression::kNone);  // LevelDB's other codec
   return {ModelFor("leveldb").defaults, away};
 }
 
@@ -303,10 +303,10 @@ TEST(EngineFormsFidelityTest, LevelDbSnippetCompilesToTheTrialsOptions) {
       snippet[line.substr(0, eq)] = line.substr(eq + 1);
     }
     // The cache holds whole 1 KiB entries in each of its 16 shards.
-    const double capacity = static_cast<double>(configs[i].cache_bytes);
+    const double capacity = static_cast<double>(configs[i].cache_bytes());
     EXPECT_NEAR(std::stod(snippet["leveldb.block_cache"]), capacity, 17 * 1024);
     EXPECT_EQ(std::stoull(trial["leveldb.block_cache"]),
-              configs[i].cache_bytes);
+              configs[i].cache_bytes());
     snippet.erase("leveldb.block_cache");
     for (const auto& [name, value] : snippet) {
       EXPECT_EQ(value, trial[name]) << name;

@@ -95,25 +95,24 @@ TEST(EngineFormsTest, RocksDbLoadsTheOptionsFile) {
 // RocksDB's own knobs, each away from its default.
 TuneConfig ChosenRocksDb() {
   TuneConfig c = Chosen();
-  RocksDbKnobs& r = c.rocksdb;
-  r.max_write_buffer_number = 4;
-  r.min_write_buffer_number_to_merge = 2;
-  r.level0_file_num_compaction_trigger = 8;
-  r.level0_slowdown_writes_trigger = 24;
-  r.level0_stop_writes_trigger = 40;
-  r.max_bytes_for_level_base = 512 * kMiB;
-  r.max_bytes_for_level_multiplier = 8;
-  r.max_background_jobs = 6;
-  r.bytes_per_sync = 1 * kMiB;
-  r.wal_bytes_per_sync = 512 * kKiB;
-  r.compaction_readahead_bytes = 2 * kMiB;
-  r.direct_io_for_flush_and_compaction = true;
-  r.allow_mmap_reads = true;
-  r.bottommost_compression = BottommostCompression::kZstd;
-  r.compression_per_level = CompressionPerLevel::kNoneToL1;
-  r.whole_key_filtering = false;
-  r.bloom_prefix_bytes = 8;
-  r.compaction_style = CompactionStyle::kUniversal;
+  c.Set(KnobId::kMaxWriteBufferNumber, 4);
+  c.Set(KnobId::kMinWriteBufferNumberToMerge, 2);
+  c.Set(KnobId::kLevel0FileNumCompactionTrigger, 8);
+  c.Set(KnobId::kLevel0SlowdownWritesTrigger, 24);
+  c.Set(KnobId::kLevel0StopWritesTrigger, 40);
+  c.Set(KnobId::kMaxBytesForLevelBase, 512 * kMiB);
+  c.Set(KnobId::kMaxBytesForLevelMultiplier, 8);
+  c.Set(KnobId::kMaxBackgroundJobs, 6);
+  c.Set(KnobId::kBytesPerSync, 1 * kMiB);
+  c.Set(KnobId::kWalBytesPerSync, 512 * kKiB);
+  c.Set(KnobId::kCompactionReadaheadBytes, 2 * kMiB);
+  c.Set(KnobId::kDirectIoForFlushAndCompaction, true);
+  c.Set(KnobId::kAllowMmapReads, true);
+  c.Set(KnobId::kBottommostCompression, BottommostCompression::kZstd);
+  c.Set(KnobId::kCompressionPerLevel, CompressionPerLevel::kNoneToL1);
+  c.Set(KnobId::kWholeKeyFiltering, false);
+  c.Set(KnobId::kBloomPrefixBytes, 8);
+  c.Set(KnobId::kCompactionStyle, CompactionStyle::kUniversal);
   return c;
 }
 
@@ -206,7 +205,7 @@ TEST(EngineFormsTest, LevelDbFormsLeaveRocksDbKnobsOut) {
 
 TEST(EngineFormsTest, LevelDbSnippetHasTheChosenValues) {
   TuneConfig c = Chosen();
-  c.compression = Compression::kNone;
+  c.Set(KnobId::kCompression, Compression::kNone);
   std::string cc = LevelDbSnippet(c, "header");
   for (const std::string& want :
        {std::string("options.write_buffer_size = 50331648;"),

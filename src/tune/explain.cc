@@ -29,7 +29,8 @@ std::string CacheLine(const TuneState& st, const TuneResult& res) {
   const MemorySplit& m = res.memory;
   std::string held =
       std::to_string(WriteBuffersHeld(st.model, res.recommendation)) + " x " +
-      FormatBytes(static_cast<double>(res.recommendation.write_buffer_bytes)) +
+      FormatBytes(
+          static_cast<double>(res.recommendation.write_buffer_bytes())) +
       " = " + FormatBytes(static_cast<double>(m.write_buffers_bytes)) +
       " of write buffers and " +
       FormatBytes(static_cast<double>(m.table_memory_bytes)) +

@@ -10,19 +10,20 @@ int ExpectedLevels(const EngineModel& m, const TuneConfig& c,
                    uint64_t db_bytes) {
   const double data = static_cast<double>(db_bytes);
   const double wb =
-      static_cast<double>(std::max<uint64_t>(c.write_buffer_bytes, 1));
+      static_cast<double>(std::max<uint64_t>(c.write_buffer_bytes(), 1));
   if (data <= wb) return 0;
   // LevelDB's kL0_CompactionTrigger is 4, as RocksDB's default.
-  const double trigger =
-      c.rocksdb.level0_file_num_compaction_trigger.value_or(4);
-  const double merge = c.rocksdb.min_write_buffer_number_to_merge.value_or(1);
+  const auto knob = [&c](KnobId id, double otherwise) {
+    std::optional<KnobValue> v = c.Get(id);
+    return v ? static_cast<double>(*v) : otherwise;
+  };
+  const double trigger = knob(KnobId::kLevel0FileNumCompactionTrigger, 4);
+  const double merge = knob(KnobId::kMinWriteBufferNumberToMerge, 1);
   if (data <= trigger * merge * wb) return 1;
-  double level = static_cast<double>(
-      c.rocksdb.max_bytes_for_level_base.value_or(m.level1_bytes));
+  double level =
+      knob(KnobId::kMaxBytesForLevelBase, static_cast<double>(m.level1_bytes));
   const double fanout =
-      c.rocksdb.max_bytes_for_level_multiplier
-          ? static_cast<double>(*c.rocksdb.max_bytes_for_level_multiplier)
-          : m.level_multiplier;
+      knob(KnobId::kMaxBytesForLevelMultiplier, m.level_multiplier);
   double held = level;
   int below = 1;
   while (held < data && below < 7) {
@@ -47,11 +48,11 @@ CopyFidelity FidelityOf(const EngineModel& m, const DataShape& whole,
   CopyFidelity f;
   f.scale = scale;
   const uint64_t memtables = static_cast<uint64_t>(WriteBuffersHeld(m, full)) *
-                             full.write_buffer_bytes;
+                             full.write_buffer_bytes();
   f.data_bytes = EstimateDbBytes(copy, trial);
-  f.memory_bytes = memtables + trial.cache_bytes;
+  f.memory_bytes = memtables + trial.cache_bytes();
   const uint64_t full_data = EstimateDbBytes(whole, full);
-  f.full_fits_memory = full_data <= memtables + full.cache_bytes;
+  f.full_fits_memory = full_data <= memtables + full.cache_bytes();
   f.levels = ExpectedLevels(m, trial, f.data_bytes);
   f.full_levels = ExpectedLevels(m, full, full_data);
   return f;

@@ -18,18 +18,18 @@ TEST(ExpectedLevels, CountsMemtableLevelZeroAndTheLevelsBelow) {
   EXPECT_EQ(ExpectedLevels(m, c, 12 * kMiB), 1);   // level 0 (< 4 x 4 MiB)
   EXPECT_EQ(ExpectedLevels(m, c, 20 * kMiB), 3);   // level 0, 1 and 2
   EXPECT_EQ(ExpectedLevels(m, c, 500 * kMiB), 4);  // past 10 + 100 MiB
-  c.write_buffer_bytes = 28 * kMiB;
+  c.Set(KnobId::kWriteBufferBytes, 28 * kMiB);
   EXPECT_EQ(ExpectedLevels(m, c, 26 * kMiB), 0);
 }
 
 TEST(ExpectedLevels, ReadsRocksDbsLevelOneSizeAndTriggerFromTheConfig) {
   const EngineModel& m = ModelFor("rocksdb");
   TuneConfig c = m.defaults;
-  c.write_buffer_bytes = 8 * kMiB;
+  c.Set(KnobId::kWriteBufferBytes, 8 * kMiB);
   EXPECT_EQ(ExpectedLevels(m, c, 80 * kMiB), 2);  // level 0 + 256 MiB level 1
-  c.rocksdb.max_bytes_for_level_base = 32 * kMiB;
+  c.Set(KnobId::kMaxBytesForLevelBase, 32 * kMiB);
   EXPECT_EQ(ExpectedLevels(m, c, 80 * kMiB), 3);
-  c.rocksdb.level0_file_num_compaction_trigger = 16;
+  c.Set(KnobId::kLevel0FileNumCompactionTrigger, 16);
   EXPECT_EQ(ExpectedLevels(m, c, 80 * kMiB), 1);  // 16 x 8 MiB in level 0
 }
 
@@ -38,10 +38,10 @@ TEST(ExpectedLevels, ReadsRocksDbsLevelOneSizeAndTriggerFromTheConfig) {
 TEST(CopyFidelity, ACopySmallerThanTheMemtablesIsNotFaithful) {
   const EngineModel& m = ModelFor("leveldb");
   TuneConfig full = m.defaults;
-  full.write_buffer_bytes = 28 * kMiB;
-  full.cache_bytes = 7 * kMiB;
+  full.Set(KnobId::kWriteBufferBytes, 28 * kMiB);
+  full.Set(KnobId::kCacheBytes, 7 * kMiB);
   TuneConfig trial = full;
-  trial.cache_bytes = full.cache_bytes / 6;
+  trial.Set(KnobId::kCacheBytes, full.cache_bytes() / 6);
   CopyFidelity f =
       FidelityOf(m, Keys(1000000), Keys(167000), full, trial, 0.167);
   EXPECT_FALSE(f.data_exceeds_memory()) << f.Text();
@@ -51,7 +51,7 @@ TEST(CopyFidelity, ACopySmallerThanTheMemtablesIsNotFaithful) {
   // The full size is always faithful; a copy of most of it here too.
   EXPECT_TRUE(
       FidelityOf(m, Keys(1000000), Keys(1000000), full, full, 1.0).faithful());
-  trial.cache_bytes = full.cache_bytes * 9 / 10;
+  trial.Set(KnobId::kCacheBytes, full.cache_bytes() * 9 / 10);
   EXPECT_TRUE(
       FidelityOf(m, Keys(1000000), Keys(900000), full, trial, 0.9).faithful());
 }
@@ -59,9 +59,9 @@ TEST(CopyFidelity, ACopySmallerThanTheMemtablesIsNotFaithful) {
 TEST(CopyFidelity, AFullSizeThatFitsInMemoryAsksOnlyForTheLevels) {
   const EngineModel& m = ModelFor("leveldb");
   TuneConfig full = m.defaults;
-  full.cache_bytes = 512 * kMiB;  // holds every block at full size
+  full.Set(KnobId::kCacheBytes, 512 * kMiB);  // holds every block at full size
   TuneConfig trial = full;
-  trial.cache_bytes = full.cache_bytes / 2;
+  trial.Set(KnobId::kCacheBytes, full.cache_bytes() / 2);
   CopyFidelity f = FidelityOf(m, Keys(1000000), Keys(500000), full, trial, 0.5);
   EXPECT_TRUE(f.full_fits_memory);
   EXPECT_EQ(f.faithful(), f.levels >= f.full_levels) << f.Text();

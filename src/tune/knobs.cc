@@ -101,42 +101,43 @@ Knob KnobNamed(std::string_view name) {
 
 bool ShapesLsm(Knob k) { return k.spec != nullptr && k.spec->shapes_lsm; }
 
+std::array<std::optional<KnobValue>, kKnobCount> TuneConfig::InitialKnobs() {
+  std::array<std::optional<KnobValue>, kKnobCount> v;
+  auto at = [&v](KnobId id) -> std::optional<KnobValue>& {
+    return v[static_cast<size_t>(id)];
+  };
+  at(KnobId::kCacheBytes) = 0;
+  at(KnobId::kWriteBufferBytes) = 0;
+  at(KnobId::kBloomBitsPerKey) = 0;
+  at(KnobId::kCompression) = static_cast<KnobValue>(Compression::kSnappy);
+  at(KnobId::kBlockSizeBytes) = 4 * kKiB;
+  at(KnobId::kMaxFileBytes) = 2 * kMiB;
+  return v;
+}
+
+void TuneConfig::Set(KnobId id, std::optional<KnobValue> v) {
+  if (v && *v < 0 && KnobRow(id).unit == KnobUnit::kCount) v.reset();
+  knobs[static_cast<size_t>(id)] = v;
+}
+
 EngineOptions ToEngineOptions(const TuneConfig& c) {
   EngineOptions o;
-  o.cache_bytes = c.cache_bytes;
-  o.write_buffer_bytes = c.write_buffer_bytes;
-  o.bloom_bits_per_key = c.bloom_bits_per_key;
-  o.compression = c.compression;
-  o.block_size_bytes = c.block_size_bytes;
-  o.max_open_files = c.max_open_files;
-  o.max_file_bytes = c.max_file_bytes;
-  o.rocksdb = c.rocksdb;
+  for (const KnobSpec& k : Knobs()) k.set(&o, c.Get(k.id));
   o.sync = c.sync;
   return o;
 }
 
 TuneConfig FromEngineOptions(const EngineOptions& o, const TuneConfig& base) {
   TuneConfig c = base;
-  c.cache_bytes = o.cache_bytes.value_or(c.cache_bytes);
-  c.write_buffer_bytes = o.write_buffer_bytes.value_or(c.write_buffer_bytes);
-  c.bloom_bits_per_key = o.bloom_bits_per_key.value_or(c.bloom_bits_per_key);
-  c.compression = o.compression.value_or(c.compression);
-  c.block_size_bytes = o.block_size_bytes.value_or(c.block_size_bytes);
-  c.max_open_files = o.max_open_files;
-  if (c.max_open_files && *c.max_open_files < 0) c.max_open_files.reset();
-  c.max_file_bytes = o.max_file_bytes.value_or(c.max_file_bytes);
-  // RocksDB's knobs `o` sets replace base's; the others stay as they were.
-  EngineOptions from, to;
-  from.rocksdb = o.rocksdb;
-  to.rocksdb = c.rocksdb;
-  MergeKnobs(from, /*overwrite=*/true, &to);
-  c.rocksdb = to.rocksdb;
+  for (const KnobSpec& k : Knobs()) {
+    if (std::optional<KnobValue> v = k.get(o)) c.Set(k.id, v);
+  }
   return c;
 }
 
 KnobValue KnobValueOf(const TuneConfig& c, Knob k) {
   if (k.spec == nullptr) return static_cast<KnobValue>(c.entries_per_batch);
-  return k.spec->get(ToEngineOptions(c)).value_or(-1);
+  return c.Get(k.spec->id).value_or(-1);
 }
 
 nlohmann::json KnobValueJson(const TuneConfig& c, Knob k) {
@@ -151,11 +152,9 @@ bool KnobDiffers(const TuneConfig& a, const TuneConfig& b, Knob k) {
 void CopyKnob(const TuneConfig& from, Knob k, TuneConfig* to) {
   if (k.spec == nullptr) {
     to->entries_per_batch = from.entries_per_batch;
-    return;
+  } else {
+    to->Set(k.spec->id, from.Get(k.spec->id));
   }
-  EngineOptions o = ToEngineOptions(*to);
-  k.spec->set(&o, k.spec->get(ToEngineOptions(from)));
-  *to = FromEngineOptions(o, *to);
 }
 
 std::string KnobValueText(const TuneConfig& c, Knob k) {
@@ -167,7 +166,7 @@ std::string ConfigText(const TuneConfig& c) {
   auto text = [&c](KnobId id) { return KnobValueText(c, Knob::Of(id)); };
   std::string s =
       "wb " + text(KnobId::kWriteBufferBytes) + ", cache " +
-      FormatBytes(static_cast<double>(c.cache_bytes)) + ", bloom " +
+      FormatBytes(static_cast<double>(c.cache_bytes())) + ", bloom " +
       text(KnobId::kBloomBitsPerKey) + ", " + text(KnobId::kCompression) +
       ", block " + text(KnobId::kBlockSizeBytes) + ", open files " +
       text(KnobId::kMaxOpenFiles) + ", file " + text(KnobId::kMaxFileBytes);
@@ -175,9 +174,8 @@ std::string ConfigText(const TuneConfig& c) {
     s += ", batch " + std::to_string(c.entries_per_batch);
   }
   // RocksDB's own knobs where they leave its defaults.
-  const EngineOptions o = ToEngineOptions(c);
   for (const KnobSpec& k : Knobs()) {
-    std::optional<KnobValue> v = k.get(o);
+    std::optional<KnobValue> v = c.Get(k.id);
     if (IsRocksDbOnly(k) && v && v != k.rocksdb.default_value) {
       s +=
           ", " + std::string(k.json_key) + " " + disktune::KnobValueText(k, *v);
@@ -197,7 +195,7 @@ uint64_t EstimateDbBytes(const DataShape& shape, const TuneConfig& c) {
   // sequence/type), ~3 bytes of varint lengths, and the value, which the
   // block compressor shrinks to about compression_ratio.
   double value = static_cast<double>(shape.value_bytes);
-  if (c.compression != Compression::kNone) value *= shape.compression_ratio;
+  if (c.compression() != Compression::kNone) value *= shape.compression_ratio;
   double per_entry = static_cast<double>(shape.key_bytes) + 8 + 3 + value;
   return static_cast<uint64_t>(
       std::ceil(1.1 * per_entry * static_cast<double>(shape.live_entries)));
@@ -216,7 +214,7 @@ int LsmDepth(const EngineModel& m, uint64_t db_bytes) {
 }
 
 uint64_t EstimateTableCount(const DataShape& shape, const TuneConfig& c) {
-  uint64_t file = std::max<uint64_t>(c.max_file_bytes, 1);
+  uint64_t file = std::max<uint64_t>(c.max_file_bytes(), 1);
   // Level 0 holds up to ~4 files (one per flushed write buffer) on top of
   // the sorted levels.
   return (EstimateDbBytes(shape, c) + file - 1) / file + 4;
@@ -224,17 +222,18 @@ uint64_t EstimateTableCount(const DataShape& shape, const TuneConfig& c) {
 
 uint64_t EstimateTableMemoryBytes(const DataShape& shape, const TuneConfig& c) {
   double entries = 1.1 * static_cast<double>(shape.live_entries);
-  double filter = entries * c.bloom_bits_per_key / 8.0;
+  double filter = entries * c.bloom_bits_per_key() / 8.0;
   double blocks =
       static_cast<double>(EstimateDbBytes(shape, c)) /
-      static_cast<double>(std::max<uint64_t>(c.block_size_bytes, 1));
+      static_cast<double>(std::max<uint64_t>(c.block_size_bytes(), 1));
   // An index entry: the shortened separator key plus a block handle.
   double index = blocks * (static_cast<double>(shape.key_bytes) + 12);
   return static_cast<uint64_t>(std::ceil(filter + index));
 }
 
 int WriteBuffersHeld(const EngineModel& m, const TuneConfig& c) {
-  return c.rocksdb.max_write_buffer_number.value_or(m.write_buffers);
+  return static_cast<int>(
+      c.Get(KnobId::kMaxWriteBufferNumber).value_or(m.write_buffers));
 }
 
 Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
@@ -242,7 +241,7 @@ Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
                                 std::optional<uint64_t> cache_cap_bytes) {
   MemorySplit s;
   s.write_buffers_bytes =
-      static_cast<uint64_t>(WriteBuffersHeld(m, c)) * c.write_buffer_bytes;
+      static_cast<uint64_t>(WriteBuffersHeld(m, c)) * c.write_buffer_bytes();
   s.table_memory_bytes = EstimateTableMemoryBytes(shape, c);
   uint64_t fixed = s.write_buffers_bytes + s.table_memory_bytes;
   if (fixed + kMinCacheBytes > budget_bytes) {
@@ -256,7 +255,8 @@ Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
   // The cache's capacity such that capacity plus its entries' overhead fit
   // what is left.
   const uint64_t left = budget_bytes - fixed;
-  double block = static_cast<double>(std::max<uint64_t>(c.block_size_bytes, 1));
+  double block =
+      static_cast<double>(std::max<uint64_t>(c.block_size_bytes(), 1));
   double per_byte =
       1.0 + static_cast<double>(m.cache_entry_overhead_bytes) / block;
   const uint64_t fills =

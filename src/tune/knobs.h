@@ -2,17 +2,21 @@
 // memory model that splits a budget between write buffers, the block cache
 // and the per-table index/filter blocks.
 //
-// A TuneConfig is fully specified (no "unset"): trials always pass every knob
-// explicitly, so a scenario set's own engine options can never leak into a
-// trial, and "the default" is the engine's documented default value.
+// A TuneConfig sets every knob the engine has (unset only where the engine
+// has no such option, or for unlimited open files): trials always pass
+// every knob explicitly, so a scenario set's own engine options can never
+// leak into a trial, and "the default" is the engine's documented default
+// value.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "engines/engine.h"
@@ -49,31 +53,67 @@ std::span<const Knob> AllKnobs();
 Knob KnobNamed(std::string_view name);
 inline const char* KnobName(Knob k) { return k.name().data(); }
 
+// A value per row of the knob table (engines/knob_spec.h), indexed by
+// KnobId, plus the two settings of the writer. Generic code (the engine
+// options, "does it differ?", copying one knob, the text) reads and writes
+// the row by id; the typed accessors below are for the memory model and
+// the rules, which do arithmetic on a few knobs.
 struct TuneConfig {
-  uint64_t cache_bytes = 0;
-  uint64_t write_buffer_bytes = 0;
-  int bloom_bits_per_key = 0;  // 0 = no filter
-  Compression compression = Compression::kSnappy;
-  uint64_t block_size_bytes = 4 * kKiB;
-  // nullopt = unlimited (RocksDB's default -1: every table stays open).
-  std::optional<int> max_open_files;
-  uint64_t max_file_bytes = 2 * kMiB;
+  // Unset = no value: RocksDB's own knobs in a LevelDB config (LevelDB has
+  // no such options), or a count that is unlimited (max_open_files,
+  // RocksDB's -1: every table stays open). TuneConfig{} starts from the
+  // values below; the tuner's configs start from EngineModel::defaults.
+  std::array<std::optional<KnobValue>, kKnobCount> knobs = InitialKnobs();
   uint64_t entries_per_batch = 1;
   bool sync = false;
-  // RocksDB's own knobs: every one set for RocksDB (its defaults at least),
-  // none for LevelDB, which has no such options.
-  RocksDbKnobs rocksdb;
+
+  std::optional<KnobValue> Get(KnobId id) const {
+    return knobs[static_cast<size_t>(id)];
+  }
+  // A negative count (RocksDB's -1) is stored unset: unlimited.
+  void Set(KnobId id, std::optional<KnobValue> v);
+  template <typename E>
+  requires std::is_enum_v<E>
+  void Set(KnobId id, E v) { Set(id, static_cast<KnobValue>(v)); }
+
+  uint64_t cache_bytes() const { return Bytes(KnobId::kCacheBytes); }
+  uint64_t write_buffer_bytes() const {
+    return Bytes(KnobId::kWriteBufferBytes);
+  }
+  int bloom_bits_per_key() const {  // 0 = no filter
+    return static_cast<int>(Get(KnobId::kBloomBitsPerKey).value_or(0));
+  }
+  Compression compression() const {
+    return static_cast<Compression>(
+        Get(KnobId::kCompression)
+            .value_or(static_cast<KnobValue>(Compression::kSnappy)));
+  }
+  uint64_t block_size_bytes() const { return Bytes(KnobId::kBlockSizeBytes); }
+  // nullopt = unlimited.
+  std::optional<int> max_open_files() const {
+    auto v = Get(KnobId::kMaxOpenFiles);
+    if (!v) return std::nullopt;
+    return static_cast<int>(*v);
+  }
+  uint64_t max_file_bytes() const { return Bytes(KnobId::kMaxFileBytes); }
 
   bool operator==(const TuneConfig&) const = default;
+
+ private:
+  uint64_t Bytes(KnobId id) const {
+    return static_cast<uint64_t>(Get(id).value_or(0));
+  }
+  static std::array<std::optional<KnobValue>, kKnobCount> InitialKnobs();
 };
 
-// The one place TuneConfig's fields meet the knob table. Unlimited open
-// files (nullopt here) is unset in EngineOptions, as RocksDB's default -1 is;
-// the other knobs are always set. FromEngineOptions keeps `base`'s sync and
-// batch and reads every knob `o` sets.
+// The one place TuneConfig meets EngineOptions: each row's value, unset
+// where the config leaves it unset (unlimited open files is unset in
+// EngineOptions too, as RocksDB's default -1 is). FromEngineOptions is
+// `base` with every knob `o` sets.
 EngineOptions ToEngineOptions(const TuneConfig& c);
 TuneConfig FromEngineOptions(const EngineOptions& o, const TuneConfig& base);
-// Knob k's value in c, as the knob table spells it (-1 = unlimited).
+// Knob k's value in c, as the knob table spells it (-1 = unlimited or
+// unset).
 KnobValue KnobValueOf(const TuneConfig& c, Knob k);
 // The value as JSON: a number, or the codec's name.
 nlohmann::json KnobValueJson(const TuneConfig& c, Knob k);

@@ -91,7 +91,7 @@ TEST(MemoryBudget, NothingTheTunerCanEmitExceedsTheBudget) {
             auto split = SplitBudget(m, budget, *shape, c, std::nullopt);
             ASSERT_TRUE(split.ok())
                 << where << " " << what << ": " << split.status().ToString();
-            EXPECT_LE(c.cache_bytes, split->cache_bytes)
+            EXPECT_LE(c.cache_bytes(), split->cache_bytes)
                 << where << " " << what;
             EXPECT_LE(FormMemory(engine, m, *shape, c), budget)
                 << where << " " << what << " " << ConfigText(c);
@@ -105,7 +105,7 @@ TEST(MemoryBudget, NothingTheTunerCanEmitExceedsTheBudget) {
             for (int held : {3, 6}) {
               if (engine != "rocksdb") break;
               TuneConfig more = c;
-              more.rocksdb.max_write_buffer_number = held;
+              more.Set(KnobId::kMaxWriteBufferNumber, held);
               more = WithBudgetCache(in, space, more);
               if (SplitBudget(m, budget, *shape, more, std::nullopt).ok()) {
                 fits(more, std::to_string(held) + " write buffers");
@@ -137,17 +137,17 @@ TEST(MemoryBudget, EveryWriteBufferRocksDbKeepsCounts) {
   DataShape shape;
   shape.live_entries = 1000000;
   TuneConfig c = m.defaults;
-  c.write_buffer_bytes = 16 * kMiB;
+  c.Set(KnobId::kWriteBufferBytes, 16 * kMiB);
   auto two = SplitBudget(m, 512 * kMiB, shape, c, std::nullopt);
   ASSERT_TRUE(two.ok());
   EXPECT_EQ(two->write_buffers_bytes, 2 * 16 * kMiB);
-  c.rocksdb.max_write_buffer_number = 5;
+  c.Set(KnobId::kMaxWriteBufferNumber, 5);
   EXPECT_EQ(WriteBuffersHeld(m, c), 5);
   auto five = SplitBudget(m, 512 * kMiB, shape, c, std::nullopt);
   ASSERT_TRUE(five.ok());
   EXPECT_EQ(five->write_buffers_bytes, 5 * 16 * kMiB);
   EXPECT_EQ(five->cache_bytes, two->cache_bytes - 3 * 16 * kMiB);
-  c.rocksdb.max_write_buffer_number = 40;  // 640 MiB of memtables
+  c.Set(KnobId::kMaxWriteBufferNumber, 40);  // 640 MiB of memtables
   EXPECT_FALSE(SplitBudget(m, 512 * kMiB, shape, c, std::nullopt).ok());
   // LevelDB has no such option: its two memtables.
   EXPECT_EQ(WriteBuffersHeld(ModelFor("leveldb"), ModelFor("leveldb").defaults),
@@ -192,9 +192,9 @@ TEST(MemoryBudget, RocksDbDefaultsShrinkToFitASmallBudget) {
   in.facts = Facts(true);
   std::string def;
   TuneConfig b = BaselineConfig(in, &def);
-  EXPECT_LT(b.write_buffer_bytes, m.defaults.write_buffer_bytes);
-  EXPECT_LE(m.write_buffers * b.write_buffer_bytes +
-                EstimateTableMemoryBytes(in.shape, b) + b.cache_bytes,
+  EXPECT_LT(b.write_buffer_bytes(), m.defaults.write_buffer_bytes());
+  EXPECT_LE(m.write_buffers * b.write_buffer_bytes() +
+                EstimateTableMemoryBytes(in.shape, b) + b.cache_bytes(),
             in.budget_bytes);
   EXPECT_NE(def.find("shrunk"), std::string::npos) << def;
 }

@@ -154,7 +154,8 @@ Judgement Judge(const TuneState& st, const KnobCheckOutcome& check,
   }
   auto split = SplitBudget(st.model, st.req.memory_budget_bytes, res.shape,
                            out.recommendation, std::nullopt);
-  if (!split.ok() || out.recommendation.cache_bytes > split->cache_room_bytes) {
+  if (!split.ok() ||
+      out.recommendation.cache_bytes() > split->cache_room_bytes) {
     // A subset of the winner's knobs can need more index memory than the
     // winner did (a smaller block again): never emit what overruns.
     out.notes.push_back("the measured recommendation (" +
@@ -188,7 +189,7 @@ Judgement Judge(const TuneState& st, const KnobCheckOutcome& check,
   // The split of the cache as recommended (a capped cache holds the
   // overhead of its own capacity, not of the room it left).
   split = SplitBudget(st.model, st.req.memory_budget_bytes, res.shape,
-                      out.recommendation, out.recommendation.cache_bytes);
+                      out.recommendation, out.recommendation.cache_bytes());
   if (split.ok()) out.memory = *split;
   return out;
 }

@@ -357,8 +357,8 @@ std::vector<KnobTrial> RecordKnobTrials(const TuneState& st,
     }
     TuneConfig b = st.trials->Scaled(res.baseline, s_k);
     uint64_t tables = st.trials->TablesAt(res.baseline, s_k);
-    bool reproducible =
-        b.max_open_files && tables > static_cast<uint64_t>(*b.max_open_files);
+    bool reproducible = b.max_open_files() &&
+                        tables > static_cast<uint64_t>(*b.max_open_files());
     if (!reproducible) trials[i].by_rule = true;
   }
   return trials;

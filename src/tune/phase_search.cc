@@ -14,21 +14,8 @@ namespace {
 
 // The values the rules left for knob k, preferred first.
 std::vector<KnobValue> RuleValues(const CandidateSpace& space, Knob k) {
-  std::vector<KnobValue> out;
-  if (k == Knob::Of(KnobId::kWriteBufferBytes)) {
-    for (uint64_t x : space.write_buffer_bytes) {
-      out.push_back(static_cast<KnobValue>(x));
-    }
-  }
-  if (k.name() == "max_file_bytes") {
-    for (uint64_t x : space.max_file_bytes_values) {
-      out.push_back(static_cast<KnobValue>(x));
-    }
-  }
-  for (const KnobCandidates& c : space.rocksdb) {
-    if (c.spec == k.spec) out = c.values;
-  }
-  return out;
+  if (k.spec == nullptr) return {};
+  return space.Values(k.spec->id);
 }
 
 // Scored reads after the writes (read-heavy: a fill, then point reads): a

@@ -127,7 +127,7 @@ Result<VerifyOutcome> Verify(TuneState& st, const KnobCheckOutcome& check) {
         std::to_string(plan.repeats) + " interleaved repeats each");
     v.scale = s_v;
     v.num = static_cast<uint64_t>(*WorkloadOverrides(res.workload, s_v).num);
-    v.trial_cache_bytes = st.trials->Scaled(out.candidate, s_v).cache_bytes;
+    v.trial_cache_bytes = st.trials->Scaled(out.candidate, s_v).cache_bytes();
     {
       const CopyFidelity c = st.trials->FidelityAt(out.candidate, s_v);
       const CopyFidelity b = st.trials->FidelityAt(res.baseline, s_v);

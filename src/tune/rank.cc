@@ -29,10 +29,10 @@ class Estimate : public ThroughputModel {
     // the rest costs a device read per level checked (a filter skips all
     // but ~1% of the levels the key is not in).
     const double held =
-        std::min(1.0, static_cast<double>(c.cache_bytes) /
+        std::min(1.0, static_cast<double>(c.cache_bytes()) /
                           std::max(1.0, static_cast<double>(db)));
     const double probes =
-        1 + (levels - 1) * (c.bloom_bits_per_key > 0 ? 0.01 : 1.0);
+        1 + (levels - 1) * (c.bloom_bits_per_key() > 0 ? 0.01 : 1.0);
     const double read_s =
         (1 - held) * probes * static_cast<double>(*f.rand_read_4k_p50_ns) / 1e9;
     // Writes: each byte is rewritten about once per level (leveled
@@ -44,7 +44,7 @@ class Estimate : public ThroughputModel {
     if (m.id == "leveldb" && f.fdatasync_p50_ns) {
       write_s += entry * levels *
                  (static_cast<double>(*f.fdatasync_p50_ns) / 1e9) /
-                 static_cast<double>(std::max<uint64_t>(c.max_file_bytes, 1));
+                 static_cast<double>(std::max<uint64_t>(c.max_file_bytes(), 1));
     }
     const double reads = t.point_read_share + t.scan_share;
     const double per_op = cpu_s + reads * read_s + t.write_share * write_s;

@@ -18,17 +18,13 @@ using json = nlohmann::json;
 void Decide(CandidateSpace* s, RuleRecord* r, std::vector<KnobValue> values) {
   const KnobSpec* k = FindKnob(r->knob);
   for (KnobValue v : values) r->candidates.push_back(KnobValueToJson(*k, v));
-  s->rocksdb.push_back({k, std::move(values)});
+  s->Set(k->id, std::move(values));
 }
 
 // What an earlier rule decided for knob `id` (its first value), else RocksDB's
 // default.
 KnobValue Decided(const CandidateSpace& s, KnobId id) {
-  const KnobSpec& k = KnobRow(id);
-  for (const KnobCandidates& c : s.rocksdb) {
-    if (c.spec == &k && !c.values.empty()) return c.values.front();
-  }
-  return *k.rocksdb.default_value;
+  return s.First(id).value_or(*KnobRow(id).rocksdb.default_value);
 }
 
 KnobValue Default(std::string_view key) {
@@ -37,8 +33,9 @@ KnobValue Default(std::string_view key) {
 
 // The write buffer the rules prefer (the first one the search tries).
 uint64_t FirstWriteBuffer(const RuleInput& in, const CandidateSpace& s) {
-  return s.write_buffer_bytes.empty() ? in.engine->defaults.write_buffer_bytes
-                                      : s.write_buffer_bytes.front();
+  std::optional<KnobValue> v = s.First(KnobId::kWriteBufferBytes);
+  return v ? static_cast<uint64_t>(*v)
+           : in.engine->defaults.write_buffer_bytes();
 }
 
 bool WriteHeavy(const RuleInput& in) { return in.traits.write_share >= 0.5; }
@@ -96,10 +93,12 @@ void WriteBufferNumber(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   // names the buffers it holds for, so it agrees with whichever buffer the
   // search keeps.
   uint64_t wb = FirstWriteBuffer(in, *s);
-  for (uint64_t x : s->write_buffer_bytes) wb = std::min(wb, x);
+  for (KnobValue x : s->Values(KnobId::kWriteBufferBytes)) {
+    wb = std::min(wb, static_cast<uint64_t>(x));
+  }
   const KnobValue d = Default(r->knob);
   std::string buffers;
-  for (uint64_t x : s->write_buffer_bytes) {
+  for (KnobValue x : s->Values(KnobId::kWriteBufferBytes)) {
     buffers += (buffers.empty() ? "" : ", ") + Bytes(static_cast<double>(x));
   }
   r->fact = "scored writes " + Percent(in.traits.write_share) +

@@ -40,36 +40,35 @@ void TableSizeFromSyncRate(const RuleInput& in, CandidateSpace* s,
       !f.fdatasync_p50_ns || !f.seq_write_bytes_per_sec) {
     return;
   }
+  const uint64_t file = static_cast<uint64_t>(*s->First(KnobId::kMaxFileBytes));
   const double sync_s = static_cast<double>(*f.fdatasync_p50_ns) / 1e9;
   const double syncs_per_sec = 1 / std::max(sync_s, 1e-6);
-  const double cap = static_cast<double>(s->max_file_bytes) * syncs_per_sec;
+  const double cap = static_cast<double>(file) * syncs_per_sec;
   char text[200];
   std::snprintf(text, sizeof(text),
                 "; fdatasync p50 %s (%.0f syncs/s): %s tables cap table "
                 "writes near %s against the disk's %s",
                 Micros(*f.fdatasync_p50_ns).c_str(), syncs_per_sec,
-                Bytes(static_cast<double>(s->max_file_bytes)).c_str(),
-                MBps(cap).c_str(), MBps(*f.seq_write_bytes_per_sec).c_str());
+                Bytes(static_cast<double>(file)).c_str(), MBps(cap).c_str(),
+                MBps(*f.seq_write_bytes_per_sec).c_str());
   r->fact += text;
   const uint64_t want = std::min<uint64_t>(
       RoundUpPow2(
           static_cast<uint64_t>(10 * sync_s * *f.seq_write_bytes_per_sec)),
       32 * kMiB);
-  const double write_s =
-      static_cast<double>(s->max_file_bytes) / *f.seq_write_bytes_per_sec;
-  if (want <= s->max_file_bytes || sync_s < 0.5 * write_s) {
+  const double write_s = static_cast<double>(file) / *f.seq_write_bytes_per_sec;
+  if (want <= file || sync_s < 0.5 * write_s) {
     r->decision +=
         "; a table's sync costs under half the time the disk takes to "
         "write it, so the sync rate does not cap writes here";
     return;
   }
-  s->max_file_bytes_values = {want, s->max_file_bytes};
+  s->Set(KnobId::kMaxFileBytes, std::vector<uint64_t>{want, file});
   r->decision += "; measure " + Bytes(static_cast<double>(want)) +
                  " tables against it: each table's fdatasync would cost "
                  "more than a tenth of the time the disk takes to write it "
                  "(LevelDB syncs every table it finishes)";
-  s->max_file_bytes = want;
-  r->candidates = {want, s->max_file_bytes_values[1]};
+  r->candidates = {want, file};
 }
 
 void TableFileSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
@@ -80,38 +79,38 @@ void TableFileSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   uint64_t cap = OpenFilesCap(in);
   r->fact = "estimated table data " + Bytes(static_cast<double>(db)) + " = " +
             std::to_string(tables) + " tables of " +
-            Bytes(static_cast<double>(c.max_file_bytes)) +
+            Bytes(static_cast<double>(c.max_file_bytes())) +
             "; open-file limit " + std::to_string(in.facts.fd_limit);
-  s->max_file_bytes = c.max_file_bytes;
+  uint64_t file = c.max_file_bytes();
   if (tables <= cap * 8 / 10) {
     r->decision = "keep the default table size: every table can stay open";
   } else {
     uint64_t want = RoundUpPow2(db / std::max<uint64_t>(cap * 8 / 10, 1) + 1);
-    s->max_file_bytes = std::clamp(want, m.min_file_bytes, m.max_file_bytes);
+    file = std::clamp(want, m.min_file_bytes, m.max_file_bytes);
     r->decision = "raise the table size to " +
-                  Bytes(static_cast<double>(s->max_file_bytes)) +
-                  " so the tables fit in " + std::to_string(cap) +
-                  " open files";
+                  Bytes(static_cast<double>(file)) + " so the tables fit in " +
+                  std::to_string(cap) + " open files";
   }
-  r->candidates = {s->max_file_bytes};
+  s->Set(KnobId::kMaxFileBytes, std::vector<uint64_t>{file});
+  r->candidates = {file};
   TableSizeFromSyncRate(in, s, r);
 }
 
 void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const EngineModel& m = *in.engine;
   TuneConfig c = m.defaults;
-  c.max_file_bytes = s->max_file_bytes;
+  c.Set(KnobId::kMaxFileBytes, s->First(KnobId::kMaxFileBytes));
   uint64_t tables = EstimateTableCount(in.shape, c);
   uint64_t cap = OpenFilesCap(in);
   r->fact = std::to_string(tables) + " tables expected (" +
             Bytes(static_cast<double>(EstimateDbBytes(in.shape, c))) + " / " +
-            Bytes(static_cast<double>(c.max_file_bytes)) + "); default " +
+            Bytes(static_cast<double>(c.max_file_bytes())) + "); default " +
             KnobValueText(m.defaults, Knob::Of(KnobId::kMaxOpenFiles)) +
             "; open-file limit " + std::to_string(in.facts.fd_limit);
-  s->max_open_files = m.defaults.max_open_files;
-  if (!m.defaults.max_open_files) {
+  std::optional<int> open = m.defaults.max_open_files();
+  if (!m.defaults.max_open_files()) {
     if (tables + 100 > in.facts.fd_limit) {
-      s->max_open_files = static_cast<int>(cap);
+      open = static_cast<int>(cap);
       r->decision = "unlimited would exceed the open-file limit: cap at " +
                     std::to_string(cap) +
                     " (raise ulimit -n instead if you can)";
@@ -119,12 +118,12 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
       r->decision = "keep unlimited: every table stays open within the limit";
     }
   } else if (tables + tables / 10 <=
-                 static_cast<uint64_t>(*m.defaults.max_open_files) &&
-             static_cast<uint64_t>(*m.defaults.max_open_files) <= cap) {
+                 static_cast<uint64_t>(*m.defaults.max_open_files()) &&
+             static_cast<uint64_t>(*m.defaults.max_open_files()) <= cap) {
     r->decision = "keep the default: it already covers every table";
   } else if (tables + tables / 10 <=
-             static_cast<uint64_t>(*m.defaults.max_open_files)) {
-    s->max_open_files = static_cast<int>(cap);
+             static_cast<uint64_t>(*m.defaults.max_open_files())) {
+    open = static_cast<int>(cap);
     r->decision = "lower to " + std::to_string(cap) +
                   ": the default would run into the open-file limit (the "
                   "engine also needs descriptors for its log and manifest)";
@@ -132,15 +131,16 @@ void OpenFiles(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     // the engines' tuning guides: below the table count every read may reopen a
     // table (seed 3: read time fell 2-4x with max_open_files=11000 on 10 GB).
     uint64_t want = (tables * 5 / 4 + 64 + 99) / 100 * 100;
-    s->max_open_files = static_cast<int>(std::min(want, cap));
-    r->decision = "raise to " + std::to_string(*s->max_open_files) +
+    open = static_cast<int>(std::min(want, cap));
+    r->decision = "raise to " + std::to_string(*open) +
                   " (>= tables + 25%): below the table count every read can "
                   "reopen a table (2-4x slower reads, measured on LevelDB); "
                   "the service needs "
                   "ulimit -n >= " +
-                  std::to_string(*s->max_open_files + 64);
+                  std::to_string(*open + 64);
   }
-  r->candidates = {s->max_open_files ? json(*s->max_open_files) : json(-1)};
+  s->Set(KnobId::kMaxOpenFiles, std::vector<KnobValue>{open.value_or(-1)});
+  r->candidates = {open ? json(*open) : json(-1)};
 }
 
 void Bloom(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
@@ -154,19 +154,19 @@ void Bloom(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
             (ReadsHitDevice(in) ? "reach the device at full size"
                                 : "fit in memory at full size");
   if (t.point_read_share < 0.05) {
-    s->bloom_bits = {0};
+    s->Set(KnobId::kBloomBitsPerKey, {0});
     r->decision =
         "none: without point reads a filter only costs memory (bits/8 per "
         "key) and CPU while writing";
   } else if (ReadsHitDevice(in) && in.facts.rand_read_4k_p50_ns &&
              *in.facts.rand_read_4k_p50_ns >= 50000) {
-    s->bloom_bits = {10, 0};
+    s->Set(KnobId::kBloomBitsPerKey, {10, 0});
     r->decision =
         "10 bits/key first: each read of a table a key is not in costs a "
         "device read, and 10 bits give ~1% false positives; none is "
         "measured too";
   } else {
-    s->bloom_bits = {10, 0};
+    s->Set(KnobId::kBloomBitsPerKey, {10, 0});
     r->decision =
         "measure 10 bits/key (~1% false positives) against none: from "
         "memory a filter saves block lookups, not device reads";
@@ -176,7 +176,9 @@ void Bloom(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
         "; keys are loaded in order, so tables do not overlap and filters "
         "may give nothing (seed 3)";
   }
-  for (int b : s->bloom_bits) r->candidates.push_back(b);
+  for (KnobValue b : s->Values(KnobId::kBloomBitsPerKey)) {
+    r->candidates.push_back(b);
+  }
 }
 
 void WriteBuffer(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
@@ -235,7 +237,7 @@ void WriteBuffer(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     if (x >= 4 * kMiB) x = x / kMiB * kMiB;
     if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
   }
-  s->write_buffer_bytes = out;
+  s->Set(KnobId::kWriteBufferBytes, out);
   r->fact = "scored writes " + Percent(w) + "; budget " +
             Bytes(static_cast<double>(b)) + " for " +
             std::to_string(m.write_buffers) + " write buffers + cache; " +
@@ -257,11 +259,11 @@ void Cache(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
             " of " + std::to_string(in.shape.live_entries) +
             " keys); scored reads " + Percent(reads);
   if (reads == 0) {
-    s->cache_cap_bytes = in.engine->defaults.cache_bytes;
+    s->cache_cap_bytes = in.engine->defaults.cache_bytes();
     r->decision =
         "no scored reads: the cache only serves the engine's metadata; keep "
         "the default " +
-        Bytes(static_cast<double>(in.engine->defaults.cache_bytes)) +
+        Bytes(static_cast<double>(in.engine->defaults.cache_bytes())) +
         " and leave the rest of the budget unused";
   } else if (ws * 1.25 < static_cast<double>(in.budget_bytes)) {
     s->cache_cap_bytes =
@@ -319,21 +321,24 @@ void CompressionRule(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     v = {Compression::kSnappy, Compression::kNone, Compression::kLz4};
     r->decision = "CPU and disk are close: measure snappy against none";
   }
+  std::vector<Compression> codecs;
   for (Compression c : v) {
     if (has(c)) {
-      s->compressions.push_back(c);
+      codecs.push_back(c);
       r->candidates.push_back(CompressionName(c));
     }
   }
-  if (s->compressions.empty()) {
-    s->compressions = {m.defaults.compression};
-    r->candidates = {CompressionName(m.defaults.compression)};
+  if (codecs.empty()) {
+    codecs = {m.defaults.compression()};
+    r->candidates = {CompressionName(m.defaults.compression())};
   }
+  s->Set(KnobId::kCompression, codecs);
 }
 
 void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   const WorkloadTraits& t = in.traits;
-  const uint64_t d = in.engine->defaults.block_size_bytes;
+  const uint64_t d = in.engine->defaults.block_size_bytes();
+  std::vector<uint64_t> blocks;
   r->fact = "point reads " + Percent(t.point_read_share) + ", scans " +
             Percent(t.scan_share) + " of scored ops; device " +
             (!in.facts.rotational   ? "type unknown"
@@ -349,7 +354,7 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
     // leave-one-out (three pairs: six runs whose timed steps alone take
     // 15-16 s each on that VM) does not fit in 0.2 of the grid's time, so it
     // is not ranked.
-    s->block_size_bytes = {d};
+    blocks = {d};
     r->decision =
         "keep the default: without reads, block size changes only "
         "compaction's cost per block, and larger blocks save some of it "
@@ -360,29 +365,30 @@ void BlockSize(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
   } else if (in.facts.rotational.value_or(false) && ReadsHitDevice(in)) {
     // RocksDB's wiki for spinning disks: blocks of 64 KiB or more, since a
     // seek costs as much as reading tens of KiB.
-    s->block_size_bytes = {64 * kKiB, 16 * kKiB, d};
+    blocks = {64 * kKiB, 16 * kKiB, d};
     r->decision =
         "larger blocks first: on a spinning disk a seek costs as much as "
         "reading tens of KiB, so a read that fetches one 64 KiB block "
         "costs little more than a 4 KiB one and the index shrinks 16x "
         "(RocksDB's wiki: block_size >= 64 KiB on spinning disks)";
   } else if (t.scan_share >= 0.5) {
-    s->block_size_bytes = {16 * kKiB, 64 * kKiB, d};
+    blocks = {16 * kKiB, 64 * kKiB, d};
     r->decision =
         "larger blocks first: scans read whole blocks, so fewer, larger "
         "blocks mean fewer fetches and a smaller index";
   } else if (ReadsHitDevice(in)) {
-    s->block_size_bytes = {d, 16 * kKiB};
+    blocks = {d, 16 * kKiB};
     r->decision =
         "small blocks first: each point read from the device fetches one "
         "block, and 4 KiB matches the device's read unit";
   } else {
-    s->block_size_bytes = {d, 16 * kKiB};
+    blocks = {d, 16 * kKiB};
     r->decision =
         "measure 4 KiB against 16 KiB (smaller index, more bytes "
         "per lookup)";
   }
-  for (uint64_t b : s->block_size_bytes) r->candidates.push_back(b);
+  s->Set(KnobId::kBlockSizeBytes, blocks);
+  for (uint64_t b : blocks) r->candidates.push_back(b);
 }
 
 void GroupCommit(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
@@ -459,25 +465,46 @@ constexpr Rule kRules[] = {
      "fdatasync latency and the target write rate", GroupCommit},
 };
 
-// Every combination of the values the RocksDB rules left, on top of
-// `base`, with its rank (the sum of each value's place in its list);
-// `base` alone when there are none (LevelDB).
-std::vector<std::pair<size_t, RocksDbKnobs>> RocksDbCombinations(
-    const CandidateSpace& space, const RocksDbKnobs& base) {
-  std::vector<std::pair<size_t, RocksDbKnobs>> out = {{0, base}};
-  for (const KnobCandidates& kc : space.rocksdb) {
-    std::vector<std::pair<size_t, RocksDbKnobs>> next;
-    for (const auto& [rank, knobs] : out) {
-      for (size_t i = 0; i < kc.values.size(); i++) {
-        EngineOptions o;
-        o.rocksdb = knobs;
-        kc.spec->set(&o, kc.values[i]);
-        next.push_back({rank + i, o.rocksdb});
-      }
-    }
-    out = std::move(next);
+// The knobs the rules left values for, in the order candidates vary (the
+// first slowest): the table's order for the knobs both engines have, then
+// RocksDB's own in the order their rules decided them. Ties in rank keep
+// this order.
+std::vector<const KnobCandidates*> VaryingOrder(const CandidateSpace& space) {
+  std::vector<const KnobCandidates*> order;
+  for (const KnobCandidates& kc : space.knobs) order.push_back(&kc);
+  auto key = [](const KnobCandidates* kc) {
+    return IsRocksDbOnly(*kc->spec) ? kKnobCount
+                                    : static_cast<size_t>(kc->spec->id);
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const KnobCandidates* x, const KnobCandidates* y) {
+                     return key(x) < key(y);
+                   });
+  return order;
+}
+
+// Calls f(config, rank) for every combination of the space's values on top
+// of `base`, rank being the sum of each value's place in its list.
+template <typename F>
+void ForEachCombination(const CandidateSpace& space, const TuneConfig& base,
+                        F&& f) {
+  const std::vector<const KnobCandidates*> order = VaryingOrder(space);
+  for (const KnobCandidates* kc : order) {
+    if (kc->values.empty()) return;
   }
-  return out;
+  std::vector<size_t> at(order.size(), 0);
+  while (true) {
+    TuneConfig c = base;
+    size_t rank = 0;
+    for (size_t i = 0; i < order.size(); i++) {
+      c.Set(order[i]->spec->id, order[i]->values[at[i]]);
+      rank += at[i];
+    }
+    f(c, rank);
+    size_t i = order.size();
+    while (i > 0 && ++at[i - 1] == order[i - 1]->values.size()) at[--i] = 0;
+    if (i == 0) return;
+  }
 }
 
 // The cache `c` gets under the budget; *fits is false when the write
@@ -491,6 +518,30 @@ uint64_t CacheFor(const RuleInput& in, const CandidateSpace& space,
 }
 
 }  // namespace
+
+const std::vector<KnobValue>& CandidateSpace::Values(KnobId id) const {
+  static const std::vector<KnobValue> kNone;
+  for (const KnobCandidates& kc : knobs) {
+    if (kc.spec->id == id) return kc.values;
+  }
+  return kNone;
+}
+
+std::optional<KnobValue> CandidateSpace::First(KnobId id) const {
+  const std::vector<KnobValue>& v = Values(id);
+  if (v.empty()) return std::nullopt;
+  return v.front();
+}
+
+void CandidateSpace::Set(KnobId id, std::vector<KnobValue> values) {
+  for (KnobCandidates& kc : knobs) {
+    if (kc.spec->id == id) {
+      kc.values = std::move(values);
+      return;
+    }
+  }
+  knobs.push_back({&KnobRow(id), std::move(values)});
+}
 
 std::span<const Rule> Rules() { return kRules; }
 
@@ -598,7 +649,7 @@ uint64_t BaselineWriteBufferBytes(const RuleInput& in) {
   const EngineModel& m = *in.engine;
   TuneConfig c = m.defaults;
   if (SplitBudget(m, in.budget_bytes, in.shape, c, std::nullopt).ok()) {
-    return c.write_buffer_bytes;
+    return c.write_buffer_bytes();
   }
   // The default write buffers alone overrun the budget (RocksDB's 2 x 64
   // MiB under 64 MiB): the budget is a hard limit, so the baseline's
@@ -608,11 +659,11 @@ uint64_t BaselineWriteBufferBytes(const RuleInput& in) {
   const int held = WriteBuffersHeld(m, c);
   uint64_t x = in.budget_bytes / 4 / static_cast<uint64_t>(held);
   if (x >= 4 * kMiB) x = x / kMiB * kMiB;
-  c.write_buffer_bytes =
-      std::clamp(x, m.min_write_buffer_bytes, m.defaults.write_buffer_bytes);
+  c.Set(KnobId::kWriteBufferBytes, std::clamp(x, m.min_write_buffer_bytes,
+                                              m.defaults.write_buffer_bytes()));
   return SplitBudget(m, in.budget_bytes, in.shape, c, std::nullopt).ok()
-             ? c.write_buffer_bytes
-             : m.defaults.write_buffer_bytes;
+             ? c.write_buffer_bytes()
+             : m.defaults.write_buffer_bytes();
 }
 
 TuneConfig BaselineConfig(const RuleInput& in, std::string* definition) {
@@ -620,26 +671,27 @@ TuneConfig BaselineConfig(const RuleInput& in, std::string* definition) {
   TuneConfig c = m.defaults;
   c.sync = in.workload.durable_writes;
   c.entries_per_batch = in.workload.entries_per_batch;
-  c.write_buffer_bytes = BaselineWriteBufferBytes(in);
+  c.Set(KnobId::kWriteBufferBytes, BaselineWriteBufferBytes(in));
   auto split = SplitBudget(m, in.budget_bytes, in.shape, c, std::nullopt);
   std::string what = std::string(m.id) + " " + std::string(m.version) +
                      " defaults for every knob";
-  if (c.write_buffer_bytes != m.defaults.write_buffer_bytes) {
+  if (c.write_buffer_bytes() != m.defaults.write_buffer_bytes()) {
     what += ", except the write buffer, shrunk to " +
-            Bytes(static_cast<double>(c.write_buffer_bytes)) +
+            Bytes(static_cast<double>(c.write_buffer_bytes())) +
             " (the default " + std::to_string(WriteBuffersHeld(m, c)) + " x " +
-            Bytes(static_cast<double>(m.defaults.write_buffer_bytes)) +
+            Bytes(static_cast<double>(m.defaults.write_buffer_bytes())) +
             " would not fit the " +
             Bytes(static_cast<double>(in.budget_bytes)) + " budget)";
   }
   if (split.ok()) {
-    c.cache_bytes = split->cache_bytes;
-    what += ", except the block cache, which gets what the " +
-            Bytes(static_cast<double>(in.budget_bytes)) +
-            " budget leaves after the write buffers (" +
-            std::to_string(WriteBuffersHeld(m, c)) + " x " +
-            Bytes(static_cast<double>(c.write_buffer_bytes)) +
-            ") and index blocks: " + Bytes(static_cast<double>(c.cache_bytes));
+    c.Set(KnobId::kCacheBytes, split->cache_bytes);
+    what +=
+        ", except the block cache, which gets what the " +
+        Bytes(static_cast<double>(in.budget_bytes)) +
+        " budget leaves after the write buffers (" +
+        std::to_string(WriteBuffersHeld(m, c)) + " x " +
+        Bytes(static_cast<double>(c.write_buffer_bytes())) +
+        ") and index blocks: " + Bytes(static_cast<double>(c.cache_bytes()));
   } else {
     what += " and no room for a block cache: " + split.status().message();
   }
@@ -656,7 +708,7 @@ TuneConfig WithBudgetCache(const RuleInput& in, const CandidateSpace& space,
                            TuneConfig c) {
   bool fits = false;
   uint64_t cache = CacheFor(in, space, c, &fits);
-  if (fits) c.cache_bytes = cache;
+  if (fits) c.Set(KnobId::kCacheBytes, cache);
   return c;
 }
 
@@ -669,43 +721,20 @@ std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
   };
   std::vector<Ranked> out;
   size_t dropped = 0;
-  const auto own = RocksDbCombinations(*space, baseline.rocksdb);
-  const std::vector<uint64_t> files =
-      space->max_file_bytes_values.empty()
-          ? std::vector<uint64_t>{space->max_file_bytes}
-          : space->max_file_bytes_values;
-  for (size_t a = 0; a < space->write_buffer_bytes.size(); a++) {
-    for (size_t b = 0; b < space->bloom_bits.size(); b++) {
-      for (size_t c = 0; c < space->compressions.size(); c++) {
-        for (size_t d = 0; d < space->block_size_bytes.size(); d++) {
-          for (size_t e = 0; e < files.size(); e++) {
-            TuneConfig t = baseline;
-            t.write_buffer_bytes = space->write_buffer_bytes[a];
-            t.bloom_bits_per_key = space->bloom_bits[b];
-            t.compression = space->compressions[c];
-            t.block_size_bytes = space->block_size_bytes[d];
-            t.max_open_files = space->max_open_files;
-            t.max_file_bytes = files[e];
-            t.entries_per_batch = space->entries_per_batch;
-            for (const auto& [rank, knobs] : own) {
-              TuneConfig u = t;
-              u.rocksdb = knobs;
-              bool fits = false;
-              u.cache_bytes = CacheFor(in, *space, u, &fits);
-              if (!fits) {
-                dropped++;
-                continue;
-              }
-              if (u == baseline) continue;
-              bool dup = std::any_of(out.begin(), out.end(),
-                                     [&](const Ranked& r) { return r.c == u; });
-              if (!dup) out.push_back({a + b + c + d + e + rank, u});
-            }
-          }
-        }
-      }
+  TuneConfig base = baseline;
+  base.entries_per_batch = space->entries_per_batch;
+  ForEachCombination(*space, base, [&](TuneConfig u, size_t rank) {
+    bool fits = false;
+    u.Set(KnobId::kCacheBytes, CacheFor(in, *space, u, &fits));
+    if (!fits) {
+      dropped++;
+      return;
     }
-  }
+    if (u == baseline) return;
+    bool dup = std::any_of(out.begin(), out.end(),
+                           [&](const Ranked& r) { return r.c == u; });
+    if (!dup) out.push_back({rank, u});
+  });
   std::stable_sort(
       out.begin(), out.end(),
       [](const Ranked& x, const Ranked& y) { return x.rank < y.rank; });
@@ -716,8 +745,9 @@ std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
   rec.rule = "memory-budget";
   rec.knob = "cache_bytes";
   rec.fact = "budget " + Bytes(static_cast<double>(in.budget_bytes)) + " = " +
-             (space->rocksdb.empty() ? std::to_string(in.engine->write_buffers)
-                                     : std::string("max_write_buffer_number")) +
+             (space->Values(KnobId::kMaxWriteBufferNumber).empty()
+                  ? std::to_string(in.engine->write_buffers)
+                  : std::string("max_write_buffer_number")) +
              " x write buffer + index/filter blocks of open tables + block "
              "cache";
   rec.decision = "the cache takes the rest; " + std::to_string(configs.size()) +

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "probes/environment.h"
@@ -70,31 +71,38 @@ struct RuleRecord {
   std::vector<nlohmann::json> candidates;
 };
 
-// The values a rule leaves for one of RocksDB's own knobs, preferred
-// first: one value fixes the knob, more are measured.
+// The values the rules left for one knob, preferred first: one value fixes
+// the knob, more are measured.
 struct KnobCandidates {
   const KnobSpec* spec = nullptr;
   std::vector<KnobValue> values;
 };
 
-// The values left to measure for each knob (preferred first) and the knobs
-// rules fix outright.
+// What the rules decided: a map from knob to its candidate values, and the
+// settings that are not knobs of the table.
 struct CandidateSpace {
-  std::vector<uint64_t> write_buffer_bytes;
-  std::vector<int> bloom_bits;
-  std::vector<Compression> compressions;
-  std::vector<uint64_t> block_size_bytes;
-  std::optional<int> max_open_files;
-  uint64_t max_file_bytes = 0;  // the preferred table file size
-  // Table file sizes to measure, preferred first, when the device's sync
-  // rate leaves more than one (else empty: max_file_bytes is fixed).
-  std::vector<uint64_t> max_file_bytes_values;
+  // In the order the rules decided them; a knob no rule decided keeps the
+  // baseline's value. A count of -1 is unlimited (max_open_files).
+  std::vector<KnobCandidates> knobs;
   uint64_t entries_per_batch = 1;
   // A cache above the working set buys nothing.
   std::optional<uint64_t> cache_cap_bytes;
-  // RocksDB's own knobs (engine rocksdb only; empty for LevelDB).
-  std::vector<KnobCandidates> rocksdb;
   std::vector<RuleRecord> records;
+
+  // The values left for `id`; empty when no rule decided it.
+  const std::vector<KnobValue>& Values(KnobId id) const;
+  // The preferred value for `id`, if a rule decided it.
+  std::optional<KnobValue> First(KnobId id) const;
+  // Replaces the values of `id` (keeping its place), or adds them.
+  void Set(KnobId id, std::vector<KnobValue> values);
+  template <typename T>
+  requires(std::is_integral_v<T> ||
+           std::is_enum_v<T>) void Set(KnobId id,
+                                       const std::vector<T>& values) {
+    std::vector<KnobValue> v;
+    for (T x : values) v.push_back(static_cast<KnobValue>(x));
+    Set(id, std::move(v));
+  }
 };
 
 struct Rule {

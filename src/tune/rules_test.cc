@@ -84,8 +84,8 @@ TEST(RulesTest, SlowRandomReadsOnDataBeyondMemoryTurnBloomOn) {
   RuleInput in = Input("read-heavy", 1000000000);
   in.facts.rand_read_4k_p50_ns = 8000000;
   CandidateSpace s = ApplyRules(in);
-  ASSERT_FALSE(s.bloom_bits.empty());
-  EXPECT_EQ(s.bloom_bits.front(), 10);
+  ASSERT_FALSE(s.Values(KnobId::kBloomBitsPerKey).empty());
+  EXPECT_EQ(s.Values(KnobId::kBloomBitsPerKey).front(), 10);
   const RuleRecord* r = Record(s, "bloom-for-point-reads");
   ASSERT_NE(r, nullptr);
   EXPECT_NE(r->fact.find("8000 us"), std::string::npos) << r->fact;
@@ -94,21 +94,24 @@ TEST(RulesTest, SlowRandomReadsOnDataBeyondMemoryTurnBloomOn) {
 
 TEST(RulesTest, NoPointReadsNoBloom) {
   CandidateSpace s = ApplyRules(Input("write-heavy", 1000000));
-  EXPECT_EQ(s.bloom_bits, std::vector<int>{0});
+  EXPECT_EQ(s.Values(KnobId::kBloomBitsPerKey), std::vector<KnobValue>{0});
   // Without reads, block size changes only compaction's cost per block: the
   // default stays.
-  EXPECT_EQ(s.block_size_bytes, std::vector<uint64_t>{4 * kKiB});
+  EXPECT_EQ(s.Values(KnobId::kBlockSizeBytes),
+            std::vector<KnobValue>{4 * kKiB});
   // Writes scored on a fast disk: an eighth of the budget first.
-  ASSERT_FALSE(s.write_buffer_bytes.empty());
-  EXPECT_EQ(s.write_buffer_bytes.front(), 16 * kMiB);
+  ASSERT_FALSE(s.Values(KnobId::kWriteBufferBytes).empty());
+  EXPECT_EQ(s.First(KnobId::kWriteBufferBytes), KnobValue{16 * kMiB});
   // Never below the default, however small the budget.
   RuleInput small = Input("write-heavy", 1000000);
   small.budget_bytes = 16 * kMiB;
-  EXPECT_EQ(ApplyRules(small).write_buffer_bytes.front(), 4 * kMiB);
+  EXPECT_EQ(ApplyRules(small).First(KnobId::kWriteBufferBytes),
+            KnobValue{4 * kMiB});
   // On a slow disk (2011's), large buffers first (the engines' tuning guides).
   RuleInput slow = Input("write-heavy", 1000000);
   slow.facts.seq_write_bytes_per_sec = 80e6;
-  EXPECT_EQ(ApplyRules(slow).write_buffer_bytes.front(), 56 * kMiB);
+  EXPECT_EQ(ApplyRules(slow).First(KnobId::kWriteBufferBytes),
+            KnobValue{56 * kMiB});
 }
 
 TEST(RulesTest, CacheSizedToTheWorkingSet) {
@@ -122,8 +125,8 @@ TEST(RulesTest, CacheSizedToTheWorkingSet) {
   TuneConfig base = BaselineConfig(in, nullptr);
   for (const TuneConfig& c : EnumerateCandidates(in, base, &s)) {
     if (c == base) continue;
-    EXPECT_GE(static_cast<double>(c.cache_bytes), ws) << ConfigText(c);
-    EXPECT_LE(c.cache_bytes, *s.cache_cap_bytes) << ConfigText(c);
+    EXPECT_GE(static_cast<double>(c.cache_bytes()), ws) << ConfigText(c);
+    EXPECT_LE(c.cache_bytes(), *s.cache_cap_bytes) << ConfigText(c);
   }
 
   // A working set beyond the budget: the cache takes all that is left.
@@ -135,29 +138,29 @@ TEST(RulesTest, OpenFilesCoverTheTableCount) {
   // 10 GiB of data in 2 MiB tables: ~4,000 tables, above LevelDB's 1000.
   RuleInput in = Input("read-heavy", 10 * kGiB / 116);
   CandidateSpace s = ApplyRules(in);
-  ASSERT_TRUE(s.max_open_files.has_value());
+  ASSERT_TRUE(s.First(KnobId::kMaxOpenFiles).has_value());
   TuneConfig c = in.engine->defaults;
-  c.max_file_bytes = s.max_file_bytes;
-  EXPECT_GE(static_cast<uint64_t>(*s.max_open_files),
+  c.Set(KnobId::kMaxFileBytes, s.First(KnobId::kMaxFileBytes));
+  EXPECT_GE(static_cast<uint64_t>(*s.First(KnobId::kMaxOpenFiles)),
             EstimateTableCount(in.shape, c));
-  EXPECT_GT(*s.max_open_files, 1000);
+  EXPECT_GT(*s.First(KnobId::kMaxOpenFiles), 1000);
 
   // Small data: the default already covers every table.
   CandidateSpace small = ApplyRules(Input("read-heavy", 100000));
-  EXPECT_EQ(small.max_open_files, std::optional<int>(1000));
+  EXPECT_EQ(small.Values(KnobId::kMaxOpenFiles), std::vector<KnobValue>{1000});
 }
 
 TEST(RulesTest, FewFileDescriptorsRaiseTheTableSize) {
   RuleInput in = Input("read-heavy", 10 * kGiB / 116);
   in.facts.fd_limit = 1024;
   CandidateSpace s = ApplyRules(in);
-  EXPECT_GT(s.max_file_bytes, 2 * kMiB);
+  EXPECT_GT(s.First(KnobId::kMaxFileBytes), KnobValue{2 * kMiB});
   TuneConfig c = in.engine->defaults;
-  c.max_file_bytes = s.max_file_bytes;
-  ASSERT_TRUE(s.max_open_files.has_value());
-  EXPECT_LE(*s.max_open_files, 1024 - 64);
+  c.Set(KnobId::kMaxFileBytes, s.First(KnobId::kMaxFileBytes));
+  ASSERT_TRUE(s.First(KnobId::kMaxOpenFiles).has_value());
+  EXPECT_LE(*s.First(KnobId::kMaxOpenFiles), 1024 - 64);
   EXPECT_LE(EstimateTableCount(in.shape, c),
-            static_cast<uint64_t>(*s.max_open_files));
+            static_cast<uint64_t>(*s.First(KnobId::kMaxOpenFiles)));
 }
 
 TEST(RulesTest, SlowFsyncWithDurableWritesBatches) {
@@ -184,22 +187,24 @@ TEST(RulesTest, SlowFsyncWithDurableWritesBatches) {
 TEST(RulesTest, CompressionFollowsTheBottleneck) {
   RuleInput in = Input("write-heavy", 1000000);
   // Disk faster than snappy: the CPU is the bottleneck, none first.
-  EXPECT_EQ(ApplyRules(in).compressions.front(), Compression::kNone);
+  EXPECT_EQ(ApplyRules(in).First(KnobId::kCompression),
+            static_cast<KnobValue>(Compression::kNone));
   // A slow disk: keep compressing.
   in.facts.seq_write_bytes_per_sec = 50e6;
-  EXPECT_EQ(ApplyRules(in).compressions,
-            std::vector<Compression>{Compression::kSnappy});
+  EXPECT_EQ(
+      ApplyRules(in).Values(KnobId::kCompression),
+      std::vector<KnobValue>{static_cast<KnobValue>(Compression::kSnappy)});
   // Incompressible values: none only.
   in.workload.compression_ratio = 1.0;
   in.shape.compression_ratio = 1.0;
-  EXPECT_EQ(ApplyRules(in).compressions,
-            std::vector<Compression>{Compression::kNone});
+  EXPECT_EQ(ApplyRules(in).Values(KnobId::kCompression),
+            std::vector<KnobValue>{static_cast<KnobValue>(Compression::kNone)});
 }
 
 TEST(RulesTest, ScansPreferLargerBlocks) {
   CandidateSpace s = ApplyRules(Input("ycsb-e", 100000));
-  ASSERT_FALSE(s.block_size_bytes.empty());
-  EXPECT_GT(s.block_size_bytes.front(), 4 * kKiB);
+  ASSERT_FALSE(s.Values(KnobId::kBlockSizeBytes).empty());
+  EXPECT_GT(s.First(KnobId::kBlockSizeBytes), KnobValue{4 * kKiB});
 }
 
 TEST(RulesTest, BaselineIsTheDefaultsWithTheBudgetsCache) {
@@ -207,13 +212,13 @@ TEST(RulesTest, BaselineIsTheDefaultsWithTheBudgetsCache) {
   std::string def;
   TuneConfig b = BaselineConfig(in, &def);
   const TuneConfig& d = in.engine->defaults;
-  EXPECT_EQ(b.write_buffer_bytes, d.write_buffer_bytes);
-  EXPECT_EQ(b.bloom_bits_per_key, d.bloom_bits_per_key);
-  EXPECT_EQ(b.compression, d.compression);
-  EXPECT_EQ(b.max_open_files, d.max_open_files);
+  EXPECT_EQ(b.write_buffer_bytes(), d.write_buffer_bytes());
+  EXPECT_EQ(b.bloom_bits_per_key(), d.bloom_bits_per_key());
+  EXPECT_EQ(b.compression(), d.compression());
+  EXPECT_EQ(b.max_open_files(), d.max_open_files());
   // (128 MiB - 2 x 4 MiB - index blocks) / (1 + 200 B per 4 KiB block).
-  EXPECT_LT(b.cache_bytes, 115 * kMiB);
-  EXPECT_GT(b.cache_bytes, 113 * kMiB);
+  EXPECT_LT(b.cache_bytes(), 115 * kMiB);
+  EXPECT_GT(b.cache_bytes(), 113 * kMiB);
   EXPECT_NE(def.find("defaults"), std::string::npos) << def;
 }
 
@@ -228,8 +233,8 @@ TEST(RulesTest, EveryCandidateFitsTheBudget) {
       EXPECT_EQ(all.front(), base);
       for (size_t i = 1; i < all.size(); i++) {
         const TuneConfig& c = all[i];
-        uint64_t used = 2 * c.write_buffer_bytes +
-                        EstimateTableMemoryBytes(in.shape, c) + c.cache_bytes;
+        uint64_t used = 2 * c.write_buffer_bytes() +
+                        EstimateTableMemoryBytes(in.shape, c) + c.cache_bytes();
         EXPECT_LE(used, budget) << w << " " << ConfigText(c);
       }
     }
@@ -249,10 +254,7 @@ std::vector<KnobValue> Only(E e) {
 }
 
 std::vector<KnobValue> Own(const CandidateSpace& s, std::string_view key) {
-  for (const KnobCandidates& c : s.rocksdb) {
-    if (c.spec->json_key == key) return c.values;
-  }
-  return {};
+  return s.Values(FindKnob(key)->id);
 }
 
 // Under a budget RocksDB's default 2 x 64 MiB write buffers overrun, the
@@ -267,12 +269,12 @@ TEST(RocksDbRulesTest, WriteBufferCandidatesFitABudgetTheDefaultsOverrun) {
       in.facts.seq_write_bytes_per_sec = write_bps;
       EXPECT_EQ(BaselineWriteBufferBytes(in), 8 * kMiB);
       CandidateSpace s = ApplyRules(in);
-      ASSERT_FALSE(s.write_buffer_bytes.empty()) << w;
-      for (uint64_t x : s.write_buffer_bytes) {
-        EXPECT_NE(x, in.engine->defaults.write_buffer_bytes) << w;
+      ASSERT_FALSE(s.Values(KnobId::kWriteBufferBytes).empty()) << w;
+      for (uint64_t x : s.Values(KnobId::kWriteBufferBytes)) {
+        EXPECT_NE(x, in.engine->defaults.write_buffer_bytes()) << w;
         if (write_bps < 1e9) continue;  // large buffers are tried first
         TuneConfig c = in.engine->defaults;
-        c.write_buffer_bytes = x;
+        c.Set(KnobId::kWriteBufferBytes, x);
         EXPECT_TRUE(
             SplitBudget(*in.engine, in.budget_bytes, in.shape, c, std::nullopt)
                 .ok())
@@ -284,7 +286,9 @@ TEST(RocksDbRulesTest, WriteBufferCandidatesFitABudgetTheDefaultsOverrun) {
 
 TEST(RocksDbRulesTest, EveryOwnKnobHasARuleOnlyForRocksDb) {
   CandidateSpace leveldb = ApplyRules(Input("mixed", 100000));
-  EXPECT_TRUE(leveldb.rocksdb.empty());
+  for (const KnobCandidates& kc : leveldb.knobs) {
+    EXPECT_FALSE(IsRocksDbOnly(*kc.spec)) << kc.spec->json_key;
+  }
   CandidateSpace s = ApplyRules(RocksDbInput("mixed"));
   EXPECT_EQ(s.records.size(), Rules().size() + RocksDbRules().size());
   for (const RuleRecord& r : s.records) {
@@ -348,8 +352,9 @@ TEST(RocksDbRulesTest, WritesRaiseMemtablesAndLevel0Triggers) {
             std::vector<KnobValue>{32});
   EXPECT_EQ(Own(s, "level0_stop_writes_trigger"), std::vector<KnobValue>{48});
   // Level 1 about level 0 at its trigger: the first buffer x 4.
-  ASSERT_FALSE(s.write_buffer_bytes.empty());
-  const uint64_t l0 = s.write_buffer_bytes.front() * 4;
+  ASSERT_FALSE(s.Values(KnobId::kWriteBufferBytes).empty());
+  const uint64_t l0 =
+      static_cast<uint64_t>(*s.First(KnobId::kWriteBufferBytes)) * 4;
   std::vector<KnobValue> l1 = Own(s, "max_bytes_for_level_base");
   ASSERT_EQ(l1.size(), 1u);
   EXPECT_GE(static_cast<uint64_t>(l1[0]), l0);
@@ -360,8 +365,10 @@ TEST(RocksDbRulesTest, WritesRaiseMemtablesAndLevel0Triggers) {
   CandidateSpace small = ApplyRules(RocksDbInput("write-heavy", 160 * kMiB));
   EXPECT_EQ(Own(small, "max_write_buffer_number"),
             (std::vector<KnobValue>{4, 2}));
-  const uint64_t smallest = *std::min_element(small.write_buffer_bytes.begin(),
-                                              small.write_buffer_bytes.end());
+  const std::vector<KnobValue>& buffers =
+      small.Values(KnobId::kWriteBufferBytes);
+  const uint64_t smallest =
+      static_cast<uint64_t>(*std::min_element(buffers.begin(), buffers.end()));
   for (const RuleRecord& r : small.records) {
     if (r.rule != "memtables-for-write-bursts") continue;
     EXPECT_NE(
@@ -457,7 +464,7 @@ TEST(RocksDbRulesTest, CandidatesCarryOwnKnobsOnlyForRocksDb) {
     CandidateSpace ls = ApplyRules(lin);
     for (const TuneConfig& c :
          EnumerateCandidates(lin, BaselineConfig(lin, nullptr), &ls)) {
-      EXPECT_EQ(c.rocksdb, RocksDbKnobs{}) << ConfigText(c);
+      EXPECT_EQ(ToEngineOptions(c).rocksdb, RocksDbKnobs{}) << ConfigText(c);
     }
   }
   RuleInput in = RocksDbInput("write-heavy");
@@ -466,17 +473,19 @@ TEST(RocksDbRulesTest, CandidatesCarryOwnKnobsOnlyForRocksDb) {
   auto all = EnumerateCandidates(in, base, &s);
   bool four = false, universal = false;
   for (const TuneConfig& c : all) {
-    four |= c.rocksdb.max_write_buffer_number == 4;
-    universal |= c.rocksdb.compaction_style == CompactionStyle::kUniversal;
+    four |= c.Get(KnobId::kMaxWriteBufferNumber) == 4;
+    universal |= c.Get(KnobId::kCompactionStyle) ==
+                 static_cast<KnobValue>(CompactionStyle::kUniversal);
     uint64_t used = static_cast<uint64_t>(WriteBuffersHeld(*in.engine, c)) *
-                        c.write_buffer_bytes +
-                    EstimateTableMemoryBytes(in.shape, c) + c.cache_bytes;
+                        c.write_buffer_bytes() +
+                    EstimateTableMemoryBytes(in.shape, c) + c.cache_bytes();
     EXPECT_LE(used, in.budget_bytes) << ConfigText(c);
   }
   EXPECT_TRUE(four);
   EXPECT_TRUE(universal);
   // The baseline keeps RocksDB's defaults.
-  EXPECT_EQ(base.rocksdb, ModelFor("rocksdb").defaults.rocksdb);
+  EXPECT_EQ(ToEngineOptions(base).rocksdb,
+            ToEngineOptions(ModelFor("rocksdb").defaults).rocksdb);
 }
 
 // The probe points the rules read, named `names[i]`, with the params the
@@ -540,9 +549,9 @@ TEST(KnobsTest, MemoryModel) {
   TuneConfig c = ModelFor("leveldb").defaults;
   // (16 + 8 + 3 + 50) x 1.1 bytes per entry.
   EXPECT_NEAR(static_cast<double>(EstimateDbBytes(shape, c)), 84.7e6, 1e6);
-  c.bloom_bits_per_key = 10;
+  c.Set(KnobId::kBloomBitsPerKey, 10);
   uint64_t with_filter = EstimateTableMemoryBytes(shape, c);
-  c.bloom_bits_per_key = 0;
+  c.Set(KnobId::kBloomBitsPerKey, 0);
   // 10 bits per key of 1.1M keys.
   EXPECT_NEAR(
       static_cast<double>(with_filter - EstimateTableMemoryBytes(shape, c)),
@@ -551,7 +560,7 @@ TEST(KnobsTest, MemoryModel) {
       SplitBudget(ModelFor("leveldb"), 16 * kMiB, shape, c, std::nullopt);
   ASSERT_TRUE(split.ok());
   EXPECT_EQ(split->total_bytes(), 16 * kMiB);
-  c.write_buffer_bytes = 8 * kMiB;
+  c.Set(KnobId::kWriteBufferBytes, 8 * kMiB);
   EXPECT_FALSE(
       SplitBudget(ModelFor("leveldb"), 16 * kMiB, shape, c, std::nullopt).ok());
 }
@@ -581,15 +590,14 @@ TEST(KnobsTest, LsmDepth) {
 TEST(RulesTest, TheTableSizeFollowsTheSyncRate) {
   RuleInput fast = Input("write-heavy", 1000000);
   CandidateSpace f = ApplyRules(fast);
-  EXPECT_TRUE(f.max_file_bytes_values.empty());
-  EXPECT_EQ(f.max_file_bytes, 2 * kMiB);
+  EXPECT_EQ(f.Values(KnobId::kMaxFileBytes), std::vector<KnobValue>{2 * kMiB});
   RuleInput hdd = fast;
   hdd.facts.fdatasync_p50_ns = 8000000;
   hdd.facts.seq_write_bytes_per_sec = 150e6;
   hdd.facts.rotational = true;
   CandidateSpace h = ApplyRules(hdd);
-  EXPECT_EQ(h.max_file_bytes_values,
-            (std::vector<uint64_t>{16 * kMiB, 2 * kMiB}));
+  EXPECT_EQ(h.Values(KnobId::kMaxFileBytes),
+            (std::vector<KnobValue>{16 * kMiB, 2 * kMiB}));
   const RuleRecord* r = Record(h, "table-file-size");
   ASSERT_NE(r, nullptr);
   EXPECT_NE(r->fact.find("125 syncs/s"), std::string::npos) << r->fact;
@@ -599,12 +607,12 @@ TEST(RulesTest, TheTableSizeFollowsTheSyncRate) {
   std::vector<TuneConfig> cands =
       EnumerateCandidates(hdd, BaselineConfig(hdd, nullptr), &h);
   bool larger = false;
-  for (const TuneConfig& c : cands) larger |= c.max_file_bytes == 16 * kMiB;
+  for (const TuneConfig& c : cands) larger |= c.max_file_bytes() == 16 * kMiB;
   EXPECT_TRUE(larger);
   // RocksDB syncs in bytes_per_sync chunks: no such rule.
   RuleInput rocks = RocksDbInput("write-heavy");
   rocks.facts = hdd.facts;
-  EXPECT_TRUE(ApplyRules(rocks).max_file_bytes_values.empty());
+  EXPECT_EQ(ApplyRules(rocks).Values(KnobId::kMaxFileBytes).size(), 1u);
 }
 
 TEST(RocksDbRulesTest, SpinningDisksGetLargerBlocksAndReadaheadWithinTheQueue) {
@@ -627,8 +635,8 @@ TEST(RocksDbRulesTest, SpinningDisksGetLargerBlocksAndReadaheadWithinTheQueue) {
   reads.facts.rotational = true;
   reads.facts.memory_bytes = 64 * kMiB;  // the data exceeds memory
   CandidateSpace r = ApplyRules(reads);
-  ASSERT_FALSE(r.block_size_bytes.empty());
-  EXPECT_EQ(r.block_size_bytes.front(), 64 * kKiB);
+  ASSERT_FALSE(r.Values(KnobId::kBlockSizeBytes).empty());
+  EXPECT_EQ(r.First(KnobId::kBlockSizeBytes), KnobValue{64 * kKiB});
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ std::vector<TuneConfig> Candidates(int n) {
   std::vector<TuneConfig> v;
   for (int i = 0; i < n; i++) {
     TuneConfig c;
-    c.write_buffer_bytes = static_cast<uint64_t>(i + 1) * kMiB;
+    c.Set(KnobId::kWriteBufferBytes, static_cast<uint64_t>(i + 1) * kMiB);
     v.push_back(c);
   }
   return v;
@@ -35,7 +35,7 @@ struct FakeTrials {
 
   TrialFn Fn() {
     return [this](const TuneConfig& c, double scale) -> Result<TrialScore> {
-      int i = static_cast<int>(c.write_buffer_bytes / kMiB) - 1;
+      int i = static_cast<int>(c.write_buffer_bytes() / kMiB) - 1;
       double truth = 1000.0 - 20.0 * std::abs(i - best);
       double noise = (static_cast<double>(rng.Uniform(1000)) / 1000.0 - 0.5) *
                      20 * std::sqrt(0.01 / scale);
@@ -99,10 +99,10 @@ TEST(SearchTest, FailedTrialsNeverWinAndInterruptsStop) {
   int calls = 0;
   TrialFn fail_odd = [&](const TuneConfig& c, double) -> Result<TrialScore> {
     calls++;
-    if ((c.write_buffer_bytes / kMiB) % 2 == 0) {
+    if ((c.write_buffer_bytes() / kMiB) % 2 == 0) {
       return Status::IOError("engine error");
     }
-    return TrialScore{static_cast<double>(c.write_buffer_bytes), 1000};
+    return TrialScore{static_cast<double>(c.write_buffer_bytes()), 1000};
   };
   uint64_t now = 0;
   SearchBudget b;
@@ -130,7 +130,7 @@ struct ScriptedTrials {
   uint64_t clock_ns = 0;
   TrialFn Fn() {
     return [this](const TuneConfig& c, double) -> Result<TrialScore> {
-      int i = static_cast<int>(c.write_buffer_bytes / kMiB) - 1;
+      int i = static_cast<int>(c.write_buffer_bytes() / kMiB) - 1;
       const std::vector<double>& v = scores.at(i);
       double s = v[std::min(runs[i]++, v.size() - 1)];
       clock_ns += 1000;

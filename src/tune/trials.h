@@ -48,14 +48,16 @@ class Trials {
   TuneConfig Scaled(const TuneConfig& full, double scale) const {
     const EngineModel& m = model_;
     TuneConfig t = full;
-    double cache = std::round(static_cast<double>(full.cache_bytes) * scale);
-    t.cache_bytes = std::max(kMinCacheBytes, static_cast<uint64_t>(cache));
-    if (full.max_open_files) {
+    double cache = std::round(static_cast<double>(full.cache_bytes()) * scale);
+    t.Set(KnobId::kCacheBytes,
+          std::max(kMinCacheBytes, static_cast<uint64_t>(cache)));
+    if (full.max_open_files()) {
       double ratio =
           static_cast<double>(EstimateTableCount(ShapeAt(scale), t)) /
           static_cast<double>(EstimateTableCount(shape_, full));
-      int mof = static_cast<int>(std::ceil(*full.max_open_files * ratio));
-      t.max_open_files = std::clamp(mof, m.min_open_files, m.max_open_files);
+      int mof = static_cast<int>(std::ceil(*full.max_open_files() * ratio));
+      t.Set(KnobId::kMaxOpenFiles,
+            std::clamp(mof, m.min_open_files, m.max_open_files));
     }
     return t;
   }

@@ -15,7 +15,7 @@ using json = nlohmann::json;
 EngineOptions ProfileOptions(const TuneConfig& c, const EngineModel& m) {
   const EngineOptions full = ToEngineOptions(c);
   EngineOptions o;
-  o.cache_bytes = c.cache_bytes;
+  o.cache_bytes = c.cache_bytes();
   for (Knob k : AllKnobs()) {
     if (k.spec != nullptr && KnobDiffers(c, m.defaults, k)) {
       k.spec->set(&o, k.spec->get(full));

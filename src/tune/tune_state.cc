@@ -59,7 +59,7 @@ bool SameKnobs(const TuneConfig& a, const TuneConfig& b) {
 bool Guarded(const TuneState& st, Knob k) {
   if (!NeedsFaithfulCopy(k)) return false;
   return k.name() != "max_file_bytes" ||
-         st.space.max_file_bytes_values.size() > 1;
+         st.space.Values(KnobId::kMaxFileBytes).size() > 1;
 }
 
 bool ChangesGuarded(const TuneState& st, const TuneConfig& c) {

@@ -150,8 +150,8 @@ bool HasNote(const TuneResult& r, std::string_view text) {
 FakeMachine NoCompressionAndFilter(double filter, int seed = 0) {
   return FakeMachine(
       [filter](const TuneConfig& c) {
-        return 100000.0 * (c.compression == Compression::kNone ? 1.4 : 1.0) *
-               (c.bloom_bits_per_key > 0 ? filter : 1.0);
+        return 100000.0 * (c.compression() == Compression::kNone ? 1.4 : 1.0) *
+               (c.bloom_bits_per_key() > 0 ? filter : 1.0);
       },
       0.12, seed);
 }
@@ -159,13 +159,13 @@ FakeMachine NoCompressionAndFilter(double filter, int seed = 0) {
 TEST_F(TunerTest, AKnobThatPaysIsRecommendedAndPassengersAreNot) {
   // Bloom filters make the fake 30% faster; nothing else changes anything.
   FakeMachine m([](const TuneConfig& c) {
-    return c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+    return c.bloom_bits_per_key() > 0 ? 130000.0 : 100000.0;
   });
   TuneRequest req = Request("read-heavy", m);
   auto r = RunTuner(req, *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_TRUE(r->significant) << r->verdict;
-  EXPECT_GT(r->recommendation.bloom_bits_per_key, 0);
+  EXPECT_GT(r->recommendation.bloom_bits_per_key(), 0);
   const KnobEvidence* bloom = Evidence(*r, "bloom_bits_per_key");
   ASSERT_NE(bloom, nullptr);
   EXPECT_EQ(bloom->status, "won");
@@ -206,20 +206,20 @@ TEST_F(TunerTest, OfTwoKnobsThatDoTheSameJobOneIsRecommended) {
   // their own A/Bs both win, and only one is recommended.
   FakeMachine m(
       [](const TuneConfig& c) {
-        bool bloom = c.bloom_bits_per_key > 0;
-        bool none = c.compression == Compression::kNone;
+        bool bloom = c.bloom_bits_per_key() > 0;
+        bool none = c.compression() == Compression::kNone;
         return (bloom || none ? 125000.0 : 100000.0) *
                (bloom && none ? 1.005 : 1);
       },
       0.03);
   auto r = RunTuner(Request("read-heavy", m), *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_TRUE(r->winner.bloom_bits_per_key > 0 &&
-              r->winner.compression == Compression::kNone)
+  ASSERT_TRUE(r->winner.bloom_bits_per_key() > 0 &&
+              r->winner.compression() == Compression::kNone)
       << "the search's winner should change both: " << ConfigText(r->winner);
   EXPECT_TRUE(r->significant) << r->verdict;
-  int kept = (r->recommendation.bloom_bits_per_key > 0 ? 1 : 0) +
-             (r->recommendation.compression == Compression::kNone ? 1 : 0);
+  int kept = (r->recommendation.bloom_bits_per_key() > 0 ? 1 : 0) +
+             (r->recommendation.compression() == Compression::kNone ? 1 : 0);
   EXPECT_EQ(kept, 1) << ConfigText(r->recommendation);
   ExpectNoPassengers(*r);
   const KnobEvidence* none = Evidence(*r, "compression");
@@ -233,14 +233,14 @@ TEST_F(TunerTest, ACompressionThatLosesAloneIsNotRecommendedJointly) {
   // while it measured 0.86x alone. Here "none" costs 14% alone and nothing
   // beside the bloom filter or the smaller block, which do the same job.
   FakeMachine m([](const TuneConfig& c) {
-    bool bloom = c.bloom_bits_per_key > 0;
-    bool none = c.compression == Compression::kNone;
-    bool helped = bloom || c.block_size_bytes != 4096;
+    bool bloom = c.bloom_bits_per_key() > 0;
+    bool none = c.compression() == Compression::kNone;
+    bool helped = bloom || c.block_size_bytes() != 4096;
     return 100000.0 * (helped ? 1.3 : 1.0) * (none && !helped ? 0.86 : 1.0);
   });
   auto r = RunTuner(Request("read-heavy", m), *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_NE(r->recommendation.compression, Compression::kNone)
+  EXPECT_NE(r->recommendation.compression(), Compression::kNone)
       << ConfigText(r->recommendation);
   ExpectNoPassengers(*r);
   const KnobEvidence* none = Evidence(*r, "compression");
@@ -262,14 +262,15 @@ TEST_F(TunerTest, ForReadsTheKnobCheckRunsMoreRoundsAndANoiseKnobStaysOut) {
   req.time_budget_ns = 900 * kSecondNs;
   auto r = RunTuner(req, *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_NE(r->winner.block_size_bytes, r->baseline.block_size_bytes)
+  ASSERT_NE(r->winner.block_size_bytes(), r->baseline.block_size_bytes())
       << ConfigText(r->winner);
   const KnobEvidence* block = Evidence(*r, "block_size_bytes");
   ASSERT_NE(block, nullptr);
   ASSERT_TRUE(block->gain.has_value());
   EXPECT_GE(block->gain->repeats, kReadKnobRounds);
   EXPECT_EQ(block->status, "no_gain");
-  EXPECT_EQ(r->recommendation.block_size_bytes, r->baseline.block_size_bytes);
+  EXPECT_EQ(r->recommendation.block_size_bytes(),
+            r->baseline.block_size_bytes());
   for (std::string_view k : {"compression", "bloom_bits_per_key"}) {
     const KnobEvidence* e = Evidence(*r, k);
     ASSERT_TRUE(e && e->gain) << k;
@@ -289,7 +290,7 @@ TEST_F(TunerTest, ForReadsAnUndecidedKnobGetsRoundsPastThePlannedOnes) {
   req.time_budget_ns = 1200 * kSecondNs;
   auto r = RunTuner(req, *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_GT(r->winner.bloom_bits_per_key, 0) << ConfigText(r->winner);
+  ASSERT_GT(r->winner.bloom_bits_per_key(), 0) << ConfigText(r->winner);
   EXPECT_TRUE(HasNote(*r, "more round(s) for bloom_bits_per_key"));
   const KnobEvidence* bloom = Evidence(*r, "bloom_bits_per_key");
   ASSERT_TRUE(bloom && bloom->gain);
@@ -311,7 +312,7 @@ TEST_F(TunerTest, ReadsRunThePlannedKnobRoundsAndNoMoreBeforeTheAb) {
   FakeMachine m = NoCompressionAndFilter(1.08);
   auto r = RunTuner(Request("read-heavy", m), *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_NE(r->winner.block_size_bytes, r->baseline.block_size_bytes)
+  ASSERT_NE(r->winner.block_size_bytes(), r->baseline.block_size_bytes())
       << ConfigText(r->winner);
   EXPECT_TRUE(HasNote(*r, "could not separate block_size_bytes"));
   EXPECT_FALSE(HasNote(*r, "more round(s)"));
@@ -322,7 +323,8 @@ TEST_F(TunerTest, ReadsRunThePlannedKnobRoundsAndNoMoreBeforeTheAb) {
   // The A/B takes its preferred pairs before a larger copy (reads).
   EXPECT_GE(r->verification->baseline_ops_per_sec.size(),
             static_cast<size_t>(kPreferredAbRepeats));
-  EXPECT_EQ(r->recommendation.block_size_bytes, r->baseline.block_size_bytes);
+  EXPECT_EQ(r->recommendation.block_size_bytes(),
+            r->baseline.block_size_bytes());
   ExpectNoPassengers(*r);
 }
 
@@ -335,7 +337,7 @@ TEST_F(TunerTest, WhileNoKnobHasWonTheCheckMayUseTheAbsPreferredReserve) {
   // stayed with the time unused.
   FakeMachine m(
       [](const TuneConfig& c) {
-        return 100000.0 * (c.compression == Compression::kNone ? 1.08 : 1.0);
+        return 100000.0 * (c.compression() == Compression::kNone ? 1.08 : 1.0);
       },
       0.10, /*seed=*/4);
   TuneRequest req = Request("write-heavy", m);
@@ -344,7 +346,7 @@ TEST_F(TunerTest, WhileNoKnobHasWonTheCheckMayUseTheAbsPreferredReserve) {
   req.data_size_bytes = 1 * kGiB;
   auto r = RunTuner(req, *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_NE(r->winner.compression, r->baseline.compression)
+  ASSERT_NE(r->winner.compression(), r->baseline.compression())
       << ConfigText(r->winner);
   EXPECT_TRUE(HasNote(*r, "more round(s) for compression"));
   ExpectNoPassengers(*r);
@@ -382,7 +384,7 @@ class RecordingProgress : public ProgressSink {
 // an end sooner than the real one, and the tune uses most of its budget.
 TEST_F(TunerTest, EveryTrialLineEstimatesTheTimeLeft) {
   FakeMachine m([](const TuneConfig& c) {
-    return c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+    return c.bloom_bits_per_key() > 0 ? 130000.0 : 100000.0;
   });
   TuneRequest req = Request("read-heavy", m);
   RecordingProgress progress(req.env);
@@ -408,7 +410,7 @@ TEST_F(TunerTest, EveryTrialLineEstimatesTheTimeLeft) {
 TEST_F(TunerTest, TheCacheLineSaysWhereTheCacheSizeCameFrom) {
   // Larger write buffers pay, so a changed config is recommended.
   FakeMachine m([](const TuneConfig& c) {
-    return c.write_buffer_bytes >= 16 * kMiB ? 130000.0 : 100000.0;
+    return c.write_buffer_bytes() >= 16 * kMiB ? 130000.0 : 100000.0;
   });
   TuneRequest req = Request("write-heavy", m);
   auto r = RunTuner(req, *scratch_, nullptr);
@@ -424,17 +426,17 @@ TEST_F(TunerTest, TheCacheLineSaysWhereTheCacheSizeCameFrom) {
   EXPECT_LT(r->memory.total_bytes() + kMiB, req.memory_budget_bytes);
   // The memory stated is the recommended cache's, with its own entries'
   // overhead (LevelDB: about 200 bytes per 4 KiB block), not the room's.
-  EXPECT_EQ(r->memory.cache_bytes, r->recommendation.cache_bytes);
+  EXPECT_EQ(r->memory.cache_bytes, r->recommendation.cache_bytes());
   EXPECT_LT(r->memory.cache_bytes, r->memory.cache_room_bytes);
   EXPECT_NEAR(static_cast<double>(r->memory.cache_overhead_bytes),
               static_cast<double>(r->memory.cache_bytes) * 200.0 /
-                  static_cast<double>(r->recommendation.block_size_bytes),
+                  static_cast<double>(r->recommendation.block_size_bytes()),
               2.0);
 
   // A read-heavy working set larger than the budget: the cache takes the
   // rest, and the line says so.
   FakeMachine reads([](const TuneConfig& c) {
-    return c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+    return c.bloom_bits_per_key() > 0 ? 130000.0 : 100000.0;
   });
   req = Request("read-heavy", reads);
   r = RunTuner(req, *scratch_, nullptr);
@@ -450,7 +452,7 @@ TEST_F(TunerTest, TheCacheLineSaysWhereTheCacheSizeCameFrom) {
 
 TEST_F(TunerTest, ThePlanIsStatedAndAnEarlyEndSaysWhatWasNotTried) {
   FakeMachine m([](const TuneConfig& c) {
-    return c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+    return c.bloom_bits_per_key() > 0 ? 130000.0 : 100000.0;
   });
   TuneRequest req = Request("read-heavy", m);
   // A full-size trial costs 22 s of the fake's clock: with an hour,
@@ -497,8 +499,8 @@ TEST_F(TunerTest, ARocksDbOwnKnobThatPaysIsRecommended) {
   // a knob LevelDB does not have.
   int own_seen = 0;
   FakeMachine m([&](const TuneConfig& c) {
-    if (c.rocksdb.max_write_buffer_number.value_or(2) != 2) own_seen++;
-    return c.rocksdb.max_write_buffer_number == 4 ? 130000.0 : 100000.0;
+    if (c.Get(KnobId::kMaxWriteBufferNumber).value_or(2) != 2) own_seen++;
+    return c.Get(KnobId::kMaxWriteBufferNumber) == 4 ? 130000.0 : 100000.0;
   });
   TuneRequest req = Request("write-heavy", m);
   req.engine = "rocksdb";
@@ -511,7 +513,7 @@ TEST_F(TunerTest, ARocksDbOwnKnobThatPaysIsRecommended) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_GT(own_seen, 0);
   EXPECT_TRUE(r->significant) << r->verdict;
-  EXPECT_EQ(r->recommendation.rocksdb.max_write_buffer_number, 4)
+  EXPECT_EQ(r->recommendation.Get(KnobId::kMaxWriteBufferNumber), 4)
       << ConfigText(r->recommendation);
   const KnobEvidence* e = Evidence(*r, "max_write_buffer_number");
   ASSERT_NE(e, nullptr);
@@ -521,7 +523,7 @@ TEST_F(TunerTest, ARocksDbOwnKnobThatPaysIsRecommended) {
   ExpectNoPassengers(*r);
   // Its memtables count in the budget the recommendation states.
   EXPECT_EQ(r->memory.write_buffers_bytes,
-            4 * r->recommendation.write_buffer_bytes);
+            4 * r->recommendation.write_buffer_bytes());
   EXPECT_LE(r->memory.total_bytes(), req.memory_budget_bytes);
 }
 
@@ -532,7 +534,7 @@ TEST_F(TunerTest, ARocksDbOwnKnobThatPaysIsRecommended) {
 // none fit, and recommended the defaults without a trial).
 TEST_F(TunerTest, ABudgetTheDefaultBuffersOverrunStillSearchesTheOtherKnobs) {
   FakeMachine m([](const TuneConfig& c) {
-    return c.compression == Compression::kNone ? 160000.0 : 100000.0;
+    return c.compression() == Compression::kNone ? 160000.0 : 100000.0;
   });
   TuneRequest req = RocksDb("write-heavy", m, 150);
   req.memory_budget_bytes = 64 * kMiB;
@@ -540,11 +542,11 @@ TEST_F(TunerTest, ABudgetTheDefaultBuffersOverrunStillSearchesTheOtherKnobs) {
   req.facts->seq_write_bytes_per_sec = 2e9;
   auto r = RunTuner(req, *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_EQ(r->baseline.write_buffer_bytes, 8 * kMiB);
+  EXPECT_EQ(r->baseline.write_buffer_bytes(), 8 * kMiB);
   EXPECT_GT(r->search.candidates, 1);
   EXPECT_GT(r->search.trials, 1);
   EXPECT_TRUE(r->significant) << r->verdict;
-  EXPECT_EQ(r->recommendation.compression, Compression::kNone)
+  EXPECT_EQ(r->recommendation.compression(), Compression::kNone)
       << ConfigText(r->recommendation);
   EXPECT_LE(r->memory.total_bytes(), req.memory_budget_bytes);
 }
@@ -573,7 +575,8 @@ TEST_F(TunerTest, KnobsThatShapeTheLsmAreNeverRankedOnShallowerCopies) {
   ASSERT_GE(full, 2);
   std::vector<double> universal_at;  // the scales universal ran at
   auto speed = [&](const TuneConfig& c, double scale) {
-    if (c.rocksdb.compaction_style != CompactionStyle::kUniversal) {
+    if (c.Get(KnobId::kCompactionStyle) !=
+        static_cast<KnobValue>(CompactionStyle::kUniversal)) {
       return 100000.0;
     }
     universal_at.push_back(scale);
@@ -595,13 +598,13 @@ TEST_F(TunerTest, KnobsThatShapeTheLsmAreNeverRankedOnShallowerCopies) {
       EXPECT_TRUE(universal_at.empty());
       EXPECT_TRUE(HasNote(*r, "kept at their defaults: the budget affords"));
       EXPECT_FALSE(r->unjudged.empty());
-      EXPECT_NE(r->recommendation.rocksdb.compaction_style,
-                CompactionStyle::kUniversal);
+      EXPECT_NE(r->recommendation.Get(KnobId::kCompactionStyle),
+                static_cast<KnobValue>(CompactionStyle::kUniversal));
     } else {
       EXPECT_FALSE(universal_at.empty());
       EXPECT_TRUE(r->significant) << r->verdict;
-      EXPECT_EQ(r->recommendation.rocksdb.compaction_style,
-                CompactionStyle::kUniversal)
+      EXPECT_EQ(r->recommendation.Get(KnobId::kCompactionStyle),
+                static_cast<KnobValue>(CompactionStyle::kUniversal))
           << ConfigText(r->recommendation);
       ExpectNoPassengers(*r);
     }
@@ -614,8 +617,8 @@ TEST_F(TunerTest, KnobsThatShapeTheLsmAreNeverRankedOnShallowerCopies) {
 FakeMachine::SpeedAt FilterAndTrigger2(
     std::vector<double>* at, std::function<double(double scale)> trigger_gain) {
   return [at, trigger_gain](const TuneConfig& c, double scale) {
-    double v = c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
-    if (c.rocksdb.level0_file_num_compaction_trigger == 2) {
+    double v = c.bloom_bits_per_key() > 0 ? 130000.0 : 100000.0;
+    if (c.Get(KnobId::kLevel0FileNumCompactionTrigger) == 2) {
       at->push_back(scale);
       v *= trigger_gain(scale);
     }
@@ -645,7 +648,8 @@ TEST_F(TunerTest, ForReadsKnobsThatShapeTheLsmAreJudgedAtFullSizeOnly) {
     auto r = RunTuner(req, *scratch_, nullptr);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     for (double s : trigger2_at) EXPECT_EQ(s, 1.0);
-    EXPECT_NE(r->recommendation.rocksdb.level0_file_num_compaction_trigger, 2);
+    EXPECT_NE(r->recommendation.Get(KnobId::kLevel0FileNumCompactionTrigger),
+              2);
     if (seconds == 120) {
       EXPECT_TRUE(trigger2_at.empty());
       EXPECT_TRUE(HasNote(*r, "kept at their defaults, not ranked"));
@@ -653,7 +657,7 @@ TEST_F(TunerTest, ForReadsKnobsThatShapeTheLsmAreJudgedAtFullSizeOnly) {
       EXPECT_FALSE(trigger2_at.empty());
     }
     EXPECT_TRUE(r->significant) << r->verdict;
-    EXPECT_GT(r->recommendation.bloom_bits_per_key, 0)
+    EXPECT_GT(r->recommendation.bloom_bits_per_key(), 0)
         << ConfigText(r->recommendation);
     ExpectNoPassengers(*r);
     kept_note = kept_note || HasNote(*r, "kept at the default: the knob check");
@@ -677,7 +681,7 @@ TEST_F(TunerTest, AnAbOfAKnobThatShapesTheLsmStopsRatherThanShrink) {
   FakeMachine steady{FakeMachine::SpeedAt(speed)};
   auto r = RunTuner(RocksDb("read-heavy", steady, 3000), *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_EQ(r->recommendation.rocksdb.level0_file_num_compaction_trigger, 2);
+  ASSERT_EQ(r->recommendation.Get(KnobId::kLevel0FileNumCompactionTrigger), 2);
   ASSERT_TRUE(r->verification.has_value());
   EXPECT_EQ(r->verification->scale, 1.0);
   for (double s : trigger2_at) EXPECT_EQ(s, 1.0);
@@ -695,21 +699,21 @@ TEST_F(TunerTest, AnAbOfAKnobThatShapesTheLsmStopsRatherThanShrink) {
       << r->notes.size() << " notes";
   EXPECT_TRUE(HasNote(*r, "the A/B stopped"));
   EXPECT_FALSE(r->significant);
-  EXPECT_NE(r->recommendation.rocksdb.level0_file_num_compaction_trigger, 2);
+  EXPECT_NE(r->recommendation.Get(KnobId::kLevel0FileNumCompactionTrigger), 2);
 }
 
 TEST_F(TunerTest, TheLevelDbSearchNeverSetsRocksDbKnobs) {
   int with_own = 0;
   FakeMachine m([&](const TuneConfig& c) {
-    if (c.rocksdb != RocksDbKnobs{}) with_own++;
-    return c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+    if (ToEngineOptions(c).rocksdb != RocksDbKnobs{}) with_own++;
+    return c.bloom_bits_per_key() > 0 ? 130000.0 : 100000.0;
   });
   for (const char* w : {"write-heavy", "read-heavy"}) {
     auto r = RunTuner(Request(w, m), *scratch_, nullptr);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
-    EXPECT_EQ(r->recommendation.rocksdb, RocksDbKnobs{});
+    EXPECT_EQ(ToEngineOptions(r->recommendation).rocksdb, RocksDbKnobs{});
     for (const TuneConfig& c : r->candidates) {
-      EXPECT_EQ(c.rocksdb, RocksDbKnobs{}) << ConfigText(c);
+      EXPECT_EQ(ToEngineOptions(c).rocksdb, RocksDbKnobs{}) << ConfigText(c);
     }
     // No outcome or rule is stated for an option LevelDB does not have.
     for (const KnobEvidence& e : r->knobs) {
@@ -726,8 +730,8 @@ TEST_F(TunerTest, TheLevelDbSearchNeverSetsRocksDbKnobs) {
 
 TEST_F(TunerTest, TheSameInputsGiveTheSameTune) {
   auto speed = [](const TuneConfig& c) {
-    return 100000.0 * (c.bloom_bits_per_key > 0 ? 1.2 : 1.0) *
-           (c.compression == Compression::kNone ? 1.1 : 1.0);
+    return 100000.0 * (c.bloom_bits_per_key() > 0 ? 1.2 : 1.0) *
+           (c.compression() == Compression::kNone ? 1.1 : 1.0);
   };
   FakeMachine a(speed), b(speed);
   auto ra = RunTuner(Request("read-heavy", a), *scratch_, nullptr);
@@ -744,7 +748,7 @@ TEST_F(TunerTest, TheAbStaysInsideTheWriteBudgetWhenLargeCopiesWriteMore) {
   // 0.086 and 0.172 of the size (12 and 60 MiB), faster than the cost
   // model's curve grows beyond the copies it has seen.
   FakeMachine m([](const TuneConfig& c) {
-    return c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+    return c.bloom_bits_per_key() > 0 ? 130000.0 : 100000.0;
   });
   m.WritesAt([](double scale) {
     return scale < 0.03 ? uint64_t{0}
@@ -772,8 +776,8 @@ TEST_F(TunerTest, AKnobThatWonOnlyOnCopiesSaysWhyItIsNotRecommended) {
   // listed as no_gain beside a significant gain of its own says where it won.
   FakeMachine m([](const TuneConfig& c, double scale) {
     double speed =
-        c.bloom_bits_per_key > 0 && scale < 0.04 ? 110000.0 : 100000.0;
-    if (c.compression == Compression::kNone && scale < 0.04) speed *= 1.3;
+        c.bloom_bits_per_key() > 0 && scale < 0.04 ? 110000.0 : 100000.0;
+    if (c.compression() == Compression::kNone && scale < 0.04) speed *= 1.3;
     return speed;
   });
   TuneRequest req = Request("read-heavy", m);
@@ -807,9 +811,10 @@ void ExpectFaithfulDecisions(const TuneRequest& req, const TuneResult& r) {
         1,
         static_cast<uint64_t>(static_cast<double>(copy.live_entries) * scale));
     TuneConfig trial = c;
-    trial.cache_bytes = std::max(
-        kMinCacheBytes,
-        static_cast<uint64_t>(static_cast<double>(c.cache_bytes) * scale));
+    trial.Set(KnobId::kCacheBytes,
+              std::max(kMinCacheBytes,
+                       static_cast<uint64_t>(
+                           static_cast<double>(c.cache_bytes()) * scale)));
     return FidelityOf(m, r.shape, copy, c, trial, scale).faithful();
   };
   auto shape_differs = [](const TuneConfig& a, const TuneConfig& b) {
@@ -867,7 +872,7 @@ void ExpectTextsAgree(const TuneResult& r) {
 // calibration measured (~26 ms + 6.8 s x scale).
 TEST_F(TunerTest, AWriteBufferIsNeverJudgedOnACopyItHolds) {
   FakeMachine m([](const TuneConfig& c) {
-    return c.write_buffer_bytes >= 16 * kMiB ? 150000.0 : 100000.0;
+    return c.write_buffer_bytes() >= 16 * kMiB ? 150000.0 : 100000.0;
   });
   m.CostIs(0.026, 6.8);
   TuneRequest req = Request("ycsb-a", m);
@@ -879,8 +884,8 @@ TEST_F(TunerTest, AWriteBufferIsNeverJudgedOnACopyItHolds) {
   ExpectTextsAgree(*r);
   // 30 s afford no copy that shows a larger buffer: the default stays, and
   // the text and the JSON say why.
-  EXPECT_EQ(r->recommendation.write_buffer_bytes,
-            r->baseline.write_buffer_bytes)
+  EXPECT_EQ(r->recommendation.write_buffer_bytes(),
+            r->baseline.write_buffer_bytes())
       << r->verdict;
   ASSERT_FALSE(r->unjudged.empty());
   const KnobEvidence* wb = Evidence(*r, "write_buffer_bytes");
@@ -897,7 +902,7 @@ TEST_F(TunerTest, AWriteBufferIsNeverJudgedOnACopyItHolds) {
 
   // With the time for faithful copies, the buffer is judged on them.
   FakeMachine roomy([](const TuneConfig& c) {
-    return c.write_buffer_bytes >= 16 * kMiB ? 150000.0 : 100000.0;
+    return c.write_buffer_bytes() >= 16 * kMiB ? 150000.0 : 100000.0;
   });
   roomy.CostIs(0.026, 6.8);
   TuneRequest more = Request("ycsb-a", roomy);
@@ -907,7 +912,7 @@ TEST_F(TunerTest, AWriteBufferIsNeverJudgedOnACopyItHolds) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ExpectFaithfulDecisions(more, *r);
   ExpectTextsAgree(*r);
-  EXPECT_GE(r->recommendation.write_buffer_bytes, 16 * kMiB) << r->verdict;
+  EXPECT_GE(r->recommendation.write_buffer_bytes(), 16 * kMiB) << r->verdict;
 }
 
 // The reported case: `tune --engine rocksdb --workload write-heavy
@@ -918,8 +923,9 @@ TEST_F(TunerTest, AWriteBufferIsNeverJudgedOnACopyItHolds) {
 TEST_F(TunerTest, RocksDbShapeIsNeverRankedOnACopyWithoutAnLsm) {
   const auto speed = [](const TuneConfig& c, double scale) {
     const bool shaped =
-        c.rocksdb.compaction_style == CompactionStyle::kUniversal ||
-        c.rocksdb.max_write_buffer_number.value_or(2) > 2;
+        c.Get(KnobId::kCompactionStyle) ==
+            static_cast<KnobValue>(CompactionStyle::kUniversal) ||
+        c.Get(KnobId::kMaxWriteBufferNumber).value_or(2) > 2;
     if (!shaped) return 100000.0;
     return scale < 0.3 ? 140000.0 : 90000.0;
   };
@@ -933,10 +939,11 @@ TEST_F(TunerTest, RocksDbShapeIsNeverRankedOnACopyWithoutAnLsm) {
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     ExpectFaithfulDecisions(req, *r);
     ExpectTextsAgree(*r);
-    EXPECT_NE(r->recommendation.rocksdb.compaction_style,
-              CompactionStyle::kUniversal)
+    EXPECT_NE(r->recommendation.Get(KnobId::kCompactionStyle),
+              static_cast<KnobValue>(CompactionStyle::kUniversal))
         << r->verdict;
-    EXPECT_EQ(r->recommendation.rocksdb.max_write_buffer_number.value_or(2), 2)
+    EXPECT_EQ(r->recommendation.Get(KnobId::kMaxWriteBufferNumber).value_or(2),
+              2)
         << r->verdict;
     // The buffer's line names the engine's default and the budget's.
     bool wb_line = false;
@@ -961,13 +968,13 @@ class BloomModel : public ThroughputModel {
   double error_share() const override { return 0.2; }
   std::optional<double> PredictOpsPerSec(const RuleInput&,
                                          const TuneConfig& c) const override {
-    return c.bloom_bits_per_key > 0 ? 100000.0 : 10000.0;
+    return c.bloom_bits_per_key() > 0 ? 100000.0 : 10000.0;
   }
 };
 
 TEST_F(TunerTest, TheModelsRankingSendsTrialsOnlyToWhatItCannotSeparate) {
   FakeMachine m([](const TuneConfig& c) {
-    return c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+    return c.bloom_bits_per_key() > 0 ? 130000.0 : 100000.0;
   });
   BloomModel model;
   TuneRequest req = Request("read-heavy", m);
@@ -978,10 +985,10 @@ TEST_F(TunerTest, TheModelsRankingSendsTrialsOnlyToWhatItCannotSeparate) {
   // (as a trial runs it: its cache and open files scaled with the copy).
   for (const auto& [c, scale] : m.seen()) {
     const TuneConfig& b = r->baseline;
-    EXPECT_TRUE(c.bloom_bits_per_key > 0 ||
-                (c.compression == b.compression &&
-                 c.block_size_bytes == b.block_size_bytes &&
-                 c.write_buffer_bytes == b.write_buffer_bytes))
+    EXPECT_TRUE(c.bloom_bits_per_key() > 0 ||
+                (c.compression() == b.compression() &&
+                 c.block_size_bytes() == b.block_size_bytes() &&
+                 c.write_buffer_bytes() == b.write_buffer_bytes()))
         << ConfigText(c) << " at " << scale;
   }
   EXPECT_EQ(r->ranking_model, "test model");
@@ -991,7 +998,7 @@ TEST_F(TunerTest, TheModelsRankingSendsTrialsOnlyToWhatItCannotSeparate) {
       << r->left_out[0].reason;
   ASSERT_FALSE(r->measured.empty());
   for (const PlanEntry& e : r->measured) EXPECT_FALSE(e.scales.empty());
-  EXPECT_GT(r->recommendation.bloom_bits_per_key, 0);
+  EXPECT_GT(r->recommendation.bloom_bits_per_key(), 0);
   // The JSON states what was measured at which scales and what was left
   // out, and a recommended knob names its facts, prediction and A/B.
   const nlohmann::json j = TuneResultToJson(*r);
@@ -1009,7 +1016,7 @@ TEST_F(TunerTest, TheModelsRankingSendsTrialsOnlyToWhatItCannotSeparate) {
 
   // The internal estimate (no model given) keeps every candidate here.
   FakeMachine plain([](const TuneConfig& c) {
-    return c.bloom_bits_per_key > 0 ? 130000.0 : 100000.0;
+    return c.bloom_bits_per_key() > 0 ? 130000.0 : 100000.0;
   });
   auto p = RunTuner(Request("read-heavy", plain), *scratch_, nullptr);
   ASSERT_TRUE(p.ok()) << p.status().ToString();
