@@ -117,11 +117,6 @@ std::string RecommendationHeadline(const model::TuneSummary& tune) {
 
 namespace {
 
-std::string Num(const json& j, const char* key, int decimals) {
-  const json* v = JsonNum(j, key);
-  return v ? Fixed(v->get<double>(), decimals) : "?";
-}
-
 std::string Verification(const model::VerificationSummary& v) {
   std::string s = "Verified: the " + v.compared + " against the defaults in " +
                   Fixed(v.gain.repeats, 0) + " interleaved pairs";
@@ -133,15 +128,12 @@ std::string Verification(const model::VerificationSummary& v) {
   return s;
 }
 
-std::string Search(const json& v) {
-  if (!v.is_object()) return "";
-  std::string s = "Search: " + JsonStr(v, "method") + " over " +
-                  Num(v, "candidates", 0) + " candidates, " +
-                  Num(v, "trials", 0) + " trials";
-  if (const json* e = JsonNum(v, "elapsed_ns"))
-    s += " in " + FormatDuration(e->get<double>());
-  std::string winner = JsonStr(v, "winner");
-  if (!winner.empty()) s += "; its best: " + winner;
+std::string Search(const model::SearchSummary& v) {
+  std::string s = "Search: " + v.method + " over " + Fixed(v.candidates, 0) +
+                  " candidates, " + Fixed(v.trials, 0) + " trials";
+  if (v.elapsed_ns)
+    s += " in " + FormatDuration(static_cast<double>(*v.elapsed_ns));
+  if (!v.winner.empty()) s += "; its best: " + v.winner;
   return s + ".";
 }
 
@@ -203,7 +195,7 @@ std::vector<std::string> TuneEvidenceSentences(const model::TuneSummary& tune) {
     if (tune.evidence->verification) {
       add(Verification(*tune.evidence->verification));
     }
-    add(Search(other.value("search", json())));
+    if (tune.evidence->search) add(Search(*tune.evidence->search));
   }
   add(Budgets(tune));
   if (tune.evidence) {

@@ -75,11 +75,29 @@ json VerificationToJson(const VerificationSummary& v) {
   return vj;
 }
 
+json SearchToJson(const SearchSummary& s) {
+  json j;
+  j["method"] = s.method;
+  if (s.eta) j["eta"] = *s.eta;
+  j["candidates"] = s.candidates;
+  j["trials"] = s.trials;
+  if (s.elapsed_ns) j["elapsed_ns"] = *s.elapsed_ns;
+  if (s.truncated) j["truncated"] = *s.truncated;
+  if (s.rungs) j["rungs"] = *s.rungs;
+  if (s.tie) j["tie"] = *s.tie;
+  if (!s.winner.empty()) j["winner"] = s.winner;
+  if (s.winner_engine_options) {
+    j["winner_engine_options"] = *s.winner_engine_options;
+  }
+  return j;
+}
+
 json EvidenceToJson(const TuneEvidence& e) {
   json ev = e.other.is_object() ? e.other : json::object();
   json knobs = json::array();
   for (const JudgedKnob& k : e.knobs) knobs.push_back(JudgedKnobToJson(k));
   ev["knobs"] = knobs;
+  if (e.search) ev["search"] = SearchToJson(*e.search);
   if (e.verification) ev["verification"] = VerificationToJson(*e.verification);
   ev["notes"] = e.notes;
   return ev;
@@ -291,6 +309,24 @@ VerificationSummary Verification(const json& v, const std::string& p) {
   return s;
 }
 
+SearchSummary Search(const json& v, const std::string& p) {
+  Object(v, p);
+  SearchSummary s;
+  s.method = Opt<std::string>(v, "method", p).value_or("");
+  s.eta = Opt<int>(v, "eta", p);
+  s.candidates = Opt<int>(v, "candidates", p).value_or(0);
+  s.trials = Opt<int>(v, "trials", p).value_or(0);
+  s.elapsed_ns = Opt<uint64_t>(v, "elapsed_ns", p);
+  s.truncated = Opt<bool>(v, "truncated", p);
+  if (const json* r = Find(v, "rungs")) s.rungs = Array(*r, p + ".rungs");
+  if (const json* t = Find(v, "tie")) s.tie = Object(*t, p + ".tie");
+  s.winner = Opt<std::string>(v, "winner", p).value_or("");
+  if (const json* w = Find(v, "winner_engine_options")) {
+    s.winner_engine_options = Object(*w, p + ".winner_engine_options");
+  }
+  return s;
+}
+
 TuneEvidence Evidence(const json& v, const std::string& path) {
   Object(v, path);
   TuneEvidence e;
@@ -301,6 +337,9 @@ TuneEvidence Evidence(const json& v, const std::string& path) {
           Judged(k, path + ".knobs[" + std::to_string(i++) + "]"));
     }
   }
+  if (const json* s = Find(v, "search")) {
+    e.search = Search(*s, path + ".search");
+  }
   if (const json* ver = Find(v, "verification")) {
     e.verification = Verification(*ver, path + ".verification");
   }
@@ -308,7 +347,9 @@ TuneEvidence Evidence(const json& v, const std::string& path) {
     e.notes = Strings(*notes, path + ".notes");
   }
   e.other = v;
-  for (const char* k : {"knobs", "verification", "notes"}) e.other.erase(k);
+  for (const char* k : {"knobs", "search", "verification", "notes"}) {
+    e.other.erase(k);
+  }
   return e;
 }
 

@@ -8,8 +8,8 @@
 // A knob value stays JSON (an integer, a string or a boolean, as its knob's
 // row in engines/knob_spec.h writes it): this library sits below the engines.
 // Evidence the renderers only show as it is (baseline, device facts,
-// workload, rules, search, unjudged shapes, plan) stays JSON too, in
-// TuneEvidence::other.
+// workload, rules, unjudged shapes, plan; the search's rungs and tie) stays
+// JSON too, in TuneEvidence::other and SearchSummary.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -96,8 +96,25 @@ struct VerificationSummary {
   std::optional<bool> target_met;
 };
 
+// The search: its method and size, and the winner. The rungs, a tie's
+// head-to-head and the winner's options stay as written. Members a result
+// written before they existed lacks are optional.
+struct SearchSummary {
+  std::string method;  // "successive_halving"
+  std::optional<int> eta;
+  int candidates = 0;
+  int trials = 0;
+  std::optional<uint64_t> elapsed_ns;
+  std::optional<bool> truncated;
+  std::optional<nlohmann::json> rungs;
+  std::optional<nlohmann::json> tie;
+  std::string winner;  // ConfigText; "" = not written
+  std::optional<nlohmann::json> winner_engine_options;
+};
+
 struct TuneEvidence {
   std::vector<JudgedKnob> knobs;
+  std::optional<SearchSummary> search;
   std::optional<VerificationSummary> verification;
   std::vector<std::string> notes;
   // The rest of the evidence object, member by member, as written.

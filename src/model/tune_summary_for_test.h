@@ -78,6 +78,26 @@ inline TuneSummary FullTuneSummary() {
                                        .significant = true,
                                        .target_writes_per_sec = 1000.0,
                                        .target_met = true};
+  e.search = SearchSummary{
+      .method = "successive_halving",
+      .eta = 3,
+      .candidates = 12,
+      .trials = 21,
+      .elapsed_ns = 21'000'000'000ULL,
+      .truncated = false,
+      .rungs = nlohmann::json::array({{{"scale", 0.1},
+                                       {"num", 100000},
+                                       {"candidates", 12},
+                                       {"best_ops_per_sec", 350000.0},
+                                       {"best", "wb 64 MiB"}}}),
+      .tie = nlohmann::json{{"leader", "wb 64 MiB"},
+                            {"preferred", "defaults"},
+                            {"scale", 0.25},
+                            {"gain", GainFigureToJson(AGain())},
+                            {"leader_won", false}},
+      .winner = "wb 64 MiB",
+      .winner_engine_options =
+          nlohmann::json{{"write_buffer_bytes", 64 << 20}}};
   e.notes = {"a note"};
   return t;
 }

@@ -128,8 +128,7 @@ TEST(TuneSummarySchemaTest, EveryMemberTheSchemaDescribesIsWritten) {
   const std::set<std::string> other = {
       "tune.evidence.baseline", "tune.evidence.device_facts",
       "tune.evidence.workload", "tune.evidence.rules",
-      "tune.evidence.search",   "tune.evidence.unjudged",
-      "tune.evidence.plan"};
+      "tune.evidence.unjudged", "tune.evidence.plan"};
   for (const std::string& p : paths) {
     if (other.contains(p)) continue;
     EXPECT_TRUE(described.contains(p))

@@ -32,7 +32,11 @@ TEST(TuneSummaryTest, ReadsTheCraftedReportsTuneObject) {
   ASSERT_TRUE(t->evidence->verification.has_value());
   EXPECT_TRUE(t->evidence->verification->significant);
   EXPECT_EQ(t->evidence->verification->gain.repeats, 3);
-  EXPECT_TRUE(t->evidence->other.contains("search"));
+  ASSERT_TRUE(t->evidence->search.has_value());
+  EXPECT_EQ(t->evidence->search->trials, 21);
+  EXPECT_EQ(t->evidence->search->method, "successive_halving");
+  EXPECT_FALSE(t->evidence->other.contains("search"));
+  EXPECT_TRUE(t->evidence->other.contains("baseline"));
   EXPECT_FALSE(t->evidence->other.contains("knobs"));
 }
 

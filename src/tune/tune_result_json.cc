@@ -140,25 +140,25 @@ json RungsJson(const TuneResult& r) {
 }
 
 // The search: its method, rungs, the head-to-head of a tie, and the winner.
-json SearchJson(const TuneResult& r, const EngineModel& m) {
-  json search;
-  search["method"] = "successive_halving";
-  search["eta"] = 3;
-  search["candidates"] = r.search.candidates;
-  search["trials"] = r.search.trials;
-  search["elapsed_ns"] = r.search.elapsed_ns;
-  search["truncated"] = r.search.truncated;
-  search["rungs"] = RungsJson(r);
+model::SearchSummary SearchOf(const TuneResult& r, const EngineModel& m) {
+  model::SearchSummary search;
+  search.method = "successive_halving";
+  search.eta = 3;
+  search.candidates = r.search.candidates;
+  search.trials = r.search.trials;
+  search.elapsed_ns = r.search.elapsed_ns;
+  search.truncated = r.search.truncated;
+  search.rungs = RungsJson(r);
   if (r.search.tie) {
     const HeadToHead& h = *r.search.tie;
-    search["tie"] = {{"leader", ConfigText(r.candidates[h.leader])},
-                     {"preferred", ConfigText(r.candidates[h.preferred])},
-                     {"scale", std::round(h.scale * 1e4) / 1e4},
-                     {"gain", GainToJson(h.gain)},
-                     {"leader_won", h.gain.significant()}};
+    search.tie = {{"leader", ConfigText(r.candidates[h.leader])},
+                  {"preferred", ConfigText(r.candidates[h.preferred])},
+                  {"scale", std::round(h.scale * 1e4) / 1e4},
+                  {"gain", GainToJson(h.gain)},
+                  {"leader_won", h.gain.significant()}};
   }
-  search["winner"] = ConfigText(r.winner);
-  search["winner_engine_options"] =
+  search.winner = ConfigText(r.winner);
+  search.winner_engine_options =
       ProfileEngineOptionsToJson(ProfileOptions(r.winner, m));
   return search;
 }
@@ -256,7 +256,7 @@ model::TuneEvidence Evidence(const TuneResult& r, const EngineModel& m) {
   json rules = json::array();
   for (const RuleRecord& rr : r.rules) rules.push_back(RuleRecordToJson(rr));
   other["rules"] = rules;
-  other["search"] = SearchJson(r, m);
+  ev.search = SearchOf(r, m);
   ev.knobs = JudgedKnobs(r, m);
   if (r.verification) {
     ev.verification = VerificationOf(*r.verification, r.workload);
