@@ -58,10 +58,6 @@ struct ProbeConfig {
   // derives both from its limits (PlanHintsForThrottle).
   double sync_io_ns = 0;
   double fill_bytes_per_sec = 0;
-  // Set under --throttle: the device charges every bio against its IOPS
-  // limit, so a write larger than a bio of 4 KiB pages carries must reach it
-  // from huge-page buffers to be charged once (block_io_point.cc).
-  bool charges_per_bio = false;
 
   // Quick / full defaults (flags override fields afterwards).
   static ProbeConfig Defaults(bool quick);

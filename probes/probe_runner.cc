@@ -71,7 +71,6 @@ PlanClock PlanProbeRun(const std::vector<const Probe*>& probes,
 
 void PlanForThrottle(const ThrottleSpec& spec, ProbeConfig* config) {
   const ThrottleLimits& limits = spec.limits;
-  config->charges_per_bio = true;
   if (spec.sync_floor_ns == 0 && limits.write_iops && *limits.write_iops > 0)
     config->sync_io_ns = 1e9 / static_cast<double>(*limits.write_iops);
   if (limits.write_bytes_per_sec && *limits.write_bytes_per_sec > 0)

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "probes/cgroup_throttle.h"
 #include "probes/durability_test_util.h"
 #include "probes/fsync_point.h"
 #include "probes/uring_job.h"
@@ -304,7 +305,10 @@ TEST_F(ThrottledDeviceTest, HddMebibyteWritesReachTheBandwidthLimit) {
   job.region_bytes = 256 << 20;   // sequential offsets wrap around it
   job.warmup_ns = 1'000'000'000;  // spends the slice's initial allowance
   job.duration_ns = 3'000'000'000;
+  EXPECT_FALSE(OwnCgroupLimitsWriteIops(file));  // not in the cgroup yet
   ASSERT_TRUE(t.Enter().ok());
+  EXPECT_TRUE(OwnCgroupLimitsWriteIops(file));
+  EXPECT_FALSE(OwnCgroupLimitsWriteIops(dir_));  // on the host disk
   Result<UringJobResult> r = RunUringJob(job);
   ASSERT_TRUE(t.Leave().ok());
   close(fd);
