@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "probes/durability_verdict.h"
 #include "probes/named_check.h"
+#include "reports/named_figures.h"
 #include "reports/test_util.h"
 
 namespace disktune {
@@ -112,6 +114,36 @@ TEST(CheckPresetTest, PresetsParseAndExplainThemselves) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
             "unknown preset 'etc'; valid: etcd, leveldb-wal");
+}
+
+// The etcd preset and the durability verdict's etcd check are one gate: the
+// same point (the named figure is the verdict's IsEtcdPoint), the same
+// threshold, and on a report the same figure and outcome.
+TEST(CheckPresetTest, TheEtcdPresetIsTheDurabilityVerdictsGate) {
+  const NamedFigure* etcd = FindNamedFigure("etcd");
+  ASSERT_NE(etcd, nullptr);
+  EXPECT_EQ(etcd->matches, &IsEtcdPoint);
+  Result<std::vector<Requirement>> reqs = PresetRequirements("etcd");
+  ASSERT_TRUE(reqs.ok()) << reqs.status().ToString();
+  ASSERT_EQ(reqs->size(), 1u);
+  EXPECT_EQ(reqs->front().path, "etcd.sync_latency_ns.p99");
+  EXPECT_EQ(reqs->front().threshold, static_cast<double>(kEtcdThresholdNs));
+
+  Report r = CraftedReport();
+  NamedChecks checks = ChecksOf(r.analyses);
+  auto verdict = checks.find("etcd");
+  ASSERT_NE(verdict, checks.end());
+  Result<std::vector<RequirementResult>> got = EvaluateRequirements(r, *reqs);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_TRUE(got->front().figure.has_value());
+  ASSERT_TRUE(verdict->second.value_ns.has_value());
+  EXPECT_EQ(got->front().figure->value,
+            static_cast<double>(*verdict->second.value_ns));
+  EXPECT_EQ(verdict->second.threshold_ns, kEtcdThresholdNs);
+  EXPECT_EQ(verdict->second.measurement.rfind(got->front().figure->resolved, 0),
+            0u)
+      << verdict->second.measurement;
+  EXPECT_EQ(CheckOutcomeName(got->front().outcome), verdict->second.verdict);
 }
 
 std::vector<RequirementResult> Evaluate(const Report& r,

@@ -9,6 +9,7 @@
 #include "probes/durability_findings.h"
 #include "reports/noise_floor.h"
 #include "reports/render_util.h"
+#include "reports/tune_table.h"
 #include "src/core/sysinfo.h"
 
 namespace disktune {
@@ -71,21 +72,14 @@ std::string FlushVerdict(const Report& r) {
 // "mixed-leveldb: write_buffer_bytes, bloom_bits_per_key" or
 // "mixed-leveldb: defaults": the profile `run` wrote, and what it changes.
 std::string Recommended(const Report& r) {
-  if (!r.tune.is_object()) return "";
-  std::string name = JsonStr(r.tune, "workload");
-  std::string engine = JsonStr(r.tune, "engine");
-  if (name.empty() || engine.empty()) return "";
-  std::string out = name + "-" + engine;
-  const json& rec = r.tune.value("recommendation", json::object());
-  if (rec.is_object() && rec.contains("changed") && rec["changed"].is_array()) {
-    std::string knobs;
-    for (const json& k : rec["changed"]) {
-      if (k.is_string())
-        knobs += (knobs.empty() ? "" : ", ") + k.get<std::string>();
-    }
-    out += ": " + (knobs.empty() ? std::string("defaults") : knobs);
+  std::optional<model::TuneSummary> t = ReadTuneSummary(r.tune);
+  if (!t || t->workload.empty() || t->engine.empty()) return "";
+  std::string knobs;
+  for (const std::string& k : t->recommendation.changed) {
+    knobs += (knobs.empty() ? "" : ", ") + k;
   }
-  return out;
+  return t->workload + "-" + t->engine + ": " +
+         (knobs.empty() ? std::string("defaults") : knobs);
 }
 
 // The value most hosts share, if more than half of those that know it do.

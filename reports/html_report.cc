@@ -345,9 +345,11 @@ void Recommendation(const Report& r, std::string& out) {
   // The recommendation as a table, then the evidence behind a <details> a
   // reader opens: what it is for (the scalars), the recommendation's
   // details, its evidence, and anything else the tuner wrote.
-  std::vector<RecommendationRow> rows = RecommendationRows(r.tune);
+  std::optional<model::TuneSummary> tune = ReadTuneSummary(r.tune);
+  std::vector<RecommendationRow> rows;
+  if (tune) rows = RecommendationRows(*tune);
   if (!rows.empty()) {
-    out += "<p>" + H(RecommendationHeadline(r.tune)) + "</p>\n<table><tr>";
+    out += "<p>" + H(RecommendationHeadline(*tune)) + "</p>\n<table><tr>";
     for (const std::string& c : RecommendationColumns()) out += Th(c);
     out += "</tr>\n";
     for (const RecommendationRow& row : rows) {
@@ -358,7 +360,7 @@ void Recommendation(const Report& r, std::string& out) {
       out += "</tr>\n";
     }
     out += "</table>\n";
-    std::vector<std::string> why = TuneEvidenceSentences(r.tune);
+    std::vector<std::string> why = TuneEvidenceSentences(*tune);
     if (!why.empty()) out += "<h3>How the tuner got there</h3>\n<ul>\n";
     for (const std::string& line : why) out += "<li>" + H(line) + "</li>\n";
     if (!why.empty()) out += "</ul>\n";

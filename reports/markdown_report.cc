@@ -162,9 +162,11 @@ void Recommendation(const Report& r, std::ostringstream& os) {
     // The recommendation as a table, then the evidence in a block a reader
     // opens: the scalars (engine, workload, budget), the recommendation's
     // details, its evidence and the rest.
-    std::vector<RecommendationRow> rows = RecommendationRows(r.tune);
+    std::optional<model::TuneSummary> tune = ReadTuneSummary(r.tune);
+    std::vector<RecommendationRow> rows;
+    if (tune) rows = RecommendationRows(*tune);
     if (!rows.empty()) {
-      os << Md(RecommendationHeadline(r.tune)) << "\n\n"
+      os << Md(RecommendationHeadline(*tune)) << "\n\n"
          << HeaderRow(RecommendationColumns(), "llllll");
       for (const RecommendationRow& row : rows) {
         std::vector<std::string> cells;
@@ -173,7 +175,7 @@ void Recommendation(const Report& r, std::ostringstream& os) {
         }
         os << Row(cells);
       }
-      std::vector<std::string> why = TuneEvidenceSentences(r.tune);
+      std::vector<std::string> why = TuneEvidenceSentences(*tune);
       if (!why.empty()) os << "\nHow the tuner got there:\n\n";
       for (const std::string& line : why) os << "- " << Md(line) << "\n";
       return;

@@ -6,6 +6,7 @@
 #include "reports/check.h"
 #include "reports/named_figures.h"
 #include "reports/render_util.h"
+#include "reports/tune_table.h"
 #include "src/core/sysinfo.h"
 
 namespace disktune {
@@ -29,8 +30,8 @@ std::string RunEngine(const Report& r) {
       if (!e.empty()) return e;
     }
   }
-  if (r.tune.is_object() && !JsonStr(r.tune, "engine").empty())
-    return JsonStr(r.tune, "engine");
+  if (auto t = ReadTuneSummary(r.tune); t && !t->engine.empty())
+    return t->engine;
   if (!r.benches.empty()) return r.benches.front().engine;
   return "";
 }
@@ -126,17 +127,14 @@ SummarySetting SettingOf(const Report& r) {
                    : "this run did not tune the engine";
     return s;
   }
-  const json& t = r.tune;
-  bool significant = false;
-  auto ev = t.find("evidence");
-  if (ev != t.end() && ev->is_object()) {
-    auto ver = ev->find("verification");
-    if (ver != ev->end() && ver->is_object())
-      significant = ver->value("significant", false);
-  }
-  s.reason = JsonStr(t, "verdict");
-  std::string profile = "profile-" + JsonStr(t, "workload") + "-" +
-                        JsonStr(t, "engine") + ".json";
+  // A tune object of another shape (hand-written, or from a version this
+  // reader does not know) keeps the defaults: nothing in it is verified.
+  const model::TuneSummary t =
+      ReadTuneSummary(r.tune).value_or(model::TuneSummary{});
+  const bool significant = t.evidence && t.evidence->verification &&
+                           t.evidence->verification->significant;
+  s.reason = t.verdict;
+  std::string profile = "profile-" + t.workload + "-" + t.engine + ".json";
   // A tune's --out names its profile; a run writes it into its out_dir.
   std::string out_dir =
       r.config.is_object() ? JsonStr(r.config, "out_dir") : std::string();
@@ -148,16 +146,8 @@ SummarySetting SettingOf(const Report& r) {
     s.profile_path = out_dir + "/" + profile;
   }
   s.action = significant ? "apply_profile" : "keep_defaults";
-  auto rec = t.find("recommendation");
-  if (rec != t.end() && rec->is_object()) {
-    auto opts = rec->find("options");
-    if (opts != rec->end() && opts->is_array()) {
-      for (const json& o : *opts) {
-        if (!o.is_object() || !o.value("changed", false)) continue;
-        s.changes.push_back(JsonStr(o, "name") + " " +
-                            JsonStr(o, "value_text"));
-      }
-    }
+  for (const model::TunedOption& o : t.recommendation.options) {
+    if (o.changed) s.changes.push_back(o.name + " " + o.value_text);
   }
   return s;
 }

@@ -417,9 +417,9 @@ void JsonText(const nlohmann::json& v, const std::string& key, int indent,
 // The recommendation as a table (knob, value, default, verdict, gain,
 // reason), then the evidence: the tuner's scalars first, then the
 // recommendation, its evidence and the rest, as the HTML report orders them.
-void RecommendationTable(const nlohmann::json& tune, std::ostringstream& os) {
-  std::vector<RecommendationRow> rows = RecommendationRows(tune);
-  if (rows.empty()) return;
+void RecommendationTable(const model::TuneSummary& tune,
+                         const std::vector<RecommendationRow>& rows,
+                         std::ostringstream& os) {
   os << "  " << RecommendationHeadline(tune) << "\n";
   std::vector<std::vector<std::string>> cells = {RecommendationColumns()};
   for (const RecommendationRow& row : rows) {
@@ -446,12 +446,15 @@ void RecommendationTable(const nlohmann::json& tune, std::ostringstream& os) {
 void Recommendation(const Report& r, std::ostringstream& os) {
   if (r.tune.is_null()) return;
   os << "\nrecommendation:\n";
-  if (!r.tune.is_object() || RecommendationRows(r.tune).empty()) {
+  std::optional<model::TuneSummary> tune = ReadTuneSummary(r.tune);
+  std::vector<RecommendationRow> rows;
+  if (tune) rows = RecommendationRows(*tune);
+  if (rows.empty()) {
     JsonText(r.tune, "", 2, os);
     return;
   }
-  RecommendationTable(r.tune, os);
-  std::vector<std::string> why = TuneEvidenceSentences(r.tune);
+  RecommendationTable(*tune, rows, os);
+  std::vector<std::string> why = TuneEvidenceSentences(*tune);
   if (!why.empty()) os << "\nhow the tuner got there:\n";
   for (const std::string& line : why) os << "  - " << line << "\n";
 }

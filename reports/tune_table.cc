@@ -10,15 +10,24 @@ namespace disktune {
 namespace {
 
 using json = nlohmann::json;
+using model::KnobOutcome;
 
-// The tuner's per-knob status (src/tune/tuner.h KnobEvidence) in words.
-std::string VerdictText(const std::string& status) {
-  if (status == "won") return "won alone";
-  if (status == "won_jointly") return "won with the others";
-  if (status == "rule") return "set by rule";
-  if (status == "no_gain") return "no gain: default kept";
-  if (status == "default") return "default kept";
-  return status;
+// A judged knob's outcome in words.
+const char* OutcomeText(KnobOutcome o) {
+  switch (o) {
+    case KnobOutcome::kWon:
+      return "won alone";
+    case KnobOutcome::kRule:
+      return "set by rule";
+    case KnobOutcome::kNoGain:
+      return "no gain: default kept";
+    case KnobOutcome::kDefault:
+      return "default kept";
+    case KnobOutcome::kBudget:
+    case KnobOutcome::kSet:
+      break;
+  }
+  return model::KnobOutcomeName(o);
 }
 
 std::string ValueText(const KnobSpec* spec, const json& v) {
@@ -36,17 +45,19 @@ std::string Ratio(double x) {
   return buf;
 }
 
-std::string GainText(const json& g) {
-  if (!g.is_object() || !g.contains("median")) return "";
-  std::string s = Ratio(g.value("median", 1.0));
-  if (g.contains("ci95_low") && g.contains("ci95_high")) {
-    s += " [" + Ratio(g.value("ci95_low", 1.0)) + ", " +
-         Ratio(g.value("ci95_high", 1.0)) + "]";
-  }
-  return s;
+std::string GainText(const model::GainFigure& g) {
+  return Ratio(g.median) + " [" + Ratio(g.ci95_low) + ", " +
+         Ratio(g.ci95_high) + "]";
 }
 
 }  // namespace
+
+std::optional<model::TuneSummary> ReadTuneSummary(const json& tune) {
+  if (!tune.is_object()) return std::nullopt;
+  Result<model::TuneSummary> t = model::TuneSummaryFromJson(tune);
+  if (!t.ok()) return std::nullopt;
+  return std::move(*t);
+}
 
 const std::vector<std::string>& RecommendationColumns() {
   static const std::vector<std::string> kColumns = {
@@ -63,23 +74,18 @@ std::vector<std::string> RecommendationCells(const RecommendationRow& row) {
           row.reason};
 }
 
-std::vector<RecommendationRow> RecommendationRows(const json& tune) {
+std::vector<RecommendationRow> RecommendationRows(
+    const model::TuneSummary& tune) {
   std::vector<RecommendationRow> rows;
-  if (!tune.is_object() || !tune.contains("evidence") ||
-      !tune["evidence"].is_object()) {
-    return rows;
-  }
-  const json& knobs = tune["evidence"].value("knobs", json::array());
-  if (!knobs.is_array()) return rows;
+  if (!tune.evidence) return rows;
   // The block cache is not judged: it is what the budget leaves.
-  const json& rec = tune.value("recommendation", json::object());
+  const json& eo = tune.recommendation.engine_options;
   const KnobSpec* cache = FindKnob("cache_bytes");
-  if (rec.is_object() && rec.contains("engine_options") &&
-      rec["engine_options"].contains("cache_bytes") && cache != nullptr) {
+  if (eo.contains("cache_bytes") && cache != nullptr) {
     RecommendationRow r;
     r.knob = std::string(cache->name);
-    r.value = ValueText(cache, rec["engine_options"]["cache_bytes"]);
-    auto d = KnobDefault(*cache, tune.value("engine", ""));
+    r.value = ValueText(cache, eo["cache_bytes"]);
+    auto d = KnobDefault(*cache, tune.engine);
     r.default_value = d ? KnobValueText(*cache, *d) : "-";
     r.verdict = "sized from the budget";
     r.reason =
@@ -87,95 +93,65 @@ std::vector<RecommendationRow> RecommendationRows(const json& tune) {
         "index and filter blocks";
     rows.push_back(r);
   }
-  for (const json& k : knobs) {
-    if (!k.is_object()) continue;
-    const std::string key = k.value("knob", "");
-    const KnobSpec* spec = FindKnob(key);
+  for (const model::JudgedKnob& k : tune.evidence->knobs) {
+    const KnobSpec* spec = FindKnob(k.knob);
     RecommendationRow r;
-    r.knob = spec != nullptr              ? std::string(spec->name)
-             : key == "entries_per_batch" ? "entries per batch"
-                                          : key;
-    r.value = ValueText(spec, k.value("recommended", json()));
-    r.default_value = ValueText(spec, k.value("default", json()));
-    r.verdict = VerdictText(k.value("status", ""));
-    r.gain = GainText(k.value("gain", json()));
-    r.reason = k.value("reason", "");
+    r.knob = spec != nullptr                 ? std::string(spec->name)
+             : k.knob == "entries_per_batch" ? "entries per batch"
+                                             : k.knob;
+    r.value = ValueText(spec, k.recommended);
+    r.default_value = ValueText(spec, k.default_value);
+    r.verdict = OutcomeText(k.outcome);
+    r.gain = k.gain ? GainText(*k.gain) : "";
+    r.reason = k.reason;
     rows.push_back(r);
   }
   return rows;
 }
 
-std::string RecommendationHeadline(const json& tune) {
-  if (!tune.is_object() || !tune.contains("engine")) return "";
-  std::string s = tune.value("engine", "") + " for workload '" +
-                  tune.value("workload", "") + "'";
-  if (tune.contains("memory_budget_bytes") &&
-      tune["memory_budget_bytes"].is_number()) {
-    s += " at a " + FormatBytes(tune["memory_budget_bytes"].get<double>()) +
-         " memory budget";
-  }
-  if (tune.contains("verdict") && tune["verdict"].is_string()) {
-    s += ": " + tune["verdict"].get<std::string>();
-  }
-  return s;
-}
-
-json TuneEvidence(const json& tune) {
-  json rest = tune;
-  if (!rest.is_object() || RecommendationRows(tune).empty()) return rest;
-  for (const char* k : {"engine", "workload", "memory_budget_bytes", "verdict"})
-    rest.erase(k);
-  return rest;
+std::string RecommendationHeadline(const model::TuneSummary& tune) {
+  return tune.engine + " for workload '" + tune.workload + "' at a " +
+         FormatBytes(static_cast<double>(tune.memory_budget_bytes)) +
+         " memory budget: " + tune.verdict;
 }
 
 namespace {
 
-std::string Num(const json& j, const char* key, int decimals) {
-  const json* v = JsonNum(j, key);
-  return v ? Fixed(v->get<double>(), decimals) : "?";
-}
-
-std::string Verification(const json& v) {
-  if (!v.is_object()) return "";
-  std::string s = "Verified: the " + JsonStr(v, "compared") +
-                  " against the defaults in " + Num(v, "repeats", 0) +
-                  " interleaved pairs";
-  if (const json* scale = JsonNum(v, "scale");
-      scale && scale->get<double>() < 1)
-    s += " on a copy at scale " + Fixed(scale->get<double>(), 3);
-  if (const json* num = JsonNum(v, "num"))
-    s += " (" + Thousands(num->get<double>()) + " keys)";
-  s += ": " + Num(v, "median_gain", 2) + "x [" + Num(v, "ci95_low", 2) + "x, " +
-       Num(v, "ci95_high", 2) + "x], " +
-       (v.value("significant", false) ? "significant" : "not significant") +
-       ".";
+std::string Verification(const model::VerificationSummary& v) {
+  std::string s = "Verified: the " + v.compared + " against the defaults in " +
+                  Fixed(v.gain.repeats, 0) + " interleaved pairs";
+  if (v.scale < 1) s += " on a copy at scale " + Fixed(v.scale, 3);
+  s += " (" + Thousands(static_cast<double>(v.num)) + " keys)";
+  s += ": " + Fixed(v.gain.median, 2) + "x [" + Fixed(v.gain.ci95_low, 2) +
+       "x, " + Fixed(v.gain.ci95_high, 2) + "x], " +
+       (v.significant ? "significant" : "not significant") + ".";
   return s;
 }
 
-std::string Search(const json& v) {
-  if (!v.is_object()) return "";
-  std::string s = "Search: " + JsonStr(v, "method") + " over " +
-                  Num(v, "candidates", 0) + " candidates, " +
-                  Num(v, "trials", 0) + " trials";
-  if (const json* e = JsonNum(v, "elapsed_ns"))
-    s += " in " + FormatDuration(e->get<double>());
-  std::string winner = JsonStr(v, "winner");
-  if (!winner.empty()) s += "; its best: " + winner;
+std::string Search(const model::SearchSummary& v) {
+  std::string s = "Search: " + v.method + " over " + Fixed(v.candidates, 0) +
+                  " candidates, " + Fixed(v.trials, 0) + " trials";
+  if (v.elapsed_ns)
+    s += " in " + FormatDuration(static_cast<double>(*v.elapsed_ns));
+  if (!v.winner.empty()) s += "; its best: " + v.winner;
   return s + ".";
 }
 
-std::string Budgets(const json& t) {
+std::string Budgets(const model::TuneSummary& t) {
   std::string s;
-  if (const json* e = JsonNum(t, "elapsed_ns")) {
-    s = "The tuner took " + FormatDuration(e->get<double>());
-    if (const json* b = JsonNum(t, "time_budget_ns"))
-      s += " of its " + FormatDuration(b->get<double>()) + " time budget";
+  if (t.elapsed_ns) {
+    s = "The tuner took " + FormatDuration(static_cast<double>(*t.elapsed_ns));
+    if (t.time_budget_ns)
+      s += " of its " + FormatDuration(static_cast<double>(*t.time_budget_ns)) +
+           " time budget";
   }
-  if (const json* w = JsonNum(t, "bytes_written")) {
+  if (t.bytes_written) {
     s += std::string(s.empty() ? "The tuner" : " and") + " wrote " +
-         FormatBytes(w->get<double>());
-    if (const json* b = JsonNum(t, "write_budget_bytes"))
-      s += " of its " + FormatBytes(b->get<double>()) + " write budget";
+         FormatBytes(static_cast<double>(*t.bytes_written));
+    if (t.write_budget_bytes)
+      s += " of its " +
+           FormatBytes(static_cast<double>(*t.write_budget_bytes)) +
+           " write budget";
   }
   return s.empty() ? s : s + ".";
 }
@@ -208,26 +184,23 @@ std::string Facts(const json& f) {
 
 }  // namespace
 
-std::vector<std::string> TuneEvidenceSentences(const json& tune) {
+std::vector<std::string> TuneEvidenceSentences(const model::TuneSummary& tune) {
   std::vector<std::string> out;
-  if (!tune.is_object()) return out;
-  const json ev = tune.value("evidence", json::object());
   auto add = [&](std::string s) {
     if (!s.empty()) out.push_back(std::move(s));
   };
-  if (ev.is_object()) {
-    add(Verification(ev.value("verification", json())));
-    add(Search(ev.value("search", json())));
+  const json none;
+  const json& other = tune.evidence ? tune.evidence->other : none;
+  if (tune.evidence) {
+    if (tune.evidence->verification) {
+      add(Verification(*tune.evidence->verification));
+    }
+    if (tune.evidence->search) add(Search(*tune.evidence->search));
   }
   add(Budgets(tune));
-  if (ev.is_object()) {
-    add(Facts(ev.value("device_facts", json())));
-    const json notes = ev.value("notes", json::array());
-    if (notes.is_array()) {
-      for (const json& n : notes) {
-        if (n.is_string()) add(n.get<std::string>());
-      }
-    }
+  if (tune.evidence) {
+    add(Facts(other.value("device_facts", json())));
+    for (const std::string& n : tune.evidence->notes) add(n);
   }
   return out;
 }

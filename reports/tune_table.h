@@ -1,13 +1,16 @@
 // The tuner's recommendation as a table a person reads, shared by the text,
 // HTML and Markdown reports: one row per knob the tuner judged, read from
-// the "tune" object a report carries (src/tune/tuner.h TuneResultToJson:
-// evidence.knobs), named and valued through the engine knob table
-// (engines/knob_spec.h) so every figure carries its unit.
+// the typed tune object (src/model/tune_summary.h: evidence.knobs), named
+// and valued through the engine knob table (engines/knob_spec.h) so every
+// figure carries its unit.
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "src/model/tune_summary.h"
 
 namespace disktune {
 
@@ -25,21 +28,23 @@ const std::vector<std::string>& RecommendationColumns();
 // The cells of `row`, in column order.
 std::vector<std::string> RecommendationCells(const RecommendationRow& row);
 
-// The rows of `tune`'s evidence.knobs; empty when it has none (an older or
-// hand-written tune object is then shown as it is).
-std::vector<RecommendationRow> RecommendationRows(const nlohmann::json& tune);
+// A report's "tune" object as the typed summary; nullopt when it is not an
+// object or has another shape (an older or hand-written tune object, which
+// the renderers then show as it is).
+std::optional<model::TuneSummary> ReadTuneSummary(const nlohmann::json& tune);
+
+// The rows of `tune`'s evidence.knobs, after the block cache's; empty when it
+// has no evidence.
+std::vector<RecommendationRow> RecommendationRows(
+    const model::TuneSummary& tune);
 
 // One line above the table: the engine, the workload, the budget and the
-// verdict, from `tune`'s top-level fields ("" when they are absent).
-std::string RecommendationHeadline(const nlohmann::json& tune);
-
-// `tune` without what the table and headline show, for the evidence a reader
-// may expand below them.
-nlohmann::json TuneEvidence(const nlohmann::json& tune);
+// verdict.
+std::string RecommendationHeadline(const model::TuneSummary& tune);
 
 // The tuner's evidence in sentences a person reads (how the recommendation
 // was verified, the search, the budgets it used, the device facts it read,
 // its notes); the JSON keeps every field.
-std::vector<std::string> TuneEvidenceSentences(const nlohmann::json& tune);
+std::vector<std::string> TuneEvidenceSentences(const model::TuneSummary& tune);
 
 }  // namespace disktune

@@ -15,6 +15,7 @@
 #include "src/bench/bench_result.h"
 #include "src/bench/profile.h"
 #include "src/cli/cli.h"
+#include "src/model/tune_summary.h"
 #include "src/tune/engine_forms.h"
 #include "src/tune/knobs.h"
 #include "src/tune/profile.h"
@@ -113,24 +114,24 @@ TEST(KnobTableTest, EveryRowIsATunerKnobWithEngineForms) {
 TEST(KnobTableTest, EveryRowIsInTheReportsRecommendationTable) {
   Report report;
   report.command = "tune";
-  json knobs = json::array();
+  model::TuneSummary tune;
+  tune.engine = "leveldb";
+  tune.workload = "write-heavy";
+  tune.verdict = "tuned";
+  tune.evidence.emplace();
   for (const KnobSpec& k : Knobs()) {
-    knobs.push_back({{"knob", k.json_key},
-                     {"default", KnobValueToJson(k, k.min_value)},
-                     {"searched", KnobValueToJson(k, Sample(k))},
-                     {"recommended", KnobValueToJson(k, Sample(k))},
-                     {"status", "won"},
-                     {"gain",
-                      {{"median", 1.5},
-                       {"ci95_low", 1.2},
-                       {"ci95_high", 1.8},
-                       {"repeats", 5}}},
-                     {"reason", "because"}});
+    model::JudgedKnob j;
+    j.knob = k.json_key;
+    j.default_value = KnobValueToJson(k, k.min_value);
+    j.searched = KnobValueToJson(k, Sample(k));
+    j.recommended = KnobValueToJson(k, Sample(k));
+    j.outcome = model::KnobOutcome::kWon;
+    j.gain = model::GainFigure{
+        .median = 1.5, .ci95_low = 1.2, .ci95_high = 1.8, .repeats = 5};
+    j.reason = "because";
+    tune.evidence->knobs.push_back(j);
   }
-  report.tune = {{"engine", "leveldb"},
-                 {"workload", "write-heavy"},
-                 {"verdict", "tuned"},
-                 {"evidence", {{"knobs", knobs}}}};
+  report.tune = model::TuneSummaryToJson(tune);
   std::string text = RenderText(report);
   std::string md = RenderMarkdown(report);
   for (const KnobSpec& k : Knobs()) {

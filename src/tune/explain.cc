@@ -216,7 +216,7 @@ Explanation Explain(const TuneState& st, const KnobCheckOutcome& check,
     if (KnobValueText(res.baseline, e.knob) != def) {
       def += ", " + KnobValueText(res.baseline, e.knob) + " in this budget";
     }
-    std::string status = e.status;
+    std::string status = model::KnobOutcomeName(e.outcome);
     if (e.gain) status += " " + GainText(*e.gain);
     std::snprintf(line, sizeof(line), "  %-20s %-14s (default %s)  %s",
                   KnobName(e.knob), value.c_str(), def.c_str(), status.c_str());

@@ -40,18 +40,4 @@ bool Undecided(const Gain& leave_one_out) {
   return !leave_one_out.significant() && leave_one_out.ci95_high > 1.0;
 }
 
-std::string_view KnobProofName(KnobProof p) {
-  switch (p) {
-    case KnobProof::kLeaveOneOut:
-      return "leave_one_out";
-    case KnobProof::kOwnAb:
-      return "own_ab";
-    case KnobProof::kRule:
-      return "rule";
-    case KnobProof::kNone:
-      break;
-  }
-  return "";
-}
-
 }  // namespace disktune::tune

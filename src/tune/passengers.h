@@ -20,11 +20,15 @@
 #include <string_view>
 #include <vector>
 
+#include "src/model/knob_outcome.h"
 #include "src/tune/verify.h"
 
 namespace disktune::tune {
 
-enum class KnobProof { kNone, kLeaveOneOut, kOwnAb, kRule };
+// The enum and its names are the model's (src/model/knob_outcome.h): the
+// JSON writes them as the knob's "evidence".
+using model::KnobProof;
+using model::KnobProofName;
 
 // What is known of one changed knob.
 struct KnobTrial {
@@ -45,8 +49,5 @@ bool NeedsSoloAbs(const std::vector<KnobTrial>& knobs);
 // side of 1 the median fell on, which is the noise's). Such a knob may get
 // more rounds; one whose interval lies below 1 is not needed.
 bool Undecided(const Gain& leave_one_out);
-
-// "leave_one_out", "own_ab", "rule", "" (the evidence field of a knob).
-std::string_view KnobProofName(KnobProof p);
 
 }  // namespace disktune::tune

@@ -11,6 +11,8 @@
 namespace disktune::tune::phases {
 namespace {
 
+using model::KnobOutcome;
+
 const RuleRecord* FindRecord(const std::vector<RuleRecord>& rules,
                              const std::string& knob) {
   for (const RuleRecord& r : rules) {
@@ -44,7 +46,7 @@ KnobEvidence ChangedKnobEvidence(const TuneState& st,
   const std::vector<Knob>& changed = check.changed;
   const KnobTrial& t = check.knob_trials[i];
   const KnobProof proof = check.proofs[i];
-  e.evidence = std::string(KnobProofName(proof));
+  e.evidence = proof;
   if (changed.size() == 1 && proof != KnobProof::kNone) {
     e.gain = verified.v.gain;
   } else if (proof == KnobProof::kOwnAb ||
@@ -54,7 +56,7 @@ KnobEvidence ChangedKnobEvidence(const TuneState& st,
     e.gain = t.leave_one_out;
   }
   if (proof == KnobProof::kNone) {
-    e.status = "no_gain";
+    e.outcome = KnobOutcome::kNoGain;
     if (t.alone && t.alone->significant()) {
       e.reason =
           "it won alone, but a knob with a larger gain alone was kept "
@@ -73,7 +75,7 @@ KnobEvidence ChangedKnobEvidence(const TuneState& st,
     // The gain shown is the knob's own (leave-one-out on the knob
     // check's copies, or its own A/B); the A/B of the whole
     // recommendation decides.
-    e.status = "no_gain";
+    e.outcome = KnobOutcome::kNoGain;
     const std::string won = proof == KnobProof::kOwnAb
                                 ? "it won its own A/B against the defaults"
                                 : "it won leave-one-out on the knob check's "
@@ -85,7 +87,7 @@ KnobEvidence ChangedKnobEvidence(const TuneState& st,
                    : "the A/B showed no significant gain over the "
                      "defaults, so the default stays";
   } else if (proof == KnobProof::kRule) {
-    e.status = "rule";
+    e.outcome = KnobOutcome::kRule;
     e.reason = Guarded(st, k) && st.shape.deep_scale > 0
                    ? std::string(st.shape.shape_on_rule
                                      ? "taken from the rule and judged by the "
@@ -102,13 +104,13 @@ KnobEvidence ChangedKnobEvidence(const TuneState& st,
                      "show the effect; " +
                          rule;
   } else if (proof == KnobProof::kLeaveOneOut) {
-    e.status = "won";
+    e.outcome = KnobOutcome::kWon;
     e.reason =
         "leave-one-out: the recommendation without it was "
         "measurably slower; " +
         rule;
   } else {
-    e.status = "won";
+    e.outcome = KnobOutcome::kWon;
     e.reason = "its own A/B against the defaults won; " + rule;
   }
   return e;
@@ -139,11 +141,11 @@ Judgement Judge(const TuneState& st, const KnobCheckOutcome& check,
         verified.unfaithful.end();
     if (put_back || (it == changed.end() && unjudged != nullptr &&
                      !KnobDiffers(out.recommendation, res.baseline, k))) {
-      e.status = "default";
+      e.outcome = KnobOutcome::kDefault;
       e.reason = "not judged: " + UnjudgedText(*unjudged) +
                  ", so the default stays; rule: " + rule;
     } else if (it == changed.end()) {
-      e.status = "default";
+      e.outcome = KnobOutcome::kDefault;
       bool tried = rec != nullptr && rec->candidates.size() > 1;
       e.reason = tried ? "the search kept the default; rule: " + rule : rule;
     } else {
@@ -165,7 +167,8 @@ Judgement Judge(const TuneState& st, const KnobCheckOutcome& check,
     out.recommendation = res.baseline;
     significant = false;
     for (KnobEvidence& e : out.knobs) {
-      if (e.status == "won" || e.status == "rule") e.status = "no_gain";
+      if (e.outcome == KnobOutcome::kWon || e.outcome == KnobOutcome::kRule)
+        e.outcome = KnobOutcome::kNoGain;
     }
   }
   // A recommended knob names the facts its rule read, the model's
@@ -175,7 +178,8 @@ Judgement Judge(const TuneState& st, const KnobCheckOutcome& check,
     if (SameKnobs(c, out.recommendation)) predicted = p;
   }
   for (KnobEvidence& e : out.knobs) {
-    if (e.status != "won" && e.status != "rule") continue;
+    if (e.outcome != KnobOutcome::kWon && e.outcome != KnobOutcome::kRule)
+      continue;
     const RuleRecord* rec = FindRecord(res.rules, KnobName(e.knob));
     if (rec != nullptr) e.reason += " (facts: " + rec->fact + ")";
     if (predicted) {

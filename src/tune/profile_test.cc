@@ -11,6 +11,7 @@
 #include <fstream>
 #include <set>
 
+#include "src/model/tune_summary_for_test.h"
 #include "src/tune/embedded_profiles.h"
 #include "src/tune/workload.h"
 
@@ -114,6 +115,18 @@ TEST(ProfileTest, OtherVersionsAreErrors) {
   j["profile_version"] = "1";
   e = Error(j);
   EXPECT_NE(e.find("not supported"), std::string::npos) << e;
+}
+
+// The profile reader's shape of the tune object (profile.cc) admits all the
+// typed summary writes (src/model/tune_summary.h).
+TEST(ProfileTest, TheTuneSectionAdmitsEverythingTheSummaryWrites) {
+  json j = Minimal();
+  j["tune"] = model::TuneSummaryToJson(model::FullTuneSummary());
+  Result<Profile> p = ParseProfile(j, "x.json");
+  EXPECT_TRUE(p.ok()) << p.status().ToString();
+  j["tune"] = model::TuneSummaryToJson(model::MinimalTuneSummary());
+  p = ParseProfile(j, "x.json");
+  EXPECT_TRUE(p.ok()) << p.status().ToString();
 }
 
 TEST(ProfileTest, TheTuneSectionIsValidatedToo) {

@@ -41,56 +41,58 @@ json CompleteEngineOptions(const TuneResult& r, const EngineModel& m) {
 
 // One entry per knob: the value, the engine's default, and why it is what
 // it is (the tuner's evidence for a knob it judged; "default" otherwise).
-json OptionVerdicts(const TuneResult& r) {
+std::vector<model::TunedOption> OptionVerdicts(const TuneResult& r) {
   const EngineOptions full = ToEngineOptions(r.recommendation);
-  json out = json::array();
+  std::vector<model::TunedOption> out;
   for (const KnobSpec& k : Knobs()) {
     std::optional<KnobValue> def = KnobDefault(k, r.engine);
     std::optional<KnobValue> v = k.get(full);
     if (!v) v = def;
     if (!v) continue;  // the engine has no such option
-    json e = {{"knob", k.json_key},
-              {"name", k.name},
-              {"value", KnobValueToJson(k, *v)},
-              {"value_text", KnobValueText(k, *v)},
-              {"changed", def ? *v != *def : true}};
-    if (def) e["default"] = KnobValueToJson(k, *def);
-    std::string verdict = def && *v == *def ? "default" : "set";
+    model::TunedOption e;
+    e.knob = k.json_key;
+    e.name = k.name;
+    e.value = KnobValueToJson(k, *v);
+    e.value_text = KnobValueText(k, *v);
+    e.changed = def ? *v != *def : true;
+    if (def) e.default_value = KnobValueToJson(k, *def);
+    e.outcome = def && *v == *def ? model::KnobOutcome::kDefault
+                                  : model::KnobOutcome::kSet;
     for (const KnobEvidence& ev : r.knobs) {
       if (ev.knob.spec != &k) continue;
-      verdict = ev.status;
-      if (!ev.reason.empty()) e["reason"] = ev.reason;
-      if (!ev.evidence.empty()) e["evidence"] = ev.evidence;
-      if (ev.gain) e["gain"] = GainToJson(*ev.gain);
+      e.outcome = ev.outcome;
+      e.reason = ev.reason;
+      e.evidence = ev.evidence;
+      if (ev.gain) e.gain = GainFigureOf(*ev.gain);
     }
     // The block cache is the budget's remainder, not a searched knob.
-    if (k.id == KnobId::kCacheBytes && verdict == "set") verdict = "budget";
-    e["verdict"] = verdict;
-    out.push_back(e);
+    if (k.id == KnobId::kCacheBytes && e.outcome == model::KnobOutcome::kSet) {
+      e.outcome = model::KnobOutcome::kBudget;
+    }
+    out.push_back(std::move(e));
   }
   return out;
 }
 
 // The recommendation: every option with its verdict, what changed from the
 // baseline, and the memory it takes.
-json RecommendationJson(const TuneResult& r, const EngineModel& m) {
-  json rec;
-  rec["engine_options"] = CompleteEngineOptions(r, m);
-  rec["options"] = OptionVerdicts(r);
+model::TuneRecommendation Recommendation(const TuneResult& r,
+                                         const EngineModel& m) {
+  model::TuneRecommendation rec;
+  rec.engine_options = CompleteEngineOptions(r, m);
+  rec.options = OptionVerdicts(r);
   if (r.recommendation.entries_per_batch != 1) {
-    rec["entries_per_batch"] = r.recommendation.entries_per_batch;
+    rec.entries_per_batch = r.recommendation.entries_per_batch;
   }
-  json changed = json::array();
   for (Knob k : AllKnobs()) {
     if (KnobDiffers(r.recommendation, r.baseline, k))
-      changed.push_back(KnobName(k));
+      rec.changed.push_back(std::string(KnobName(k)));
   }
-  rec["changed"] = changed;
-  rec["memory"] = {{"write_buffers_bytes", r.memory.write_buffers_bytes},
-                   {"table_memory_bytes", r.memory.table_memory_bytes},
-                   {"cache_bytes", r.memory.cache_bytes},
-                   {"total_bytes", r.memory.total_bytes()}};
-  rec["explanation"] = r.explanation;
+  rec.memory = {.write_buffers_bytes = r.memory.write_buffers_bytes,
+                .table_memory_bytes = r.memory.table_memory_bytes,
+                .cache_bytes = r.memory.cache_bytes,
+                .total_bytes = r.memory.total_bytes()};
+  rec.explanation = r.explanation;
   return rec;
 }
 
@@ -138,75 +140,71 @@ json RungsJson(const TuneResult& r) {
 }
 
 // The search: its method, rungs, the head-to-head of a tie, and the winner.
-json SearchJson(const TuneResult& r, const EngineModel& m) {
-  json search;
-  search["method"] = "successive_halving";
-  search["eta"] = 3;
-  search["candidates"] = r.search.candidates;
-  search["trials"] = r.search.trials;
-  search["elapsed_ns"] = r.search.elapsed_ns;
-  search["truncated"] = r.search.truncated;
-  search["rungs"] = RungsJson(r);
+model::SearchSummary SearchOf(const TuneResult& r, const EngineModel& m) {
+  model::SearchSummary search;
+  search.method = "successive_halving";
+  search.eta = 3;
+  search.candidates = r.search.candidates;
+  search.trials = r.search.trials;
+  search.elapsed_ns = r.search.elapsed_ns;
+  search.truncated = r.search.truncated;
+  search.rungs = RungsJson(r);
   if (r.search.tie) {
     const HeadToHead& h = *r.search.tie;
-    search["tie"] = {{"leader", ConfigText(r.candidates[h.leader])},
-                     {"preferred", ConfigText(r.candidates[h.preferred])},
-                     {"scale", std::round(h.scale * 1e4) / 1e4},
-                     {"gain", GainToJson(h.gain)},
-                     {"leader_won", h.gain.significant()}};
+    search.tie = {{"leader", ConfigText(r.candidates[h.leader])},
+                  {"preferred", ConfigText(r.candidates[h.preferred])},
+                  {"scale", std::round(h.scale * 1e4) / 1e4},
+                  {"gain", GainToJson(h.gain)},
+                  {"leader_won", h.gain.significant()}};
   }
-  search["winner"] = ConfigText(r.winner);
-  search["winner_engine_options"] =
+  search.winner = ConfigText(r.winner);
+  search.winner_engine_options =
       ProfileEngineOptionsToJson(ProfileOptions(r.winner, m));
   return search;
 }
 
 // One entry per judged knob: default, searched and recommended values.
-json KnobEvidenceJson(const TuneResult& r, const EngineModel& m) {
-  json knobs = json::array();
+std::vector<model::JudgedKnob> JudgedKnobs(const TuneResult& r,
+                                           const EngineModel& m) {
+  std::vector<model::JudgedKnob> knobs;
   for (const KnobEvidence& e : r.knobs) {
-    json kj = {{"knob", KnobName(e.knob)},
-               {"default", KnobValueJson(m.defaults, e.knob)},
-               {"searched", KnobValueJson(r.winner, e.knob)},
-               {"recommended", KnobValueJson(r.recommendation, e.knob)},
-               {"status", e.status}};
-    if (!e.reason.empty()) kj["reason"] = e.reason;
-    if (!e.evidence.empty()) kj["evidence"] = e.evidence;
-    if (e.gain) kj["gain"] = GainToJson(*e.gain);
-    knobs.push_back(kj);
+    model::JudgedKnob kj;
+    kj.knob = std::string(KnobName(e.knob));
+    kj.default_value = KnobValueJson(m.defaults, e.knob);
+    kj.searched = KnobValueJson(r.winner, e.knob);
+    kj.recommended = KnobValueJson(r.recommendation, e.knob);
+    kj.outcome = e.outcome;
+    kj.reason = e.reason;
+    kj.evidence = e.evidence;
+    if (e.gain) kj.gain = GainFigureOf(*e.gain);
+    knobs.push_back(std::move(kj));
   }
   return knobs;
 }
 
 // The interleaved runs of the recommendation against the baseline.
-json VerificationJson(const Verification& v, const Workload& w) {
-  json vj;
-  vj["compared"] = v.compared;
-  vj["scale"] = std::round(v.scale * 1e4) / 1e4;
-  vj["num"] = v.num;
-  vj["trial_cache_bytes"] = v.trial_cache_bytes;
-  vj["candidate_copy"] = v.candidate_copy;
-  vj["baseline_copy"] = v.baseline_copy;
-  vj["faithful"] = v.faithful;
-  vj["order"] = "interleaved, alternating first (B A, A B, ...)";
-  vj["repeats"] = v.gain.repeats;
-  auto rounded = [](const std::vector<double>& xs) {
-    json a = json::array();
-    for (double x : xs) a.push_back(std::round(x));
-    return a;
-  };
-  vj["baseline_ops_per_sec"] = rounded(v.baseline_ops_per_sec);
-  vj["candidate_ops_per_sec"] = rounded(v.candidate_ops_per_sec);
-  json g = GainToJson(v.gain);
-  vj["median_gain"] = g["median"];
-  vj["ci95_low"] = g["ci95_low"];
-  vj["ci95_high"] = g["ci95_high"];
-  vj["significant"] = v.gain.significant();
-  if (w.target_writes_per_sec) {
-    vj["target_writes_per_sec"] = *w.target_writes_per_sec;
+model::VerificationSummary VerificationOf(const Verification& v,
+                                          const Workload& w) {
+  model::VerificationSummary vs;
+  vs.compared = v.compared;
+  vs.scale = std::round(v.scale * 1e4) / 1e4;
+  vs.num = v.num;
+  vs.trial_cache_bytes = v.trial_cache_bytes;
+  vs.candidate_copy = v.candidate_copy;
+  vs.baseline_copy = v.baseline_copy;
+  vs.faithful = v.faithful;
+  vs.order = "interleaved, alternating first (B A, A B, ...)";
+  for (double x : v.baseline_ops_per_sec) {
+    vs.baseline_ops_per_sec.push_back(std::round(x));
   }
-  if (v.target_met) vj["target_met"] = *v.target_met;
-  return vj;
+  for (double x : v.candidate_ops_per_sec) {
+    vs.candidate_ops_per_sec.push_back(std::round(x));
+  }
+  vs.gain = GainFigureOf(v.gain);
+  vs.significant = v.gain.significant();
+  vs.target_writes_per_sec = w.target_writes_per_sec;
+  vs.target_met = v.target_met;
+  return vs;
 }
 
 // What no trial judged: knob values whose effect on the LSM or the
@@ -244,52 +242,57 @@ json PlanEntriesJson(const std::vector<PlanEntry>& list) {
 
 // The evidence behind the recommendation: baseline, device, workload,
 // rules, search, per-knob outcomes, verification and plan.
-json EvidenceJson(const TuneResult& r, const EngineModel& m) {
-  json ev;
-  ev["baseline"] = {{"definition", r.baseline_definition},
-                    {"engine_options", ProfileEngineOptionsToJson(
-                                           ProfileOptions(r.baseline, m))}};
+model::TuneEvidence Evidence(const TuneResult& r, const EngineModel& m) {
+  model::TuneEvidence ev;
+  json& other = ev.other;
+  other["baseline"] = {{"definition", r.baseline_definition},
+                       {"engine_options", ProfileEngineOptionsToJson(
+                                              ProfileOptions(r.baseline, m))}};
   if (r.baseline.entries_per_batch != 1) {
-    ev["baseline"]["entries_per_batch"] = r.baseline.entries_per_batch;
+    other["baseline"]["entries_per_batch"] = r.baseline.entries_per_batch;
   }
-  ev["device_facts"] = FactsToJson(r.facts);
-  ev["workload"] = WorkloadJson(r);
+  other["device_facts"] = FactsToJson(r.facts);
+  other["workload"] = WorkloadJson(r);
   json rules = json::array();
   for (const RuleRecord& rr : r.rules) rules.push_back(RuleRecordToJson(rr));
-  ev["rules"] = rules;
-  ev["search"] = SearchJson(r, m);
-  ev["knobs"] = KnobEvidenceJson(r, m);
+  other["rules"] = rules;
+  ev.search = SearchOf(r, m);
+  ev.knobs = JudgedKnobs(r, m);
   if (r.verification) {
-    ev["verification"] = VerificationJson(*r.verification, r.workload);
+    ev.verification = VerificationOf(*r.verification, r.workload);
   }
-  ev["unjudged"] = UnjudgedJson(r);
-  ev["plan"] = {{"ranking", r.ranking_model},
-                {"measured", PlanEntriesJson(r.measured)},
-                {"left_out", PlanEntriesJson(r.left_out)}};
-  ev["notes"] = r.notes;
+  other["unjudged"] = UnjudgedJson(r);
+  other["plan"] = {{"ranking", r.ranking_model},
+                   {"measured", PlanEntriesJson(r.measured)},
+                   {"left_out", PlanEntriesJson(r.left_out)}};
+  ev.notes = r.notes;
   return ev;
 }
 
 }  // namespace
 
-json TuneResultToJson(const TuneResult& r) {
+model::TuneSummary TuneResultToSummary(const TuneResult& r) {
   const EngineModel& m = ModelFor(r.engine);
-  json j;
-  j["tool_version"] = DISKTUNE_VERSION;
-  j["created_at"] = UtcTimestamp();
-  j["engine"] = r.engine;
-  j["workload"] = r.workload.name;
-  j["memory_budget_bytes"] = r.memory_budget_bytes;
-  j["data_size_bytes"] = r.shape.user_bytes();
-  j["time_budget_ns"] = r.time_budget_ns;
-  j["elapsed_ns"] = r.elapsed_ns;
-  if (r.write_budget_bytes > 0) j["write_budget_bytes"] = r.write_budget_bytes;
-  if (r.bytes_written) j["bytes_written"] = *r.bytes_written;
-  j["quick"] = r.quick;
-  j["verdict"] = r.verdict;
-  j["recommendation"] = RecommendationJson(r, m);
-  j["evidence"] = EvidenceJson(r, m);
-  return j;
+  model::TuneSummary t;
+  t.tool_version = DISKTUNE_VERSION;
+  t.created_at = UtcTimestamp();
+  t.engine = r.engine;
+  t.workload = r.workload.name;
+  t.memory_budget_bytes = r.memory_budget_bytes;
+  t.data_size_bytes = r.shape.user_bytes();
+  t.time_budget_ns = r.time_budget_ns;
+  t.elapsed_ns = r.elapsed_ns;
+  if (r.write_budget_bytes > 0) t.write_budget_bytes = r.write_budget_bytes;
+  t.bytes_written = r.bytes_written;
+  t.quick = r.quick;
+  t.verdict = r.verdict;
+  t.recommendation = Recommendation(r, m);
+  t.evidence = Evidence(r, m);
+  return t;
+}
+
+json TuneResultToJson(const TuneResult& r) {
+  return model::TuneSummaryToJson(TuneResultToSummary(r));
 }
 
 Profile TuneResultToProfile(const TuneResult& r, const std::string& name) {

@@ -43,6 +43,7 @@
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/status.h"
+#include "src/model/tune_summary.h"
 #include "src/tune/budget.h"
 #include "src/tune/knobs.h"
 #include "src/tune/plan.h"
@@ -108,12 +109,12 @@ Status ValidateTuneRequest(const TuneRequest& request);
 // One knob's outcome.
 struct KnobEvidence {
   Knob knob;
-  std::string status;  // default, won, no_gain, rule
-  // Why a changed knob is (or was to be) recommended: "leave_one_out" (the
-  // winner without it was measurably slower), "own_ab" (it alone beat the
-  // defaults), "rule" (kept on its rule, judged by the final A/B), or ""
-  // (not recommended). passengers.h.
-  std::string evidence;
+  // kDefault, kWon, kNoGain or kRule (kBudget and kSet are the
+  // recommendation's words for knobs the tuner did not judge).
+  model::KnobOutcome outcome = model::KnobOutcome::kDefault;
+  // Why a changed knob is (or was to be) recommended (passengers.h); kNone
+  // when it is not.
+  model::KnobProof evidence = model::KnobProof::kNone;
   std::optional<Gain> gain;
   std::string reason;
 };
@@ -193,6 +194,9 @@ Result<TuneResult> RunTuner(const TuneRequest& request,
 
 // The object a report carries under "tune" and a profile under "tune":
 // engine, workload, budget and verdict, the recommendation, the evidence.
+// TuneResultToSummary is the typed form (src/model/tune_summary.h); the
+// JSON is its TuneSummaryToJson.
+model::TuneSummary TuneResultToSummary(const TuneResult& r);
 nlohmann::json TuneResultToJson(const TuneResult& r);
 
 // The profile `disktune tune --out` writes: the workload (full size, the

@@ -168,13 +168,15 @@ TEST_F(TunerTest, AKnobThatPaysIsRecommendedAndPassengersAreNot) {
   EXPECT_GT(r->recommendation.bloom_bits_per_key(), 0);
   const KnobEvidence* bloom = Evidence(*r, "bloom_bits_per_key");
   ASSERT_NE(bloom, nullptr);
-  EXPECT_EQ(bloom->status, "won");
-  EXPECT_FALSE(bloom->evidence.empty());
+  EXPECT_EQ(bloom->outcome, model::KnobOutcome::kWon);
+  EXPECT_NE(bloom->evidence, model::KnobProof::kNone);
   // Every other knob the search changed bought nothing: not recommended.
   for (const KnobEvidence& e : r->knobs) {
-    if (e.knob.name() == "bloom_bits_per_key" || e.status == "rule") continue;
+    if (e.knob.name() == "bloom_bits_per_key" ||
+        e.outcome == model::KnobOutcome::kRule)
+      continue;
     EXPECT_FALSE(KnobDiffers(r->recommendation, r->baseline, e.knob))
-        << e.knob.name() << " " << e.status;
+        << e.knob.name() << " " << model::KnobOutcomeName(e.outcome);
   }
   ASSERT_TRUE(r->verification.has_value());
   EXPECT_GE(r->verification->gain.repeats, kMinRepeats);
@@ -189,12 +191,12 @@ TEST_F(TunerTest, AKnobThatPaysIsRecommendedAndPassengersAreNot) {
 // one); none rides along with the others.
 void ExpectNoPassengers(const TuneResult& r) {
   for (const KnobEvidence& e : r.knobs) {
-    EXPECT_NE(e.status, "won_jointly") << e.knob.name();
     if (!KnobDiffers(r.recommendation, r.baseline, e.knob)) continue;
-    if (e.status == "rule") continue;
-    EXPECT_EQ(e.status, "won") << e.knob.name();
-    EXPECT_TRUE(e.evidence == "leave_one_out" || e.evidence == "own_ab")
-        << e.knob.name() << " " << e.evidence;
+    if (e.outcome == model::KnobOutcome::kRule) continue;
+    EXPECT_EQ(e.outcome, model::KnobOutcome::kWon) << e.knob.name();
+    EXPECT_TRUE(e.evidence == model::KnobProof::kLeaveOneOut ||
+                e.evidence == model::KnobProof::kOwnAb)
+        << e.knob.name() << " " << model::KnobProofName(e.evidence);
     ASSERT_TRUE(e.gain.has_value()) << e.knob.name();
     EXPECT_TRUE(e.gain->significant()) << e.knob.name();
   }
@@ -225,7 +227,8 @@ TEST_F(TunerTest, OfTwoKnobsThatDoTheSameJobOneIsRecommended) {
   const KnobEvidence* none = Evidence(*r, "compression");
   const KnobEvidence* bloom = Evidence(*r, "bloom_bits_per_key");
   ASSERT_TRUE(none && bloom);
-  EXPECT_TRUE(none->evidence == "own_ab" || bloom->evidence == "own_ab");
+  EXPECT_TRUE(none->evidence == model::KnobProof::kOwnAb ||
+              bloom->evidence == model::KnobProof::kOwnAb);
 }
 
 TEST_F(TunerTest, ACompressionThatLosesAloneIsNotRecommendedJointly) {
@@ -245,9 +248,9 @@ TEST_F(TunerTest, ACompressionThatLosesAloneIsNotRecommendedJointly) {
   ExpectNoPassengers(*r);
   const KnobEvidence* none = Evidence(*r, "compression");
   ASSERT_NE(none, nullptr);
-  if (none->gain && none->evidence.empty() &&
+  if (none->gain && none->evidence == model::KnobProof::kNone &&
       KnobDiffers(r->winner, r->baseline, none->knob)) {
-    EXPECT_EQ(none->status, "no_gain");
+    EXPECT_EQ(none->outcome, model::KnobOutcome::kNoGain);
   }
 }
 
@@ -268,14 +271,14 @@ TEST_F(TunerTest, ForReadsTheKnobCheckRunsMoreRoundsAndANoiseKnobStaysOut) {
   ASSERT_NE(block, nullptr);
   ASSERT_TRUE(block->gain.has_value());
   EXPECT_GE(block->gain->repeats, kReadKnobRounds);
-  EXPECT_EQ(block->status, "no_gain");
+  EXPECT_EQ(block->outcome, model::KnobOutcome::kNoGain);
   EXPECT_EQ(r->recommendation.block_size_bytes(),
             r->baseline.block_size_bytes());
   for (std::string_view k : {"compression", "bloom_bits_per_key"}) {
     const KnobEvidence* e = Evidence(*r, k);
     ASSERT_TRUE(e && e->gain) << k;
     EXPECT_EQ(e->gain->repeats, kReadKnobRounds) << k;
-    EXPECT_EQ(e->status, "won") << k;
+    EXPECT_EQ(e->outcome, model::KnobOutcome::kWon) << k;
   }
   ExpectNoPassengers(*r);
 }
@@ -298,7 +301,7 @@ TEST_F(TunerTest, ForReadsAnUndecidedKnobGetsRoundsPastThePlannedOnes) {
   const KnobEvidence* none = Evidence(*r, "compression");
   ASSERT_TRUE(none && none->gain);
   EXPECT_EQ(none->gain->repeats, kReadKnobRounds);
-  EXPECT_EQ(none->status, "won");
+  EXPECT_EQ(none->outcome, model::KnobOutcome::kWon);
   ExpectNoPassengers(*r);
 }
 
@@ -519,7 +522,9 @@ TEST_F(TunerTest, ARocksDbOwnKnobThatPaysIsRecommended) {
   ASSERT_NE(e, nullptr);
   // Won in the knob check, or judged by the A/B when the check's copies
   // are not faithful for the memtables (fidelity.h).
-  EXPECT_TRUE(e->status == "won" || e->status == "rule") << e->reason;
+  EXPECT_TRUE(e->outcome == model::KnobOutcome::kWon ||
+              e->outcome == model::KnobOutcome::kRule)
+      << e->reason;
   ExpectNoPassengers(*r);
   // Its memtables count in the budget the recommendation states.
   EXPECT_EQ(r->memory.write_buffers_bytes,
@@ -787,7 +792,9 @@ TEST_F(TunerTest, AKnobThatWonOnlyOnCopiesSaysWhyItIsNotRecommended) {
   EXPECT_FALSE(r->significant) << r->verdict;
   int explained = 0;
   for (const KnobEvidence& e : r->knobs) {
-    if (e.status != "no_gain" || !e.gain || !e.gain->significant()) continue;
+    if (e.outcome != model::KnobOutcome::kNoGain || !e.gain ||
+        !e.gain->significant())
+      continue;
     EXPECT_NE(e.reason.find("won"), std::string::npos) << e.reason;
     EXPECT_NE(e.reason.find("A/B of the whole recommendation"),
               std::string::npos)
@@ -849,7 +856,8 @@ void ExpectFaithfulDecisions(const TuneRequest& req, const TuneResult& r) {
 void ExpectTextsAgree(const TuneResult& r) {
   for (const KnobEvidence& e : r.knobs) {
     const std::string value = KnobValueText(r.recommendation, e.knob);
-    if (e.status == "default" || e.status == "no_gain") {
+    if (e.outcome == model::KnobOutcome::kDefault ||
+        e.outcome == model::KnobOutcome::kNoGain) {
       EXPECT_EQ(value, KnobValueText(r.baseline, e.knob)) << e.knob.name();
     }
     bool found = false;
@@ -890,7 +898,7 @@ TEST_F(TunerTest, AWriteBufferIsNeverJudgedOnACopyItHolds) {
   ASSERT_FALSE(r->unjudged.empty());
   const KnobEvidence* wb = Evidence(*r, "write_buffer_bytes");
   ASSERT_NE(wb, nullptr);
-  EXPECT_EQ(wb->status, "default");
+  EXPECT_EQ(wb->outcome, model::KnobOutcome::kDefault);
   EXPECT_NE(wb->reason.find("not judged: only a copy of scale"),
             std::string::npos)
       << wb->reason;

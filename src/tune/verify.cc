@@ -113,11 +113,15 @@ std::vector<size_t> RoundOrder(size_t n, size_t round) {
   return order;
 }
 
+model::GainFigure GainFigureOf(const Gain& g) {
+  return {.median = Round3(g.median),
+          .ci95_low = Round3(g.ci95_low),
+          .ci95_high = Round3(g.ci95_high),
+          .repeats = g.repeats};
+}
+
 nlohmann::json GainToJson(const Gain& g) {
-  return {{"median", Round3(g.median)},
-          {"ci95_low", Round3(g.ci95_low)},
-          {"ci95_high", Round3(g.ci95_high)},
-          {"repeats", g.repeats}};
+  return model::GainFigureToJson(GainFigureOf(g));
 }
 
 }  // namespace disktune::tune

@@ -10,6 +10,8 @@
 #include <optional>
 #include <vector>
 
+#include "src/model/tune_summary.h"
+
 namespace disktune::tune {
 
 struct Gain {
@@ -44,6 +46,8 @@ std::vector<size_t> RoundOrder(size_t n, size_t round);
 // median and interval inverted.
 Gain Inverse(const Gain& g);
 
+// The gain as a report states it: ratios rounded to three decimals.
+model::GainFigure GainFigureOf(const Gain& g);
 nlohmann::json GainToJson(const Gain& g);
 
 }  // namespace disktune::tune
