@@ -30,20 +30,13 @@ std::string ValueText(const KnobSpec* spec, const json& v) {
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
-std::string Ratio(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.2fx", x);
-  return buf;
-}
-
-std::string GainText(const json& g) {
+std::string GainCell(const json& g) {
   if (!g.is_object() || !g.contains("median")) return "";
-  std::string s = Ratio(g.value("median", 1.0));
-  if (g.contains("ci95_low") && g.contains("ci95_high")) {
-    s += " [" + Ratio(g.value("ci95_low", 1.0)) + ", " +
-         Ratio(g.value("ci95_high", 1.0)) + "]";
+  const double median = g.value("median", 1.0);
+  if (!g.contains("ci95_low") || !g.contains("ci95_high")) {
+    return RatioText(median);
   }
-  return s;
+  return GainText(median, g.value("ci95_low", 1.0), g.value("ci95_high", 1.0));
 }
 
 }  // namespace
@@ -98,7 +91,7 @@ std::vector<RecommendationRow> RecommendationRows(const json& tune) {
     r.value = ValueText(spec, k.value("recommended", json()));
     r.default_value = ValueText(spec, k.value("default", json()));
     r.verdict = VerdictText(k.value("status", ""));
-    r.gain = GainText(k.value("gain", json()));
+    r.gain = GainCell(k.value("gain", json()));
     r.reason = k.value("reason", "");
     rows.push_back(r);
   }
