@@ -17,19 +17,20 @@
 #include "reports/prediction_text.h"
 #include "reports/report.h"
 #include "reports/summarize.h"
+#include "src/app/engine_libraries.h"
+#include "src/app/predict_step.h"
+#include "src/app/write_count.h"
 #include "src/bench/process_stats.h"
 #include "src/bench/runner.h"
 #include "src/bench/scenario.h"
 #include "src/bench/scenario_sets.h"
 #include "src/bench/space_preflight.h"
 #include "src/cli/command.h"
-#include "src/cli/engine_libraries.h"
 #include "src/cli/predict_inputs.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
 #include "src/cli/restore_command.h"
 #include "src/cli/throttle_session.h"
-#include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
@@ -194,16 +195,8 @@ std::optional<predict::DiskFigures> PredictionDisk(const BenchFlags& f,
 void Predict(const predict::DiskFigures& disk, const CommonOptions& common,
              CommandContext& ctx, const bench::BenchPlan& plan,
              const bench::BenchRequest& req, Report* report) {
-  bench::BenchRequest calibrate = req;
-  calibrate.engines.clear();
-  calibrate.step_started = nullptr;
-  calibrate.step_finished = nullptr;
-  calibrate.step_line = nullptr;  // its steps are not the plan's
-  for (const std::string& e : plan.engines) {
-    if (predict::HasModel(e)) calibrate.engines.push_back(e);
-  }
-  if (calibrate.engines.empty()) return;
-  PredictResults(calibrate, disk, common.quiet ? nullptr : &ctx.err, report);
+  app::PredictBenches(req, plan.engines, disk,
+                      common.quiet ? nullptr : &ctx.err, report);
 }
 
 // The request the flags and the profile describe, before anything is
