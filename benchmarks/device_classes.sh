@@ -10,10 +10,14 @@
 # fdatasync p50 against it. Targets: fio within 10% of the class's limit
 # (for rate-bound points: QD32 and bandwidth); disktune within 10% of fio;
 # the floor <= fdatasync p50 < 3x the floor.
-# Root only (loop device, mount, cgroup).
+# Root only (loop device, mount, cgroup). With --huge-pages N (default 64) it
+# reserves N more huge pages (vm.nr_hugepages) for the run and puts the count
+# back at exit, so fio's buffers are huge pages as the native loop's are: a
+# class charges every bio, and a 1 MiB write from 4 KiB pages is two bios on a
+# loop device (README, "Device classes"). 0 leaves the setting alone.
 #
 #   benchmarks/device_classes.sh [--dir DIR] [--classes native,hdd,cloud]
-#                                [--duration 4s] [--rounds 1]
+#                                [--duration 4s] [--rounds 1] [--huge-pages 64]
 #   DISKTUNE=path/to/disktune (default build/disktune)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,12 +29,14 @@ dir="disktune-classes-$$"
 classes=native,hdd,cloud
 duration=4s
 rounds=1
+huge_pages=64
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
     --classes) classes="$2"; shift 2 ;;
     --duration) duration="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
+    --huge-pages) huge_pages="$2"; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -38,8 +44,16 @@ done
 made_dir=0
 [ -d "$dir" ] || { mkdir "$dir"; made_dir=1; }
 work=$(mktemp -d)
-cleanup() { rm -rf "$work"; [ $made_dir = 1 ] && rmdir "$dir" 2>/dev/null || true; }
+hugepages_before=$(cat /proc/sys/vm/nr_hugepages)
+cleanup() {
+  echo "$hugepages_before" > /proc/sys/vm/nr_hugepages
+  rm -rf "$work"; [ $made_dir = 1 ] && rmdir "$dir" 2>/dev/null || true
+}
 trap cleanup EXIT
+if [ "$huge_pages" -gt 0 ]; then
+  echo $((hugepages_before + huge_pages)) > /proc/sys/vm/nr_hugepages
+  echo "huge pages for fio: $(( $(cat /proc/sys/vm/nr_hugepages) - hugepages_before )) reserved for the run (vm.nr_hugepages $hugepages_before before, put back at exit)"
+fi
 
 echo "machine: $(nproc) CPU, kernel $(uname -r), load before $(cut -d' ' -f1-3 /proc/loadavg), fio $(fio --version)"
 printf '%-7s %-24s %12s %12s %9s %10s\n' class figure disktune fio 'dt/fio' 'fio/limit'

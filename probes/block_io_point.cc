@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "probes/cgroup_throttle.h"
 #include "probes/fio_runner.h"
 #include "probes/test_file.h"
 #include "probes/uring_job.h"
@@ -43,16 +44,33 @@ FioJob PointFioJob(const ProbeContext& ctx, const BlockPoint& point,
   fj.direct = direct;
   fj.warmup_ns = cfg.warmup_ns;
   fj.duration_ns = cfg.duration_ns;
+  fj.huge_pages = FioHugePagesFit(point.queue_depth, point.block_size);
   return fj;
 }
 
-// Why the native loop measures this run's points instead of fio ("" when fio
-// was not wanted, or would measure).
-std::string NativeReason(const ProbeConfig& cfg, bool* use_fio) {
+// The most a bio of 4 KiB pages carries on a queue of 128 segments (the loop
+// device under --throttle): a larger write from such buffers is split.
+constexpr uint64_t kPageBioBytes = 128 * 4096;
+
+// Why the native loop measures this point instead of fio ("" when fio was
+// not wanted, or would measure).
+std::string NativeReason(const ProbeContext& ctx, const BlockPoint& point,
+                         bool* use_fio) {
+  const ProbeConfig& cfg = *ctx.config;
   *use_fio = false;
   if (cfg.with_fio || cfg.measure_with == MeasureWith::kNative) return "";
   if (!FioInstalled()) {
     return "fio is not installed (apt-get install fio)";
+  }
+  if (cfg.measure_with == MeasureWith::kAuto && point.write &&
+      point.block_size > kPageBioBytes &&
+      !FioHugePagesFit(point.queue_depth, point.block_size) &&
+      OwnCgroupLimitsWriteIops(ctx.test_file)) {
+    return "a cgroup limits this device's write IOPS, which charges every "
+           "bio, and fio's buffers (4 KiB pages) would split each write into "
+           "bios of 512 KiB; the native loop's huge-page buffers send it "
+           "whole, as writeback does (reserve huge pages, vm.nr_hugepages, "
+           "for fio to measure it)";
   }
   *use_fio = true;
   return "";
@@ -98,7 +116,7 @@ Status RunBlockPoint(ProbeContext& ctx, const BlockPoint& point,
   if (point.write) r.params.extra["max_bytes"] = max_bytes;
 
   bool use_fio = false;
-  r.measured_by_reason = NativeReason(cfg, &use_fio);
+  r.measured_by_reason = NativeReason(ctx, point, &use_fio);
   if (use_fio) {
     FioJob fj = PointFioJob(ctx, point, direct);
     fj.max_bytes = max_bytes ? max_bytes + max_warmup_bytes : 0;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -94,6 +95,45 @@ CgroupMounts FindCgroupMounts() {
     m.v2_io = sub.ok() && HasWord(*sub, "io", ' ');
   }
   return m;
+}
+
+bool OwnCgroupLimitsWriteIops(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return false;
+  const std::string dev =
+      std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
+  const CgroupMounts m = FindCgroupMounts();
+  std::ifstream in("/proc/self/cgroup");
+  for (std::string line; std::getline(in, line);) {
+    // "ID:CONTROLLERS:PATH"; v2's line is "0::PATH".
+    const size_t a = line.find(':'), b = line.find(':', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    const std::string ctrls = line.substr(a + 1, b - a - 1);
+    const std::string cg = line.substr(b + 1);
+    std::string file, key;
+    if (HasWord(ctrls, "blkio", ',') && !m.v1_blkio.empty()) {
+      file = m.v1_blkio + cg + "/blkio.throttle.write_iops_device";
+      key = dev + " ";
+    } else if (ctrls.empty() && !m.v2.empty()) {
+      file = m.v2 + cg + "/io.max";
+      key = dev + " ";
+    } else {
+      continue;
+    }
+    std::ifstream limits(file);
+    for (std::string l; std::getline(limits, l);) {
+      if (l.rfind(key, 0) != 0) continue;
+      // v1: "MAJ:MIN N"; v2: "MAJ:MIN rbps=.. wbps=.. riops=.. wiops=N".
+      if (ctrls.empty()) {
+        const size_t w = l.find("wiops=");
+        if (w != std::string::npos && l.compare(w + 6, 3, "max") != 0)
+          return true;
+      } else {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 std::string CgroupV2Unavailable(const CgroupMounts& m) {

@@ -72,6 +72,12 @@ class CgroupThrottle {
   bool entered_ = false;
 };
 
+// Whether the cgroup this process is in limits the write IOPS of the device
+// `path` lives on (cgroup v1 blkio.throttle.write_iops_device, or wiops in
+// v2 io.max): such a throttle charges every bio, so a write split into
+// several bios is charged several times.
+bool OwnCgroupLimitsWriteIops(const std::string& path);
+
 // Moves whatever is left in the cgroup to its hierarchy's root and removes
 // it (the journal's undo after a SIGKILL).
 Status UndoCgroup(const std::string& path, std::string* what);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 #include "src/core/subprocess.h"
@@ -39,7 +40,24 @@ std::vector<std::string> FioCommand(const FioJob& job) {
     argv.push_back("--time_based");
   }
   if (job.warmup_ns > 0) argv.push_back("--ramp_time=" + secs(job.warmup_ns));
+  if (job.huge_pages) argv.push_back("--iomem=mmaphuge");
   return argv;
+}
+
+bool FioHugePagesFit(int queue_depth, uint64_t block_size) {
+  std::ifstream in("/proc/meminfo");
+  uint64_t free_pages = 0, page_kib = 0;
+  std::string key;
+  uint64_t value = 0;
+  while (in >> key >> value) {
+    if (key == "HugePages_Free:") free_pages = value;
+    if (key == "Hugepagesize:") page_kib = value;
+    in.ignore(64, '\n');
+  }
+  const uint64_t page = page_kib * 1024;
+  if (page == 0 || free_pages == 0) return false;
+  const uint64_t need = static_cast<uint64_t>(queue_depth) * block_size + page;
+  return free_pages * page >= need;
 }
 
 Result<FioComparison> ParseFioJson(const std::string& text, bool write) {

@@ -26,7 +26,14 @@ struct FioJob {
   // the job early as the native write points' max_bytes does (fio's io_size,
   // not time-based then).
   uint64_t max_bytes = 0;
+  // --iomem=mmaphuge: the buffers in reserved huge pages (vm.nr_hugepages),
+  // physically contiguous, as the native loop's (probes/uring_job.cc).
+  bool huge_pages = false;
 };
+
+// True when the reserved huge pages free now hold a job's buffers
+// (queue_depth x block_size, with a page of slack for fio's alignment).
+bool FioHugePagesFit(int queue_depth, uint64_t block_size);
 
 std::vector<std::string> FioCommand(const FioJob& job);
 

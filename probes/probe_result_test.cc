@@ -188,6 +188,9 @@ TEST(FioTest, CommandMirrorsTheNativeJob) {
   EXPECT_NE(cmd.find("--direct=1"), std::string::npos);
   EXPECT_NE(cmd.find("--runtime=2000ms"), std::string::npos);
   EXPECT_NE(cmd.find("--ramp_time=500ms"), std::string::npos);
+  EXPECT_EQ(cmd.find("--iomem"), std::string::npos);
+  job.huge_pages = true;  // buffers in reserved huge pages, as the native's
+  EXPECT_NE(CommandLine(job).find("--iomem=mmaphuge"), std::string::npos);
 }
 
 ProbeResult RandReadPoint(int depth, double iops, uint64_t p99_ns) {

@@ -2,8 +2,10 @@
 
 #include <liburing.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -16,14 +18,58 @@
 namespace disktune {
 namespace {
 
-struct AlignedFree {
-  void operator()(void* p) const { free(p); }
-};
-
 struct Slot {
   uint64_t offset = 0;
   uint64_t submit_ns = 0;
-  std::unique_ptr<char, AlignedFree> buf;
+  char* buf = nullptr;  // in the job's SlotMemory
+};
+
+// The buffers of every slot: one anonymous mapping, aligned to and advised
+// for transparent huge pages, so a buffer of up to 2 MiB is physically
+// contiguous where the kernel grants huge pages. A device that takes at most
+// 128 segments of its pages (a loop device: 512 KiB in 4 KiB pages) then gets
+// a 1 MiB write as one bio, as the page cache's writeback of large folios
+// gives it, not two (benchmarks/README.md, "Device classes"). Without huge
+// pages the buffers are ordinary pages, as before.
+class SlotMemory {
+ public:
+  static constexpr size_t kHugePage = 2 << 20;
+  ~SlotMemory() {
+    if (map_ != nullptr) munmap(map_, map_len_);
+  }
+  // Room for n buffers of `size` bytes, each aligned to `alignment` and, when
+  // no larger than a huge page, inside one huge page.
+  Status Map(size_t n, size_t size, size_t alignment) {
+    // A power-of-two stride up to a huge page divides it: no buffer
+    // straddles two huge pages.
+    stride_ = std::max(alignment, size_t{1});
+    if (size <= kHugePage) {
+      while (stride_ < size) stride_ *= 2;
+    } else {
+      stride_ = RoundUp(size, stride_);
+    }
+    const size_t len = RoundUp(n * stride_, kHugePage);
+    map_len_ = len + kHugePage;  // room to align the start
+    void* m = mmap(nullptr, map_len_, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+      map_ = nullptr;
+      return Status::IOError("out of memory for I/O buffers");
+    }
+    map_ = static_cast<char*>(m);
+    base_ = map_ + (RoundUp(reinterpret_cast<uintptr_t>(map_), kHugePage) -
+                    reinterpret_cast<uintptr_t>(map_));
+    madvise(base_, len, MADV_HUGEPAGE);  // advice: failure leaves 4 KiB pages
+    return Status::OK();
+  }
+  char* Buffer(size_t i) const { return base_ + i * stride_; }
+
+ private:
+  static size_t RoundUp(size_t v, size_t to) { return (v + to - 1) / to * to; }
+  char* map_ = nullptr;
+  size_t map_len_ = 0;
+  char* base_ = nullptr;
+  size_t stride_ = 0;
 };
 
 class OffsetGen {
@@ -72,16 +118,15 @@ Status InitRing(int queue_depth, io_uring* ring) {
 
 // One aligned buffer per slot, filled with an incompressible payload for
 // writes (harmless for reads).
-Status AllocateSlots(const UringJob& job, std::vector<Slot>* slots) {
+Status AllocateSlots(const UringJob& job, SlotMemory* memory,
+                     std::vector<Slot>* slots) {
   Rng fill(job.seed ^ 0x5eed);
   slots->resize(job.queue_depth);
-  for (auto& s : *slots) {
-    void* p = nullptr;
-    if (posix_memalign(&p, job.alignment, job.block_size) != 0) {
-      return Status::IOError("out of memory for I/O buffers");
-    }
-    s.buf.reset(static_cast<char*>(p));
-    auto* w = reinterpret_cast<uint64_t*>(p);
+  DT_RETURN_IF_ERROR(memory->Map(slots->size(), job.block_size, job.alignment));
+  for (size_t i = 0; i < slots->size(); i++) {
+    Slot& s = (*slots)[i];
+    s.buf = memory->Buffer(i);
+    auto* w = reinterpret_cast<uint64_t*>(s.buf);
     for (uint64_t i = 0; i < job.block_size / 8; i++) w[i] = fill.Next();
   }
   return Status::OK();
@@ -143,9 +188,9 @@ Status JobLoop::Prep(int idx, uint64_t now) {
   s.offset = offsets_.Next();
   s.submit_ns = now;
   if (job_.write) {
-    io_uring_prep_write(sqe, job_.fd, s.buf.get(), job_.block_size, s.offset);
+    io_uring_prep_write(sqe, job_.fd, s.buf, job_.block_size, s.offset);
   } else {
-    io_uring_prep_read(sqe, job_.fd, s.buf.get(), job_.block_size, s.offset);
+    io_uring_prep_read(sqe, job_.fd, s.buf, job_.block_size, s.offset);
   }
   io_uring_sqe_set_data64(sqe, static_cast<uint64_t>(idx));
   return Status::OK();
@@ -270,8 +315,9 @@ Result<UringJobResult> RunUringJob(const UringJob& job) {
     io_uring* r;
     ~RingCloser() { io_uring_queue_exit(r); }
   } closer{&ring};
+  SlotMemory memory;
   std::vector<Slot> slots;
-  DT_RETURN_IF_ERROR(AllocateSlots(job, &slots));
+  DT_RETURN_IF_ERROR(AllocateSlots(job, &memory, &slots));
 
   JobLoop loop(job, &ring, &slots, NowNanos());
   rusage usage_before{};
