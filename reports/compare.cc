@@ -101,9 +101,7 @@ std::string BusyMachine(const Environment& a, const Environment& b) {
   };
   if (!busy(a) && !busy(b)) return "";
   auto load = [](const SystemInfo& s) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.1f", s.load_average_1m.value_or(0));
-    return std::string(buf);
+    return Fixed(s.load_average_1m.value_or(0), 1);
   };
   std::string t = "machine load: " + load(a.system) + " vs " + load(b.system) +
                   " on " + std::to_string(b.system.cpu_count) + " CPUs";
@@ -388,9 +386,7 @@ std::string ValueText(double v, const std::optional<Interval>& spread,
 }
 
 std::string FloorText(const CompareRow& r) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.1fx", r.noise_floor_ratio.value_or(1));
-  return std::string(buf) + " " + r.noise_kind;
+  return Fixed(r.noise_floor_ratio.value_or(1), 1) + "x " + r.noise_kind;
 }
 
 // The verdict with the rule that reached it.

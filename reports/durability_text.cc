@@ -21,9 +21,7 @@ void Verdicts(const DurabilityFindings& d, std::ostream& os) {
        << "): " << DurabilityTitle(v.verdict.id) << "\n    " << v.verdict.rule
        << "\n    measured: ";
     if (auto f = e.flushes_per_sync()) {
-      char buf[64];
-      std::snprintf(buf, sizeof(buf), "%.2f", *f);
-      os << "the disk completed " << buf << " flushes per sync; ";
+      os << "the disk completed " << Fixed(*f, 2) << " flushes per sync; ";
     } else {
       os << "flushes were not counted; ";
     }

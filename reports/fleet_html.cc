@@ -28,11 +28,7 @@ td.out { color: #D55E00; font-weight: 600; }
 li.out { color: #8a3b00; }
 )css";
 
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.1f", v);
-  return buf;
-}
+std::string Num(double v) { return Fixed(v, 1); }
 
 std::string StripChart(const FleetReport& fleet, size_t f) {
   const FleetFigure& fig = fleet.figures[f];

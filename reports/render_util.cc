@@ -13,34 +13,6 @@
 
 namespace disktune {
 
-std::string Thousands(double v) {
-  if (!std::isfinite(v)) return "-";
-  bool neg = v < 0;
-  unsigned long long n =
-      static_cast<unsigned long long>(std::llround(std::fabs(v)));
-  std::string digits = std::to_string(n);
-  std::string out;
-  int count = 0;
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-    if (count > 0 && count % 3 == 0) out.insert(out.begin(), ',');
-    out.insert(out.begin(), *it);
-    count++;
-  }
-  return (neg && n != 0 ? "-" : "") + out;
-}
-
-std::string Fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*f", decimals, v);
-  return buf;
-}
-
-std::string SignedPercent(double pct) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%+.1f%%", pct);
-  return buf;
-}
-
 std::string ReportDevice(const Report& report) {
   return report.environment.device ? report.environment.device->disk : "";
 }

@@ -11,15 +11,9 @@
 
 #include "probes/named_check.h"
 #include "reports/report.h"
+#include "src/core/number_text.h"
 
 namespace disktune {
-
-// 4030000 -> "4,030,000" (rounded to an integer).
-std::string Thousands(double v);
-// printf-style for one double: Fixed(1.853, 3) -> "1.853".
-std::string Fixed(double v, int decimals);
-// A signed percent change: "+3.2%", "-12.0%".
-std::string SignedPercent(double pct);
 
 // The disk a probe measured: its own "disk" parameter (fsync points on a loop
 // device carry one), else the report's device, else "".

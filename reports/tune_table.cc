@@ -4,6 +4,7 @@
 
 #include "engines/knob_spec.h"
 #include "reports/render_util.h"
+#include "src/core/number_text.h"
 #include "src/core/units.h"
 
 namespace disktune {
@@ -39,15 +40,8 @@ std::string ValueText(const KnobSpec* spec, const json& v) {
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
-std::string Ratio(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.2fx", x);
-  return buf;
-}
-
-std::string GainText(const model::GainFigure& g) {
-  return Ratio(g.median) + " [" + Ratio(g.ci95_low) + ", " +
-         Ratio(g.ci95_high) + "]";
+std::string GainCell(const model::GainFigure& g) {
+  return GainText(g.median, g.ci95_low, g.ci95_high);
 }
 
 }  // namespace
@@ -102,7 +96,7 @@ std::vector<RecommendationRow> RecommendationRows(
     r.value = ValueText(spec, k.recommended);
     r.default_value = ValueText(spec, k.default_value);
     r.verdict = OutcomeText(k.outcome);
-    r.gain = k.gain ? GainText(*k.gain) : "";
+    r.gain = k.gain ? GainCell(*k.gain) : "";
     r.reason = k.reason;
     rows.push_back(r);
   }

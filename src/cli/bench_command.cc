@@ -17,19 +17,20 @@
 #include "reports/prediction_text.h"
 #include "reports/report.h"
 #include "reports/summarize.h"
+#include "src/app/engine_libraries.h"
+#include "src/app/predict_step.h"
+#include "src/app/write_count.h"
 #include "src/bench/process_stats.h"
 #include "src/bench/runner.h"
 #include "src/bench/scenario.h"
 #include "src/bench/scenario_sets.h"
 #include "src/bench/space_preflight.h"
 #include "src/cli/command.h"
-#include "src/cli/engine_libraries.h"
 #include "src/cli/predict_inputs.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
 #include "src/cli/restore_command.h"
 #include "src/cli/throttle_session.h"
-#include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
@@ -194,210 +195,225 @@ std::optional<predict::DiskFigures> PredictionDisk(const BenchFlags& f,
 void Predict(const predict::DiskFigures& disk, const CommonOptions& common,
              CommandContext& ctx, const bench::BenchPlan& plan,
              const bench::BenchRequest& req, Report* report) {
-  bench::BenchRequest calibrate = req;
-  calibrate.engines.clear();
-  calibrate.step_started = nullptr;
-  calibrate.step_finished = nullptr;
-  calibrate.step_line = nullptr;  // its steps are not the plan's
-  for (const std::string& e : plan.engines) {
-    if (predict::HasModel(e)) calibrate.engines.push_back(e);
-  }
-  if (calibrate.engines.empty()) return;
-  PredictResults(calibrate, disk, common.quiet ? nullptr : &ctx.err, report);
+  app::PredictBenches(req, plan.engines, disk,
+                      common.quiet ? nullptr : &ctx.err, report);
 }
 
-int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
-  InstallInterruptHandlers();
-  const BenchFlags& f = opts.flags;
+// The request the flags and the profile describe, before anything is
+// created: --profile's workload is the base and typed flags win.
+struct BenchSetup {
   bench::BenchRequest req;
-  auto overrides = BuildOverrides(f);
-  if (!overrides.ok()) return Fail(ctx, overrides.status());
-  req.user = *overrides;
-  req.engines = {f.engines};
-  if (Status sv = CheckServiceFlag(f.service); !sv.ok()) return Fail(ctx, sv);
   // A tuned profile's memory budget, which peak RSS is reported against.
   std::optional<uint64_t> memory_budget;
   std::string profile_shown;
-  req.scenarios = {f.scenarios};
-  if (!f.profile.empty()) {
-    auto profile_path = ResolveProfileArgument("--profile", f.profile);
-    if (!profile_path.ok()) return Fail(ctx, profile_path.status());
-    auto profile = tune::ReadProfileForBench(*profile_path);
-    if (!profile.ok()) return Fail(ctx, profile.status());
-    bench::Overrides from_profile = profile->overrides;
-    if (f.quick) {
-      // --quick shrinks a profile's counts as it shrinks the defaults.
-      for (std::optional<int64_t>* n :
-           {&from_profile.num, &from_profile.reads, &from_profile.writes}) {
-        if (*n) {
-          **n = std::max<int64_t>(
-              1, static_cast<int64_t>(static_cast<double>(**n) *
-                                      bench::kQuickScale));
-        }
-      }
-    }
-    // A profile that sizes nothing runs the default key count: said, so a
-    // forgotten workload section is not a silent million keys.
-    if (!from_profile.num && !f.num && f.data_size.empty() &&
-        !opts.common.quiet) {
-      ctx.err << "disktune: note: profile " << f.profile
-              << " has no workload num: using --num "
-              << (f.quick ? static_cast<uint64_t>(bench::kDefaultNum *
-                                                  bench::kQuickScale)
-                          : bench::kDefaultNum)
-              << " (the default); give --num to choose\n";
-    }
-    MergeProfile(from_profile, &req.user);
-    if (profile->memory_budget_bytes) {
-      memory_budget = *profile->memory_budget_bytes;
-      profile_shown = f.profile;
-    }
-    if (f.scenarios.empty()) req.scenarios = profile->scenarios;
-    if (profile->engine && f.engines == "leveldb")
-      req.engines = {*profile->engine};
-  }
-  if (f.scenarios.empty() && req.scenarios.empty())
-    req.scenarios = {"baseline-2011"};
-  if (req.scenarios.size() == 1 && req.scenarios[0].empty()) {
-    req.scenarios = {"baseline-2011"};
-  }
-  req.quick = f.quick;
-  req.repeat = f.repeat;
-  req.available = AvailableEngines();
-  req.factory = NewEngine;
+};
 
-  // Bad flags are refused before the scratch directory is touched.
+// --quick shrinks a profile's counts as it shrinks the defaults.
+void ShrinkForQuick(bench::Overrides* o) {
+  for (std::optional<int64_t>* n : {&o->num, &o->reads, &o->writes}) {
+    if (*n) {
+      **n = std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(**n) *
+                                                      bench::kQuickScale));
+    }
+  }
+}
+
+Status ApplyProfile(const BenchFlags& f, bool quiet, CommandContext& ctx,
+                    BenchSetup* s) {
+  auto profile_path = ResolveProfileArgument("--profile", f.profile);
+  if (!profile_path.ok()) return profile_path.status();
+  auto profile = tune::ReadProfileForBench(*profile_path);
+  if (!profile.ok()) return profile.status();
+  bench::Overrides from_profile = profile->overrides;
+  if (f.quick) ShrinkForQuick(&from_profile);
+  // A profile that sizes nothing runs the default key count: said, so a
+  // forgotten workload section is not a silent million keys.
+  if (!from_profile.num && !f.num && f.data_size.empty() && !quiet) {
+    ctx.err << "disktune: note: profile " << f.profile
+            << " has no workload num: using --num "
+            << (f.quick ? static_cast<uint64_t>(bench::kDefaultNum *
+                                                bench::kQuickScale)
+                        : bench::kDefaultNum)
+            << " (the default); give --num to choose\n";
+  }
+  MergeProfile(from_profile, &s->req.user);
+  if (profile->memory_budget_bytes) {
+    s->memory_budget = *profile->memory_budget_bytes;
+    s->profile_shown = f.profile;
+  }
+  if (f.scenarios.empty()) s->req.scenarios = profile->scenarios;
+  if (profile->engine && f.engines == "leveldb") {
+    s->req.engines = {*profile->engine};
+  }
+  return Status::OK();
+}
+
+Result<BenchSetup> BuildBenchSetup(const BenchCommandOptions& opts,
+                                   CommandContext& ctx) {
+  const BenchFlags& f = opts.flags;
+  BenchSetup s;
+  auto overrides = BuildOverrides(f);
+  if (!overrides.ok()) return overrides.status();
+  s.req.user = *overrides;
+  s.req.engines = {f.engines};
+  DT_RETURN_IF_ERROR(CheckServiceFlag(f.service));
+  s.req.scenarios = {f.scenarios};
+  if (!f.profile.empty()) {
+    DT_RETURN_IF_ERROR(ApplyProfile(f, opts.common.quiet, ctx, &s));
+  }
+  if (f.scenarios.empty() && s.req.scenarios.empty()) {
+    s.req.scenarios = {"baseline-2011"};
+  }
+  if (s.req.scenarios.size() == 1 && s.req.scenarios[0].empty()) {
+    s.req.scenarios = {"baseline-2011"};
+  }
+  s.req.quick = f.quick;
+  s.req.repeat = f.repeat;
+  s.req.available = AvailableEngines();
+  s.req.factory = NewEngine;
+  return s;
+}
+
+// Bad flags are refused before the scratch directory is touched: the plan,
+// the JSON destination and a --probe-result file.
+Result<bench::BenchPlan> PlanBenchCommand(const BenchCommandOptions& opts,
+                                          const bench::BenchRequest& req) {
   auto plan = bench::PlanBench(req);
-  if (!plan.ok()) return Fail(ctx, plan.status());
-  Status js = CheckJsonDestination(opts.common);
-  if (!js.ok()) return Fail(ctx, js);
+  if (!plan.ok()) return plan.status();
+  DT_RETURN_IF_ERROR(CheckJsonDestination(opts.common));
+  const BenchFlags& f = opts.flags;
   if (!f.probe_result.empty() && !f.no_predict) {
     Report probe_file;
     auto disk = DiskFiguresFromFile(f.probe_result, &probe_file);
-    if (!disk.ok()) return Fail(ctx, disk.status());
+    if (!disk.ok()) return disk.status();
   }
+  return plan;
+}
 
-  auto throttle = PlanThrottle(opts.common);
-  if (!throttle.ok()) return Fail(ctx, throttle.status());
-  // A killed run's scratch directory (journaled) and objects go before this
-  // run makes its own, with a line saying so.
-  Status recovered = RecoverFromKilledRun(ctx);
-  if (!recovered.ok()) return Fail(ctx, recovered);
-  auto scratch = OpenScratch(opts.common);
-  if (!scratch.ok()) return Fail(ctx, scratch.status());
+// Where the bench runs: the scratch directory, and under --throttle the
+// throttled device's directory inside it. Destroyed in reverse order:
+// progress, then the throttle, then the scratch directory.
+struct BenchPlace {
+  std::unique_ptr<ScratchDir> scratch;
   std::unique_ptr<ThrottleSession> throttled;
-  std::unique_ptr<TerminalProgress> p = MakeProgress(ctx, opts.common);
+  std::unique_ptr<TerminalProgress> progress;
+  const ScratchDir& dir() const {
+    return throttled ? throttled->scratch() : *scratch;
+  }
+};
+
+// Opens the place (after a killed run's leftovers are put back, with a line
+// saying so), starts the throttle with each step's share of its accounting
+// in the step's notes, and checks the engines' room to start and the data's
+// fit.
+Status OpenBenchPlace(const BenchCommandOptions& opts, CommandContext& ctx,
+                      const bench::BenchPlan& plan, bench::BenchRequest* req,
+                      BenchPlace* place) {
+  auto throttle = PlanThrottle(opts.common);
+  if (!throttle.ok()) return throttle.status();
+  DT_RETURN_IF_ERROR(RecoverFromKilledRun(ctx));
+  auto scratch = OpenScratch(opts.common);
+  if (!scratch.ok()) return scratch.status();
+  place->scratch = std::move(*scratch);
+  place->progress = MakeProgress(ctx, opts.common);
   if (*throttle) {
-    auto t = ThrottleSession::Start(**throttle, **scratch, p.get());
-    if (!t.ok()) return Fail(ctx, t.status());
-    throttled = std::move(*t);
+    auto t = ThrottleSession::Start(**throttle, *place->scratch,
+                                    place->progress.get());
+    if (!t.ok()) return t.status();
+    place->throttled = std::move(*t);
     auto before = std::make_shared<ThrottleAccounting>();
-    ThrottleSession* ts = throttled.get();
-    req.step_started = [ts, before] { *before = ts->Snapshot(); };
-    req.step_finished = [ts, before](bench::BenchResult* r) {
+    ThrottleSession* ts = place->throttled.get();
+    req->step_started = [ts, before] { *before = ts->Snapshot(); };
+    req->step_finished = [ts, before](bench::BenchResult* r) {
       ThrottleRecord rec;
       rec.accounting = ts->Snapshot() - *before;
       r->notes.push_back(ThrottleEscapeLine(rec));
     };
   }
-  const ScratchDir& dir = throttled ? throttled->scratch() : **scratch;
-  for (const std::string& e : plan->engines) {
-    Status room = bench::CheckRoomToStart(
-        e, req.user.knobs, dir.path(),
+  const ScratchDir& dir = place->dir();
+  for (const std::string& e : plan.engines) {
+    DT_RETURN_IF_ERROR(bench::CheckRoomToStart(
+        e, req->user.knobs, dir.path(),
         opts.common.dir.empty() ? "the current directory's filesystem"
-                                : opts.common.dir);
-    if (!room.ok()) return Fail(ctx, room);
+                                : opts.common.dir));
   }
-  Status fits = bench::CheckDataFits(*plan, dir.path());
-  if (!fits.ok()) return Fail(ctx, fits);
-  req.db_root = dir.HandlePath("bench");
-  req.db_root_shown = dir.Join("bench");
+  DT_RETURN_IF_ERROR(bench::CheckDataFits(plan, dir.path()));
+  req->db_root = dir.HandlePath("bench");
+  req->db_root_shown = dir.Join("bench");
+  return Status::OK();
+}
 
-  // The figures on stdout (stderr when the JSON goes there), progress on
-  // stderr, so `> file` keeps the results. They are held until the run ends
-  // and printed under the summary, so the answer comes first; while it runs,
-  // the step lines (from the plan: bench_clock.h) show where it is.
-  std::ostream* figures = HumanStream(ctx, opts.common);
-  TerminalProgress* steps = p.get();
-  auto held = std::make_shared<std::string>();
-  req.results = [held](std::string_view line) {
+// The figures are held until the run ends and printed under the summary,
+// so the answer comes first; while it runs, the step lines (from the plan:
+// bench_clock.h) show where it is.
+void RouteBenchOutput(TerminalProgress* steps, std::string* held,
+                      bench::BenchRequest* req) {
+  req->results = [held](std::string_view line) {
     held->append(line);
     held->push_back('\n');
   };
-  req.progress = [steps](std::string_view line) {
+  req->progress = [steps](std::string_view line) {
     steps->Info(std::string(line));
   };
-  req.step_line = [steps](const std::string& label, int index, int total,
-                          uint64_t remaining_ns) {
+  req->step_line = [steps](const std::string& label, int index, int total,
+                           uint64_t remaining_ns) {
     steps->Step(label, index, total, remaining_ns);
   };
+}
 
+// The report before any engine runs: the environment, the libraries and the
+// configuration. A library build that skews every figure (assertions on) is
+// said where the figures go, before them, as the engines' own db_bench says
+// it in its header: `> file` keeps the figures with their caveat.
+Report StartBenchReport(const BenchPlace& place, const bench::BenchPlan& plan,
+                        const bench::BenchRequest& req) {
+  const ScratchDir& dir = place.dir();
   Report report = NewReport("bench");
   report.environment = CollectEnvironment(dir.path());
-  RecordEngineLibraries(plan->engines, &report);
-  // A library build that skews every figure (assertions on) is said where
-  // the figures go, before them, as the engines' own db_bench says it in
-  // its header: `> file` keeps the figures with their caveat.
+  RecordEngineLibraries(plan.engines, &report);
   for (const std::string& w : report.warnings) req.results("WARNING: " + w);
-  if (throttled) req.results(ThrottleBanner(throttled->Record()));
+  if (place.throttled) req.results(ThrottleBanner(place.throttled->Record()));
   report.config["scratch_dir"] = PathToJson(dir.path());
-  report.config["bench"] = {{"engines", plan->engines},
+  report.config["bench"] = {{"engines", plan.engines},
                             {"scenarios", req.scenarios},
                             {"quick", req.quick},
                             {"repeat", req.repeat},
-                            {"steps", plan->steps.size()}};
-  // What the process holds before any engine opens: the memory budget check
-  // counts the engine's share as the anonymous RSS above it.
-  std::optional<uint64_t> harness_anon = bench::AnonRss();
-  const WriteCount written(opts.common.dir);
-  auto results = bench::RunBench(req);
-  std::optional<predict::DiskFigures> disk;
-  if (results.ok() && !f.no_predict && !InterruptRequested()) {
-    disk = PredictionDisk(f, opts.common, ctx, dir, &report);
-  }
-  if (throttled) {
-    Status t = throttled->Finish(&report.environment);
-    if (!t.ok() && results.ok()) return Fail(ctx, t);
-    req.results(ThrottleEscapeLine(*report.environment.throttle));
-  }
-  if (!results.ok()) {
-    steps->Finish();
-    if (figures) *figures << *held << std::flush;
-    return Fail(ctx, results.status());
-  }
-  if (InterruptRequested()) report.completion = "interrupted";
-  report.benches = *results;
-  if (disk && !InterruptRequested()) {
-    Predict(*disk, opts.common, ctx, *plan, req, &report);
-  }
-  written.Record(&report);
-  FinishReport(f.service, &report);
-  if (auto f = CheckFindings2011(report.benches)) {
-    report.analyses[Findings2011Check::kKey] = *f;
-  }
-  if (memory_budget) {
-    if (auto mem = CheckMemoryBudget(report.benches, *memory_budget,
-                                     profile_shown, harness_anon)) {
-      report.analyses[kMemoryBudgetKey] = *mem;
-    }
-  }
+                            {"steps", plan.steps.size()}};
+  return report;
+}
 
-  steps->Finish();
-  if (figures) {
-    *figures << SummaryText(SummaryOf(report)) << "\n" << *held;
-    if (disk && !InterruptRequested()) {
-      *figures << RenderPredictionsText(report.benches);
+// The analyses over the figures: the 2011 findings, and peak RSS against a
+// tuned profile's memory budget.
+void AddBenchAnalyses(const BenchSetup& s, std::optional<uint64_t> harness_anon,
+                      Report* report) {
+  if (auto f = CheckFindings2011(report->benches)) {
+    report->analyses[Findings2011Check::kKey] = *f;
+  }
+  if (s.memory_budget) {
+    if (auto mem = CheckMemoryBudget(report->benches, *s.memory_budget,
+                                     s.profile_shown, harness_anon)) {
+      report->analyses[kMemoryBudgetKey] = *mem;
     }
+  }
+}
+
+// The summary, the held figures and the predictions on the human stream;
+// the JSON; then the exit code. Failed or partial scenarios make the
+// command fail with exit 3 (a measurement failed: an engine error, the
+// free-space guard's stop, the guard gone); skipped ones (no in-memory
+// mode) do not.
+int PrintBenchResults(const BenchCommandOptions& opts, CommandContext& ctx,
+                      const Report& report, const std::string& held,
+                      bool predicted) {
+  if (std::ostream* figures = HumanStream(ctx, opts.common)) {
+    *figures << SummaryText(SummaryOf(report)) << "\n" << held;
+    if (predicted) *figures << RenderPredictionsText(report.benches);
     *figures << std::flush;
   }
-
   Status out = EmitJson(ctx, opts.common, ReportToJson(report));
   if (!out.ok()) return Fail(ctx, out);
   if (InterruptRequested()) return Fail(ctx, Status::Aborted("interrupted"));
-  // Failed or partial scenarios make the command fail with exit 3 (a
-  // measurement failed: an engine error, the free-space guard's stop, the
-  // guard gone); skipped ones (no in-memory mode) do not.
-  for (const bench::BenchResult& r : *results) {
+  for (const bench::BenchResult& r : report.benches) {
     if (r.status == bench::RunStatus::kFailed ||
         r.status == bench::RunStatus::kPartial) {
       ctx.err << "disktune: " << r.engine << " " << r.scenario << ": "
@@ -406,6 +422,56 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
     }
   }
   return 0;
+}
+
+// The figures on stdout (stderr when the JSON goes there), progress on
+// stderr, so `> file` keeps the results.
+int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
+  InstallInterruptHandlers();
+  const BenchFlags& f = opts.flags;
+  auto setup = BuildBenchSetup(opts, ctx);
+  if (!setup.ok()) return Fail(ctx, setup.status());
+  bench::BenchRequest& req = setup->req;
+  auto plan = PlanBenchCommand(opts, req);
+  if (!plan.ok()) return Fail(ctx, plan.status());
+  BenchPlace place;
+  Status opened = OpenBenchPlace(opts, ctx, *plan, &req, &place);
+  if (!opened.ok()) return Fail(ctx, opened);
+  TerminalProgress* steps = place.progress.get();
+  auto held = std::make_shared<std::string>();
+  RouteBenchOutput(steps, held.get(), &req);
+
+  Report report = StartBenchReport(place, *plan, req);
+  // What the process holds before any engine opens: the memory budget check
+  // counts the engine's share as the anonymous RSS above it.
+  std::optional<uint64_t> harness_anon = bench::AnonRss();
+  const WriteCount written(opts.common.dir);
+  auto results = bench::RunBench(req);
+  std::optional<predict::DiskFigures> disk;
+  if (results.ok() && !f.no_predict && !InterruptRequested()) {
+    disk = PredictionDisk(f, opts.common, ctx, place.dir(), &report);
+  }
+  if (place.throttled) {
+    Status t = place.throttled->Finish(&report.environment);
+    if (!t.ok() && results.ok()) return Fail(ctx, t);
+    req.results(ThrottleEscapeLine(*report.environment.throttle));
+  }
+  if (!results.ok()) {
+    steps->Finish();
+    if (std::ostream* figures = HumanStream(ctx, opts.common)) {
+      *figures << *held << std::flush;
+    }
+    return Fail(ctx, results.status());
+  }
+  if (InterruptRequested()) report.completion = "interrupted";
+  report.benches = *results;
+  const bool predicted = disk && !InterruptRequested();
+  if (predicted) Predict(*disk, opts.common, ctx, *plan, req, &report);
+  written.Record(&report);
+  FinishReport(f.service, &report);
+  AddBenchAnalyses(*setup, harness_anon, &report);
+  steps->Finish();
+  return PrintBenchResults(opts, ctx, report, *held, predicted);
 }
 
 std::string ScenarioHelp() {

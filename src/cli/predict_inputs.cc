@@ -1,9 +1,7 @@
 #include "src/cli/predict_inputs.h"
 
 #include "src/cli/probe_session.h"
-#include "src/predict/attach.h"
 #include "src/predict/disk_figures.h"
-#include "src/predict/engine_facts.h"
 
 namespace disktune::cli {
 
@@ -49,30 +47,6 @@ Result<predict::DiskFigures> ModelDiskFigures(
   for (ProbeResult& p : probed.probes) report->probes.push_back(std::move(p));
   report->bytes_written += probed.bytes_written;
   return disk;
-}
-
-void PredictResults(const bench::BenchRequest& request,
-                    const predict::DiskFigures& disk, std::ostream* progress,
-                    Report* report) {
-  bool any = false;
-  for (const bench::BenchResult& r : report->benches) {
-    any |= predict::HasModel(r.engine) && predict::KindOf(r.scenario);
-  }
-  if (!any) return;
-  if (progress) {
-    *progress << "calibrating the engines' CPU cost in memory (/dev/shm)\n"
-              << std::flush;
-  }
-  auto calibration = predict::Calibrate(request);
-  if (!calibration.ok()) {
-    report->warnings.push_back(
-        "no predictions: the in-memory calibration "
-        "failed: " +
-        calibration.status().message());
-    return;
-  }
-  predict::AttachPredictions(disk, *calibration, report->environment.system,
-                             &report->benches);
 }
 
 }  // namespace disktune::cli

@@ -26,10 +26,4 @@ Result<predict::DiskFigures> ModelDiskFigures(
 Result<predict::DiskFigures> DiskFiguresFromFile(const std::string& path,
                                                  Report* report);
 
-// Calibrates `request` in memory and attaches a prediction to every result
-// that has a model; on failure adds one warning and predicts nothing.
-void PredictResults(const bench::BenchRequest& request,
-                    const predict::DiskFigures& disk, std::ostream* progress,
-                    Report* report);
-
 }  // namespace disktune::cli

@@ -14,25 +14,21 @@
 #include "reports/html_report.h"
 #include "reports/report.h"
 #include "reports/text_report.h"
-#include "src/bench/bench_clock.h"
+#include "src/app/bench_step.h"
+#include "src/app/write_count.h"
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
-#include "src/cli/engine_libraries.h"
 #include "src/cli/output_plan.h"
-#include "src/cli/predict_inputs.h"
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
 #include "src/cli/restore_command.h"
 #include "src/cli/throttle_session.h"
-#include "src/cli/write_count.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
-#include "src/predict/disk_figures.h"
-#include "src/predict/engine_facts.h"
 #include "src/tune/engine_forms.h"
 #include "src/tune/knobs.h"
 #include "src/tune/profile.h"
@@ -206,68 +202,6 @@ Status PlanRun(const RunCommandOptions& o, const bench::BenchRequest& bench_req,
   return Status::OK();
 }
 
-// The baseline scenarios on the engine, in the run's scratch directory.
-// Each engine figure's prediction from this run's own probe points.
-void PredictFromThisRun(const bench::BenchRequest& req, Report* report) {
-  auto disk = predict::DiskFiguresFromProbes(report->probes);
-  if (!disk.ok()) {
-    report->warnings.push_back("no predictions: " + disk.status().message());
-    return;
-  }
-  auto plan = bench::PlanBench(req);
-  if (!plan.ok()) return;
-  bench::BenchRequest calibrate = req;
-  calibrate.engines.clear();
-  calibrate.step_started = nullptr;
-  calibrate.step_finished = nullptr;
-  calibrate.step_line = nullptr;  // its steps are not the plan's
-  for (const std::string& e : plan->engines) {
-    if (predict::HasModel(e)) calibrate.engines.push_back(e);
-  }
-  if (!calibrate.engines.empty())
-    PredictResults(calibrate, *disk, nullptr, report);
-}
-
-// What the bench's plan expects to take before any of it ran (its guessed
-// rates: bench_clock.h); 0 when it cannot be planned.
-uint64_t PlannedBenchNs(const bench::BenchRequest& req) {
-  auto plan = bench::PlanBench(req);
-  if (!plan.ok()) return 0;
-  return bench::PlanBenchTime(*plan, std::max(1, req.repeat)).RemainingNs(0);
-}
-
-Status RunBaselineBench(bench::BenchRequest req, const ScratchDir& scratch,
-                        ProgressSink* progress, Report* report) {
-  req.db_root = scratch.HandlePath("bench");
-  req.db_root_shown = scratch.Join("bench");
-  // The figures are the report's bench table, printed once there; the step
-  // lines show the progress.
-  req.results = [](std::string_view) {};
-  req.progress = [progress](std::string_view line) {
-    progress->Info(std::string(line));
-  };
-  req.step_line = [progress](const std::string& label, int index, int total,
-                             uint64_t remaining_ns) {
-    progress->Step(label, index, total, remaining_ns);
-  };
-  Result<std::vector<bench::BenchResult>> results = bench::RunBench(req);
-  // The tuner runs in the same scratch directory next: free its space.
-  scratch.RemoveTree("bench");
-  if (!results.ok()) return results.status();
-  report->benches = std::move(*results);
-  RecordEngineLibraries(req.engines, report);
-  for (const auto& r : report->benches) {
-    if (r.status == bench::RunStatus::kFailed ||
-        r.status == bench::RunStatus::kPartial) {
-      report->warnings.push_back("bench " + r.engine + " " + r.scenario + ": " +
-                                 r.error);
-    }
-  }
-  if (InterruptRequested()) return Status::Aborted("interrupted");
-  PredictFromThisRun(req, report);
-  return Status::OK();
-}
-
 // Tunes with the facts this run's probes measured; writes the profile and
 // the engine's own forms into --out.
 Status RunTuneStep(const tune::TuneRequest& base, const ScratchDir& scratch,
@@ -349,13 +283,14 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   // Each phase's progress lines count the phases after it: the bench's plan
   // and the tune's time budget (README, "Reading the progress lines").
   const uint64_t tune_ns = Skipped(o, "tune") ? 0 : tune_req.time_budget_ns;
-  const uint64_t bench_ns = Skipped(o, "bench") ? 0 : PlannedBenchNs(bench_req);
+  const uint64_t bench_ns =
+      Skipped(o, "bench") ? 0 : app::PlannedBenchNs(bench_req);
   LaterPhasesProgress probe_progress(progress.get(), bench_ns + tune_ns);
   LaterPhasesProgress bench_progress(progress.get(), tune_ns);
   if (s.ok())
     s = RunProbeSession(o.common, o.probe, ctx, dir, &report, &probe_progress);
   if (s.ok() && !Skipped(o, "bench"))
-    s = RunBaselineBench(bench_req, *dir, &bench_progress, &report);
+    s = app::RunBenchStep(bench_req, *dir, &bench_progress, &report);
   if (s.ok() && !Skipped(o, "tune")) {
     if (o.probe.quick && o.write_budget.empty()) {
       tune_req.write_budget_bytes = tune::QuickTuneWriteBudget(

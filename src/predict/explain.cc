@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <regex>
 
+#include "src/core/number_text.h"
 #include "src/predict/attach.h"
 
 namespace disktune::predict {
@@ -22,12 +23,6 @@ std::optional<double> StallPercent(const std::string& stats) {
   }
   if (worst < 0) return std::nullopt;
   return worst;
-}
-
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
 }
 
 }  // namespace

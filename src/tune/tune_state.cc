@@ -10,25 +10,8 @@
 
 namespace disktune::tune::phases {
 
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
-  return buf;
-}
-
 std::string GainText(const Gain& g) {
-  return Fixed(g.median, 2) + "x [" + Fixed(g.ci95_low, 2) + "x, " +
-         Fixed(g.ci95_high, 2) + "x]";
-}
-
-std::string Thousands(uint64_t v) {
-  std::string digits = std::to_string(v);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); i++) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
+  return disktune::GainText(g.median, g.ci95_low, g.ci95_high);
 }
 
 std::string Join(const std::vector<std::string>& parts, const char* sep) {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/core/number_text.h"
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 #include "src/tune/budget.h"
@@ -72,12 +73,9 @@ struct TuneState {
   std::vector<std::pair<TuneConfig, std::optional<double>>> predicted;
 };
 
-// "%.*f" of v.
-std::string Fixed(double v, int digits);
-// A gain as "<median>x [<low>x, <high>x]" (median and 95% interval).
+// A gain as "<median>x [<low>x, <high>x]" (median and 95% interval), by
+// the one GainText in src/core/number_text.h.
 std::string GainText(const Gain& g);
-// v with thousands separators: "1,234,567".
-std::string Thousands(uint64_t v);
 std::string Join(const std::vector<std::string>& parts, const char* sep);
 
 // One trial of `c` at `scale` for the interleaved rounds: its cost feeds the

@@ -1,4 +1,4 @@
-#include "src/cli/engine_libraries.h"
+#include "src/app/engine_libraries.h"
 
 #include <algorithm>
 

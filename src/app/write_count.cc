@@ -1,4 +1,4 @@
-#include "src/cli/write_count.h"
+#include "src/app/write_count.h"
 
 #include <filesystem>
 
