@@ -10,6 +10,7 @@
 #include "probes/durability_analyses.h"
 #include "probes/page_cache_check.h"
 #include "probes/rand_read_saturation.h"
+#include "probes/throttle_meter.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
 #include "reports/page_style.h"
@@ -205,6 +206,13 @@ void Header(const Report& r, std::string& out) {
     out += "<p class=\"throttle\"><b>" + H(ThrottleBanner(*t)) + "</b>";
     if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
       out += "<br>" + H(esc);
+    // Each probe family's share (probes/throttle_meter.h), as text shows it.
+    if (std::optional<ThrottleByProbe> by = ThrottleByProbeOf(r.analyses)) {
+      if (by->test_file_fill)
+        out += "<br>" + H(FillAccountingLine(*by->test_file_fill));
+      for (const ProbeAccounting& p : by->probes)
+        out += "<br>" + H(ProbeAccountingLine(p));
+    }
     out += "</p>\n";
   }
 }

@@ -5,6 +5,7 @@
 
 #include "probes/durability_findings.h"
 #include "probes/rand_read_saturation.h"
+#include "probes/throttle_meter.h"
 #include "reports/char_escape.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
@@ -62,6 +63,13 @@ void Header(const Report& r, std::ostringstream& os) {
     os << "> **" << Md(ThrottleBanner(*t)) << "**";
     if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
       os << "\n>\n> " << Md(esc);
+    // Each probe family's share (probes/throttle_meter.h), as text shows it.
+    if (std::optional<ThrottleByProbe> by = ThrottleByProbeOf(r.analyses)) {
+      if (by->test_file_fill)
+        os << "\n>\n> " << Md(FillAccountingLine(*by->test_file_fill));
+      for (const ProbeAccounting& p : by->probes)
+        os << "\n>\n> " << Md(ProbeAccountingLine(p));
+    }
     os << "\n\n";
   }
   os << "### Environment\n\n";

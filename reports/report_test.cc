@@ -110,7 +110,7 @@ TEST(ReportTest, ThrottleIsRecordedAndSaidByEveryFormat) {
 
 // Per-probe accounting (since 1.7): kept by the JSON, valid against the
 // schema, and said by the text report beside each probe's table, one line
-// per family.
+// per family, and by HTML and Markdown under the throttle's banner.
 TEST(ReportTest, ThrottleByProbeIsRecordedAndSaidBesideTheProbe) {
   Report r = SampleReport();
   ThrottleRecord t;
@@ -145,6 +145,14 @@ TEST(ReportTest, ThrottleByProbeIsRecordedAndSaidBesideTheProbe) {
   EXPECT_NE(text.find("  throttle, test file fill: "), std::string::npos);
   // The generic analyses list does not repeat it.
   EXPECT_EQ(text.find("throttle_by_probe"), std::string::npos) << text;
+  // HTML and Markdown say each family under the throttle's banner.
+  for (const std::string& out : {RenderHtml(r), RenderMarkdown(r)}) {
+    EXPECT_NE(out.find("throttle, seq_read (1 point): 400 B reached the "
+                       "device"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("throttle, test file fill: "), std::string::npos);
+  }
 }
 
 TEST(ReportTest, SchemaRejectsWhatIsWrong) {
