@@ -51,9 +51,9 @@ void from_json(const nlohmann::json& j, ThrottleByProbe& t);
 std::optional<ThrottleByProbe> ThrottleByProbeOf(
     const nlohmann::json& analyses);
 
-// The report's line for one family: "throttle, fsync (2 points): 157.4 MiB
-// reached the device, 51.3 MiB through the throttle, 106.1 MiB around it
-// (67.4% escaped)".
+// The report's line for one family: "throttle, <probe> (<n> points): <bytes>
+// reached the device, <bytes> through the throttle, <bytes> around it
+// (<share> escaped)".
 std::string ProbeAccountingLine(const ProbeAccounting& p);
 std::string FillAccountingLine(const ThrottleAccounting& a);
 

@@ -94,8 +94,8 @@ void from_json(const nlohmann::json& j, ThrottleRecord& r);
 // ..., 150 MB/s ...) by cgroup v1 blkio.throttle on loop3 (ext4, direct
 // I/O); it emulates rates and sync latency (8.33 ms ...): ...; not ...".
 std::string ThrottleBanner(const ThrottleRecord& r);
-// "157.4 MiB reached the device, 51.3 MiB through the throttle, 106.1 MiB
-// around it (67.4% escaped)"; the share is left out when nothing reached it.
+// "<bytes> reached the device, <bytes> through the throttle, <bytes> around
+// it (<share> escaped)"; the share is left out when nothing reached it.
 std::string DescribeAccounting(const ThrottleAccounting& a);
 // The escape line, or "" without accounting.
 std::string ThrottleEscapeLine(const ThrottleRecord& r);

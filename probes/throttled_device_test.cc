@@ -283,8 +283,7 @@ TEST_F(ThrottledDeviceTest, ReadIopsLandWithin15PercentOfTheLimit) {
 // The hdd class's 150 MB/s holds for 1 MiB direct writes: the native loop's
 // buffers are huge pages, so each write reaches the loop device as one bio
 // and is charged as one I/O (from 4 KiB pages it would be two bios of 512
-// KiB, and 150 IOPS would cap it near 79 MB/s: benchmarks/README.md, "Device
-// classes").
+// KiB, each charged: benchmarks/README.md, "Device classes").
 TEST_F(ThrottledDeviceTest, HddMebibyteWritesReachTheBandwidthLimit) {
   std::string thp =
       testing_util::SysfsValue("/sys/kernel/mm/transparent_hugepage/enabled");

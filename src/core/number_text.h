@@ -21,9 +21,10 @@ std::string Thousands(double v);
 // A signed percent change with one decimal: 3.24 -> "+3.2%", -12 -> "-12.0%".
 std::string SignedPercent(double pct);
 
-// A ratio as "<x>x" with two decimals: 1.234 -> "1.23x".
+// A ratio with two decimals and an "x" after it.
 std::string RatioText(double x);
-// A gain as its median and 95% interval: "1.23x [1.05x, 1.40x]".
+// A gain as its median ratio, then its 95% interval's two ratios in
+// brackets, each as RatioText writes it.
 std::string GainText(double median, double ci95_low, double ci95_high);
 
 }  // namespace disktune
