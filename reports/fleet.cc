@@ -72,7 +72,7 @@ std::string FlushVerdict(const Report& r) {
 // "mixed-leveldb: write_buffer_bytes, bloom_bits_per_key" or
 // "mixed-leveldb: defaults": the profile `run` wrote, and what it changes.
 std::string Recommended(const Report& r) {
-  std::optional<model::TuneSummary> t = ReadTuneSummary(r.tune);
+  const std::optional<model::TuneSummary>& t = r.tune;
   if (!t || t->workload.empty() || t->engine.empty()) return "";
   std::string knobs;
   for (const std::string& k : t->recommendation.changed) {

@@ -221,8 +221,7 @@ void Nav(const Report& r, std::string& out) {
   out += "<nav>";
   out += "<a href=\"#verdict\">Verdict</a>";
   out += "<a href=\"#setup\">Setup</a>";
-  if (!r.tune.is_null())
-    out += "<a href=\"#recommendation\">Recommendation</a>";
+  if (r.tune) out += "<a href=\"#recommendation\">Recommendation</a>";
   if (!r.benches.empty()) out += "<a href=\"#benchmarks\">Benchmarks</a>";
   if (!r.probes.empty()) out += "<a href=\"#disk\">The disk</a>";
   if (r.analyses.contains(DurabilityFindings::kKey) ||
@@ -344,20 +343,14 @@ void EnvironmentTable(const Report& r, std::string& out) {
 }
 
 void Recommendation(const Report& r, std::string& out) {
-  if (r.tune.is_null()) return;
+  if (!r.tune) return;
+  const model::TuneSummary& tune = *r.tune;
   out += "<section id=\"recommendation\"><h2>Recommendation</h2>\n";
-  if (!r.tune.is_object()) {
-    out += "<p>" + JsonHtml(r.tune, "", 0) + "</p></section>\n";
-    return;
-  }
-  // The recommendation as a table, then the evidence behind a <details> a
-  // reader opens: what it is for (the scalars), the recommendation's
-  // details, its evidence, and anything else the tuner wrote.
-  std::optional<model::TuneSummary> tune = ReadTuneSummary(r.tune);
-  std::vector<RecommendationRow> rows;
-  if (tune) rows = RecommendationRows(*tune);
+  // The recommendation as a table, then the tuner's evidence in sentences;
+  // without evidence, the summary as it is written.
+  std::vector<RecommendationRow> rows = RecommendationRows(tune);
   if (!rows.empty()) {
-    out += "<p>" + H(RecommendationHeadline(*tune)) + "</p>\n<table><tr>";
+    out += "<p>" + H(RecommendationHeadline(tune)) + "</p>\n<table><tr>";
     for (const std::string& c : RecommendationColumns()) out += Th(c);
     out += "</tr>\n";
     for (const RecommendationRow& row : rows) {
@@ -368,12 +361,12 @@ void Recommendation(const Report& r, std::string& out) {
       out += "</tr>\n";
     }
     out += "</table>\n";
-    std::vector<std::string> why = TuneEvidenceSentences(*tune);
+    std::vector<std::string> why = TuneEvidenceSentences(tune);
     if (!why.empty()) out += "<h3>How the tuner got there</h3>\n<ul>\n";
     for (const std::string& line : why) out += "<li>" + H(line) + "</li>\n";
     if (!why.empty()) out += "</ul>\n";
   } else {
-    out += JsonHtml(r.tune, "", 0);
+    out += JsonHtml(model::TuneSummaryToJson(tune), "", 0);
   }
   out += "</section>\n";
 }

@@ -121,7 +121,7 @@ TEST(HtmlReportTest, EscapesEverythingFromTheReport) {
   Report r = CraftedReport();
   r.environment.system.hostname = "<img src=x onerror=alert(1)>";
   r.benches[0].engine = "lev<el>db";
-  r.tune["verdict"] = "<b>\"x\" & 'y'";
+  r.tune->verdict = "<b>\"x\" & 'y'";
   std::string html = RenderHtml(r);
   ExpectHasNone(html, {"<img", "lev<el>db", "<b>\""});
   ExpectHasAll(html, {"&lt;img src=x onerror=alert(1)&gt;",
@@ -131,7 +131,7 @@ TEST(HtmlReportTest, EscapesEverythingFromTheReport) {
 TEST(HtmlReportTest, AProbeOnlyReportSaysWhatWasNotMeasured) {
   Report r = CraftedReport();
   r.benches.clear();
-  r.tune = nullptr;
+  r.tune.reset();
   r.analyses.erase("write_cache_ab");
   r.analyses.erase("fs_matrix");
   std::string html = RenderHtml(r);

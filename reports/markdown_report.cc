@@ -164,32 +164,28 @@ void JsonMd(const json& v, const std::string& key, int depth,
 }
 
 void Recommendation(const Report& r, std::ostringstream& os) {
-  if (r.tune.is_null()) return;
+  if (!r.tune) return;
+  const model::TuneSummary& tune = *r.tune;
   os << "\n### Recommendation\n\n";
-  if (r.tune.is_object()) {
-    // The recommendation as a table, then the evidence in a block a reader
-    // opens: the scalars (engine, workload, budget), the recommendation's
-    // details, its evidence and the rest.
-    std::optional<model::TuneSummary> tune = ReadTuneSummary(r.tune);
-    std::vector<RecommendationRow> rows;
-    if (tune) rows = RecommendationRows(*tune);
-    if (!rows.empty()) {
-      os << Md(RecommendationHeadline(*tune)) << "\n\n"
-         << HeaderRow(RecommendationColumns(), "llllll");
-      for (const RecommendationRow& row : rows) {
-        std::vector<std::string> cells;
-        for (const std::string& c : RecommendationCells(row)) {
-          cells.push_back(Md(c));
-        }
-        os << Row(cells);
-      }
-      std::vector<std::string> why = TuneEvidenceSentences(*tune);
-      if (!why.empty()) os << "\nHow the tuner got there:\n\n";
-      for (const std::string& line : why) os << "- " << Md(line) << "\n";
-      return;
-    }
+  // The recommendation as a table, then the tuner's evidence in sentences;
+  // without evidence, the summary as it is written.
+  std::vector<RecommendationRow> rows = RecommendationRows(tune);
+  if (rows.empty()) {
+    JsonMd(model::TuneSummaryToJson(tune), "", 0, os);
+    return;
   }
-  JsonMd(r.tune, "", 0, os);
+  os << Md(RecommendationHeadline(tune)) << "\n\n"
+     << HeaderRow(RecommendationColumns(), "llllll");
+  for (const RecommendationRow& row : rows) {
+    std::vector<std::string> cells;
+    for (const std::string& c : RecommendationCells(row)) {
+      cells.push_back(Md(c));
+    }
+    os << Row(cells);
+  }
+  std::vector<std::string> why = TuneEvidenceSentences(tune);
+  if (!why.empty()) os << "\nHow the tuner got there:\n\n";
+  for (const std::string& line : why) os << "- " << Md(line) << "\n";
 }
 
 void Benches(const Report& r, std::ostringstream& os) {

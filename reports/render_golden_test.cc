@@ -36,7 +36,7 @@ TEST(CraftedReportTest, ValidatesAgainstTheSchemaAndRoundTrips) {
   // those of a real report.
   nlohmann::json patch = nlohmann::json::diff(doc, ReportToJson(r));
   EXPECT_TRUE(patch.empty()) << patch.dump().substr(0, 2000);
-  EXPECT_TRUE(r.tune.is_object());
+  EXPECT_TRUE(r.tune.has_value());
 }
 
 TEST(TextReportTest, Golden) {
@@ -52,7 +52,7 @@ TEST(TextReportTest, DbBenchLinesAndTables) {
 TEST(TextReportTest, WithoutOptionalSectionsPrintsNoneOfThem) {
   Report r = CraftedReport();
   r.benches.clear();
-  r.tune = nullptr;
+  r.tune.reset();
   r.probes.clear();
   r.analyses = nlohmann::json::object();
   std::string t = RenderText(r);

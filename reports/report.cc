@@ -36,7 +36,7 @@ nlohmann::json ReportToJson(const Report& r) {
   j["analyses"] = r.analyses;
   j["benches"] = r.benches;
   j["warnings"] = r.warnings;
-  if (!r.tune.is_null()) j["tune"] = r.tune;
+  if (r.tune) j["tune"] = model::TuneSummaryToJson(*r.tune);
   if (r.summary) j["summary"] = *r.summary;
   j["bytes_written"] = r.bytes_written;
   return j;
@@ -85,7 +85,15 @@ Result<Report> ReportFromJson(const nlohmann::json& j) {
       }
     }
     r.warnings = j.value("warnings", std::vector<std::string>{});
-    if (auto it = j.find("tune"); it != j.end()) r.tune = *it;
+    if (auto it = j.find("tune"); it != j.end() && !it->is_null()) {
+      Result<model::TuneSummary> t = model::TuneSummaryFromJson(*it);
+      if (!t.ok()) {
+        return Status::Corruption(
+            "the tune object is not the tuner's: " + t.status().message() +
+            " (re-run `disktune tune`, or remove the tune object)");
+      }
+      r.tune = std::move(*t);
+    }
     if (auto it = j.find("summary"); it != j.end() && it->is_object())
       r.summary = it->get<Summary>();
     r.bytes_written = j.value("bytes_written", uint64_t{0});

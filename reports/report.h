@@ -7,6 +7,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "reports/summary.h"
 #include "src/bench/bench_result.h"
 #include "src/core/status.h"
+#include "src/model/tune_summary.h"
 
 namespace disktune {
 
@@ -34,10 +36,10 @@ struct Report {
       nlohmann::json::object();             // derived findings, by name
   std::vector<bench::BenchResult> benches;  // db_bench scenarios, in run order
   std::vector<std::string> warnings;
-  // The tuner's recommendation and its evidence (src/tune), null when the run
-  // did not tune. Kept as JSON so every renderer can show it without knowing
-  // its shape: reports/ renders objects, arrays and scalars generically.
-  nlohmann::json tune;
+  // The tuner's recommendation and its evidence (src/tune), unset when the
+  // run did not tune. Typed (src/model/tune_summary.h); JSON only in
+  // ReportToJson / ReportFromJson.
+  std::optional<model::TuneSummary> tune;
   // Whether the run finished or was cut short (SIGINT): "complete" /
   // "interrupted".
   std::string completion = "complete";
@@ -52,7 +54,8 @@ Report NewReport(const std::string& command);
 
 nlohmann::json ReportToJson(const Report& r);
 // InvalidArgument for another schema or major version, Corruption for a
-// document that does not have the report's shape.
+// document that does not have the report's shape (a tune object without the
+// tuner's shape included: the message names the member).
 Result<Report> ReportFromJson(const nlohmann::json& j);
 // Reads a result through the bounded JSON reader (src/core/json_input.h);
 // every failure names the file and is InvalidArgument or Corruption.

@@ -30,8 +30,7 @@ std::string RunEngine(const Report& r) {
       if (!e.empty()) return e;
     }
   }
-  if (auto t = ReadTuneSummary(r.tune); t && !t->engine.empty())
-    return t->engine;
+  if (r.tune && !r.tune->engine.empty()) return r.tune->engine;
   if (!r.benches.empty()) return r.benches.front().engine;
   return "";
 }
@@ -119,7 +118,7 @@ std::vector<SummaryBound> BoundsOf(const Report& r) {
 
 SummarySetting SettingOf(const Report& r) {
   SummarySetting s;
-  if (!r.tune.is_object()) {
+  if (!r.tune) {
     s.action = "not_tuned";
     s.reason = r.command == "probe"
                    ? "this run measured the disk only; `disktune run` or "
@@ -127,10 +126,7 @@ SummarySetting SettingOf(const Report& r) {
                    : "this run did not tune the engine";
     return s;
   }
-  // A tune object of another shape (hand-written, or from a version this
-  // reader does not know) keeps the defaults: nothing in it is verified.
-  const model::TuneSummary t =
-      ReadTuneSummary(r.tune).value_or(model::TuneSummary{});
+  const model::TuneSummary& t = *r.tune;
   const bool significant = t.evidence && t.evidence->verification &&
                            t.evidence->verification->significant;
   s.reason = t.verdict;

@@ -444,17 +444,16 @@ void RecommendationTable(const model::TuneSummary& tune,
 }
 
 void Recommendation(const Report& r, std::ostringstream& os) {
-  if (r.tune.is_null()) return;
+  if (!r.tune) return;
+  const model::TuneSummary& tune = *r.tune;
   os << "\nrecommendation:\n";
-  std::optional<model::TuneSummary> tune = ReadTuneSummary(r.tune);
-  std::vector<RecommendationRow> rows;
-  if (tune) rows = RecommendationRows(*tune);
-  if (rows.empty()) {
-    JsonText(r.tune, "", 2, os);
+  std::vector<RecommendationRow> rows = RecommendationRows(tune);
+  if (rows.empty()) {  // no evidence: the summary as it is written
+    JsonText(model::TuneSummaryToJson(tune), "", 2, os);
     return;
   }
-  RecommendationTable(*tune, rows, os);
-  std::vector<std::string> why = TuneEvidenceSentences(*tune);
+  RecommendationTable(tune, rows, os);
+  std::vector<std::string> why = TuneEvidenceSentences(tune);
   if (!why.empty()) os << "\nhow the tuner got there:\n";
   for (const std::string& line : why) os << "  - " << line << "\n";
 }

@@ -46,13 +46,6 @@ std::string GainCell(const model::GainFigure& g) {
 
 }  // namespace
 
-std::optional<model::TuneSummary> ReadTuneSummary(const json& tune) {
-  if (!tune.is_object()) return std::nullopt;
-  Result<model::TuneSummary> t = model::TuneSummaryFromJson(tune);
-  if (!t.ok()) return std::nullopt;
-  return std::move(*t);
-}
-
 const std::vector<std::string>& RecommendationColumns() {
   static const std::vector<std::string> kColumns = {
       "knob", "value", "default", "verdict", "gain [95% interval]", "reason"};

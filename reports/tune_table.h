@@ -28,11 +28,6 @@ const std::vector<std::string>& RecommendationColumns();
 // The cells of `row`, in column order.
 std::vector<std::string> RecommendationCells(const RecommendationRow& row);
 
-// A report's "tune" object as the typed summary; nullopt when it is not an
-// object or has another shape (an older or hand-written tune object, which
-// the renderers then show as it is).
-std::optional<model::TuneSummary> ReadTuneSummary(const nlohmann::json& tune);
-
 // The rows of `tune`'s evidence.knobs, after the block cache's; empty when it
 // has no evidence.
 std::vector<RecommendationRow> RecommendationRows(

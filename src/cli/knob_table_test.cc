@@ -131,7 +131,7 @@ TEST(KnobTableTest, EveryRowIsInTheReportsRecommendationTable) {
     j.reason = "because";
     tune.evidence->knobs.push_back(j);
   }
-  report.tune = model::TuneSummaryToJson(tune);
+  report.tune = tune;
   std::string text = RenderText(report);
   std::string md = RenderMarkdown(report);
   for (const KnobSpec& k : Knobs()) {

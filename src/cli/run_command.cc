@@ -211,7 +211,7 @@ Status RunTuneStep(const tune::TuneRequest& base, const ScratchDir& scratch,
                                     "this run's probes");
   Result<tune::TuneResult> result = tune::RunTuner(req, scratch, progress);
   if (!result.ok()) return result.status();
-  report->tune = tune::TuneResultToJson(*result);
+  report->tune = tune::TuneResultToSummary(*result);
   std::string name = result->workload.name + "-" + result->engine;
   std::string stem = "profile-" + name;
   DT_RETURN_IF_ERROR(WriteOut(

@@ -161,7 +161,7 @@ Report TuneReport(const TuneCommandOptions& opts, const tune::TuneRequest& req,
   report.environment.engine_libraries.clear();
   report.environment.throttle = throttled_env.throttle;
   RecordEngineLibraries({result.engine}, &report);
-  report.tune = tune::TuneResultToJson(result);
+  report.tune = tune::TuneResultToSummary(result);
   if (!f.out.empty()) report.config["profile_path"] = f.out;
   if (!opts.common.json_path.empty()) {
     report.config["scratch_dir"] = PathToJson(dir.path());
