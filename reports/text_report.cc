@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <sstream>
 
 #include "probes/page_cache_check.h"
 #include "probes/rand_read_saturation.h"
 #include "probes/throttle_meter.h"
+#include "reports/analysis_registry.h"
 #include "reports/bytes_written.h"
 #include "reports/durability_text.h"
 #include "reports/engine_config.h"
@@ -483,26 +485,53 @@ void Writes(const Report& r, std::ostringstream& os) {
   os << "\n";
 }
 
-void Analyses(const Report& r, std::ostringstream& os) {
+// The analyses said after the probe tables, one paragraph each, by kind
+// (reports/analysis_registry.h); the other places' kinds are said inside
+// their own sections.
+void SaturationParagraph(const Report& r, std::ostringstream& os) {
   if (auto s = FindRandReadSaturation(r.analyses)) {
     os << "\n" << SaturationText(*s) << "\n";
   }
+}
+
+void PageCacheParagraph(const Report& r, std::ostringstream& os) {
   if (auto pc = PageCacheCheckOf(r.analyses)) {
     os << "page cache bypassed: " << (pc->bypassed ? "yes" : "NO") << " ("
        << FormatBytes(static_cast<double>(pc->resident_bytes))
        << " of the test file resident)\n";
   }
-  // Analyses this renderer does not know yet, so a new probe's findings show.
-  static const char* kKnown[] = {
-      RandReadSaturation::kKey, PageCacheCheck::kKey, DurabilityFindings::kKey,
-      WriteCacheViews::kKey,    kChecksKey,           WriteCacheAb::kKey,
-      FsMatrix::kKey,           kMemoryBudgetKey,     BytesWritten::kKey,
-      ThrottleByProbe::kKey};
-  for (auto it = r.analyses.begin(); it != r.analyses.end(); ++it) {
-    if (std::any_of(std::begin(kKnown), std::end(kKnown),
-                    [&](const char* k) { return it.key() == k; })) {
-      continue;
+}
+
+using TextHook = void (*)(const Report&, std::ostringstream&);
+// By AnalysisId; nullptr for a kind said in its place's own section.
+constexpr TextHook kTextHooks[] = {
+    nullptr,               // throttle_by_probe: AccountingLines
+    nullptr,               // memory_budget: Benches
+    &SaturationParagraph,  // rand_read_saturation
+    &PageCacheParagraph,   // page_cache
+    nullptr,               // leveldb_2011: as written, below
+    nullptr,               // durability: RenderDurabilityText
+    nullptr,               // write_cache: RenderDurabilityText
+    nullptr,               // checks: RenderDurabilityText
+    nullptr,               // write_cache_ab: RenderDurabilityText
+    nullptr,               // fs_matrix: RenderDurabilityText
+    nullptr,               // bytes_written: Writes
+};
+static_assert(std::size(kTextHooks) == kAnalysisKinds,
+              "one text hook per kind in reports/analysis_registry.h");
+
+void Analyses(const Report& r, std::ostringstream& os) {
+  for (const AnalysisKind& k : AnalysisKinds()) {
+    TextHook hook = kTextHooks[static_cast<size_t>(k.id)];
+    if (k.place == AnalysisPlace::kAfterProbes && hook != nullptr &&
+        k.present(r.analyses)) {
+      hook(r, os);
     }
+  }
+  // Analyses no kind describes (a probe of a later version) and kinds
+  // without words of their own yet, as written.
+  for (auto it = r.analyses.begin(); it != r.analyses.end(); ++it) {
+    if (!SaidAsWritten(it.key())) continue;
     os << "\n" << it.key() << ":\n";
     JsonText(it.value(), it.key(), 2, os);
   }
