@@ -189,7 +189,8 @@ TEST_F(TuneCliTest, TunesLevelDbAndBenchLoadsTheProfile) {
   }
   auto report = ReadReportFile(work_ + "/report.json");
   ASSERT_TRUE(report.ok()) << report.status().ToString();
-  EXPECT_EQ(report->tune["verdict"], t["verdict"]);
+  ASSERT_TRUE(report->tune.has_value());
+  EXPECT_EQ(report->tune->verdict, t["verdict"]);
   // The library build the trials ran on, as bench records it.
   ASSERT_EQ(report->environment.engine_libraries.size(), 1u);
   EXPECT_EQ(report->environment.engine_libraries[0].engine, "leveldb");
@@ -251,7 +252,8 @@ TEST_F(TuneCliTest, WriteBudgetBoundsWhatTheTrialsWrite) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto report = ReadReportFile(work_ + "/report.json");
   ASSERT_TRUE(report.ok()) << report.status().ToString();
-  const json& t = report->tune;
+  ASSERT_TRUE(report->tune.has_value());
+  const json t = model::TuneSummaryToJson(*report->tune);
   EXPECT_EQ(t["write_budget_bytes"], 64 << 20);
   uint64_t written = t["bytes_written"].get<uint64_t>();
   EXPECT_GT(written, 0u);
