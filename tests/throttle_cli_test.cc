@@ -167,6 +167,31 @@ TEST_F(ThrottleCliTest, FillsyncOnHddPaysTheSyncFloor) {
   EXPECT_FALSE(LoopsMention(dir_));
 }
 
+// tune on a class writes its JSON after the class's device is put back: the
+// report names the scratch directory the trials ran in and the class, and
+// the profile records it.
+TEST_F(ThrottleCliTest, TuneOnAClassWritesItsReport) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  std::string json = dir_ + "/tune.json";
+  std::string profile = dir_ + "/profile.json";
+  testing::RunOutput r =
+      RunDisktune({"tune", "--throttle", "hdd", "--engine", "leveldb",
+                   "--workload", "write-heavy", "--memory-budget", "64MiB",
+                   "--time-budget", "30s", "--data-size", "16MiB", "--json",
+                   json, "--out", profile, "--dir", dir_ + "/scratch"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(json);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_NE(j["config"].value("scratch_dir", "").find("throttle-"),
+            std::string::npos)
+      << j["config"].dump();
+  EXPECT_EQ(j["environment"]["throttle"].value("class", ""), "hdd")
+      << j["environment"]["throttle"].dump();
+  EXPECT_FALSE(MountsMention(dir_));
+  EXPECT_FALSE(LoopsMention(dir_));
+}
+
 // Per-probe accounting: each family's window and the test file's fill are
 // recorded, lie within the run's total, and leave of it only the run's I/O
 // outside the probes (set-up, environment, removal: well under 16 MiB).

@@ -150,13 +150,16 @@ Status WriteProfileFiles(const tune::TuneResult& result, const std::string& out,
 // The report of a tune run. The environment only for the JSON; the library
 // build every trial ran on, and its warning (assertions on), for both
 // outputs, as bench records them.
+// `scratch_path` and `env`: the scratch directory and its environment, taken
+// while the directory existed (a throttled one is gone once the class's
+// device is put back).
 Report TuneReport(const TuneCommandOptions& opts, const tune::TuneRequest& req,
-                  const tune::TuneResult& result, const ScratchDir& dir,
+                  const tune::TuneResult& result,
+                  const std::string& scratch_path, Environment env,
                   const Environment& throttled_env) {
   const TuneFlags& f = opts.flags;
   Report report = NewReport("tune");
-  report.environment =
-      result.environment ? *result.environment : CollectEnvironment(dir.path());
+  report.environment = std::move(env);
   // Those of this run, not any a --probe-result file carried in.
   report.environment.engine_libraries.clear();
   report.environment.throttle = throttled_env.throttle;
@@ -164,7 +167,7 @@ Report TuneReport(const TuneCommandOptions& opts, const tune::TuneRequest& req,
   report.tune = tune::TuneResultToSummary(result);
   if (!f.out.empty()) report.config["profile_path"] = f.out;
   if (!opts.common.json_path.empty()) {
-    report.config["scratch_dir"] = PathToJson(dir.path());
+    report.config["scratch_dir"] = PathToJson(scratch_path);
     report.config["tune"] = {{"engine", req.engine},
                              {"workload", f.workload},
                              {"memory_budget_bytes", req.memory_budget_bytes},
@@ -236,6 +239,12 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   const WriteCount written(opts.common.dir);
   auto result = tune::RunTuner(req, dir, progress.get());
   progress->Finish();
+  const std::string scratch_path = dir.path();
+  Environment env;
+  if (result.ok()) {
+    env = result->environment ? *result->environment
+                              : CollectEnvironment(scratch_path);
+  }
   Environment throttled_env;
   if (throttled) {
     Status t = throttled->Finish(&throttled_env);
@@ -256,7 +265,8 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     Status s = WriteProfileFiles(*result, f.out, name);
     if (!s.ok()) return Fail(ctx, s);
   }
-  Report report = TuneReport(opts, req, *result, dir, throttled_env);
+  Report report = TuneReport(opts, req, *result, scratch_path, std::move(env),
+                             throttled_env);
   written.Record(&report);
   FinishReport(f.service, &report);
   if (!opts.common.json_path.empty()) {

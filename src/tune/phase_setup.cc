@@ -12,7 +12,9 @@
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
+#include "src/predict/engine_facts.h"
 #include "src/tune/phases.h"
+#include "src/tune/predictor_model.h"
 #include "src/tune/tune_state.h"
 
 namespace disktune::tune::phases {
@@ -21,6 +23,11 @@ namespace {
 // The smallest trial worth ranking candidates on: below it the fixed cost
 // of opening and destroying a database swamps what the knobs change.
 constexpr uint64_t kMinRankNum = 20000;
+// The largest copy the predictor's in-memory calibration runs: a few seconds
+// of CPU for either engine, and at most 16 ranking copies' worth, so a short
+// budget is not spent calibrating.
+constexpr uint64_t kMaxCalibrationNum = 1000000;
+constexpr double kMaxCalibrationOverRank = 16;
 
 uint64_t FdLimit() {
   rlimit rl{};
@@ -79,6 +86,47 @@ std::optional<double> MeasureSnappy(const TuneRequest& req, const Workload& w,
   return r->front().metrics.bytes_per_sec;
 }
 
+// The predictor (predictor_model.h) with the baseline's CPU cost measured
+// in memory on a copy that fills the full size's levels, within the limits
+// above; nullptr (the internal estimate ranks) when a
+// fake trial stands for the engine, the engine has no model, the facts lack
+// the figures it reads, or the in-memory run fails (the notes say which).
+std::unique_ptr<ThroughputModel> CalibratedPredictor(TuneState& st) {
+  const TuneRequest& req = st.req;
+  TuneResult& res = st.res;
+  if (req.env.trial || !predict::HasModel(req.engine)) return nullptr;
+  if (!res.facts.seq_write_bytes_per_sec || !res.facts.rand_read_4k_p50_ns) {
+    res.notes.push_back(
+        "the predictor did not rank the candidates: the device facts lack "
+        "the write bandwidth or the 4 KiB read latency");
+    return nullptr;
+  }
+  const Workload& w = res.workload;
+  double scale = st.trials->FirstScaleAtFullDepth(res.baseline, st.s_rank);
+  scale = std::min(scale,
+                   EffectiveScale(w, static_cast<double>(kMaxCalibrationNum) /
+                                         static_cast<double>(w.num)));
+  scale = std::max(std::min(scale, kMaxCalibrationOverRank * st.s_rank),
+                   st.s_rank);
+  st.progress->Info(
+      "tune: calibrating the predictor (the baseline in "
+      "memory, scale " +
+      Fixed(scale, 3) + ")");
+  auto cal = CalibratePredictor(st.trials->Request(res.baseline, scale),
+                                res.baseline, w.measured, scale);
+  if (!cal.ok()) {
+    res.notes.push_back("the predictor did not rank the candidates (" +
+                        cal.status().message() +
+                        "); the internal estimate did");
+    return nullptr;
+  }
+  res.notes.push_back(
+      "the predictor ranked the candidates from the device facts and the "
+      "baseline's CPU cost per op, measured in memory at scale " +
+      Fixed(scale, 3) + " of the workload");
+  return PredictorModel(std::move(*cal));
+}
+
 // The model's ranking (rank.h): candidates it predicts behind the best by
 // more than its error are left out before any trial.
 void RankByModel(TuneState& st) {
@@ -86,7 +134,8 @@ void RankByModel(TuneState& st) {
   std::unique_ptr<ThroughputModel> own;
   const ThroughputModel* model = st.req.model;
   if (model == nullptr) {
-    own = InternalEstimate();
+    own = CalibratedPredictor(st);
+    if (!own) own = InternalEstimate();
     model = own.get();
   }
   const Ranking rank = RankCandidates(*model, st.in, res.candidates);
@@ -170,7 +219,6 @@ Status Setup(TuneState& st) {
   res.baseline = BaselineConfig(in, &res.baseline_definition);
   res.candidates = EnumerateCandidates(in, res.baseline, &st.space);
   res.rules = st.space.records;
-  RankByModel(st);
   // The budget is a hard limit: when not even the baseline (the smallest
   // buffers the rules allow and the index blocks the data needs) leaves
   // room for a block cache, nothing the tuner could emit would fit.
@@ -196,6 +244,8 @@ Status Setup(TuneState& st) {
   st.s_rank =
       EffectiveScale(w, std::max(st.s_min, static_cast<double>(kMinRankNum) /
                                                static_cast<double>(w.num)));
+  RankByModel(st);
+  if (InterruptRequested()) return Status::Aborted("interrupted");
   return Status::OK();
 }
 

@@ -16,6 +16,23 @@ uint64_t Trials::LeftNs() const {
   return static_cast<uint64_t>(std::max(1.0, budget_.RemainingNs()));
 }
 
+bench::BenchRequest Trials::Request(const TuneConfig& full,
+                                    double scale) const {
+  const TuneConfig t = Scaled(full, scale);
+  bench::BenchRequest br;
+  br.engines = {req_.engine};
+  br.scenarios = w_.scenarios;
+  br.user = WorkloadOverrides(w_, scale);
+  br.user.knobs = ToEngineOptions(t);
+  br.user.sync = t.sync;
+  br.user.entries_per_batch = static_cast<int64_t>(t.entries_per_batch);
+  br.db_root = root_;
+  br.db_root_shown = root_shown_;
+  br.available = req_.available;
+  br.factory = req_.factory;
+  return br;
+}
+
 Result<TrialScore> Trials::Run(const TuneConfig& full, double scale,
                                const std::string& label) {
   if (InterruptRequested()) return Status::Aborted("interrupted");
@@ -34,17 +51,7 @@ Result<TrialScore> Trials::Run(const TuneConfig& full, double scale,
     }
     return s;
   }
-  bench::BenchRequest br;
-  br.engines = {req_.engine};
-  br.scenarios = w_.scenarios;
-  br.user = WorkloadOverrides(w_, scale);
-  br.user.knobs = ToEngineOptions(t);
-  br.user.sync = t.sync;
-  br.user.entries_per_batch = static_cast<int64_t>(t.entries_per_batch);
-  br.db_root = root_;
-  br.db_root_shown = root_shown_;
-  br.available = req_.available;
-  br.factory = req_.factory;
+  bench::BenchRequest br = Request(full, scale);
   if (progress_ != nullptr) progress_->Step(label, trials_, 0, LeftNs());
   uint64_t t0 = NowNanos();
   uint64_t b0 = budget_.ReadBytes();

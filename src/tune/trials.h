@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "src/bench/runner.h"
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 #include "src/tune/budget.h"
@@ -109,6 +110,9 @@ class Trials {
   // of the time left is the time budget's rest.
   Result<TrialScore> Run(const TuneConfig& full, double scale,
                          const std::string& label);
+
+  // The bench run a trial of `full` at `scale` is (Run without TuneEnv).
+  bench::BenchRequest Request(const TuneConfig& full, double scale) const;
 
   int trials() const { return trials_; }
 

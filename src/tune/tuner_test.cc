@@ -13,6 +13,7 @@
 
 #include "src/core/scratch_dir.h"
 #include "src/tune/fidelity.h"
+#include "src/tune/predictor_model.h"
 #include "tests/test_support.h"
 
 namespace disktune::tune {
@@ -1029,6 +1030,45 @@ TEST_F(TunerTest, TheModelsRankingSendsTrialsOnlyToWhatItCannotSeparate) {
   auto p = RunTuner(Request("read-heavy", plain), *scratch_, nullptr);
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_EQ(p->ranking_model, "internal estimate");
+}
+
+// The predictor (predictor_model.h) through the fake trial: on a 50 ms
+// fdatasync LevelDB's 2 MiB tables cap its writes, so the predictor puts
+// every candidate that keeps them far behind those with 32 MiB tables, and
+// the trials go to the latter (and the baseline) only.
+TEST_F(TunerTest, ThePredictorLeavesOutWhatTheDeviceCapsAndTheTrialsAgree) {
+  FakeMachine m([](const TuneConfig& c) {
+    return c.max_file_bytes() >= 32 * kMiB ? 200000.0 : 80000.0;
+  });
+  TuneRequest req = Request("write-heavy", m);
+  req.workload.num = 4'000'000;  // 264 MB of tables: no buffer holds them
+  req.facts->fdatasync_p50_ns = 50'000'000;
+  req.facts->seq_write_bytes_per_sec = 150e6;
+  PredictorCalibration cal;
+  cal.baseline = ModelFor("leveldb").defaults;
+  for (const char* s : {"fillrandom", "overwrite"}) {
+    cal.steps.push_back({s, 1000, 3.0 * 116});
+  }
+  auto model = PredictorModel(cal);
+  req.model = model.get();
+  auto r = RunTuner(req, *scratch_, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->ranking_model, "predictor");
+  ASSERT_FALSE(r->left_out.empty());
+  for (const PlanEntry& e : r->left_out) {
+    EXPECT_NE(e.candidate.find("2 MiB"), std::string::npos) << e.candidate;
+    EXPECT_NE(e.reason.find("the predictor predicts"), std::string::npos)
+        << e.reason;
+  }
+  // The search measured the baseline and 32 MiB tables only (the knob
+  // check later reverts each knob of the winner alone).
+  ASSERT_FALSE(r->measured.empty());
+  for (const PlanEntry& e : r->measured) {
+    EXPECT_TRUE(e.candidate.find("file 32 MiB") != std::string::npos ||
+                e.candidate == ConfigText(r->baseline))
+        << e.candidate;
+  }
+  EXPECT_EQ(r->recommendation.max_file_bytes(), 32 * kMiB) << r->verdict;
 }
 
 }  // namespace
