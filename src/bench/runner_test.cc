@@ -285,7 +285,7 @@ TEST_F(RunnerTest, SetValuesYieldToExplicitFlags) {
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->steps[0].params.engine.cache_bytes, 4u << 20);
   auto req = Request("baseline-2011", 1000);
-  req.user.knobs.cache_bytes = 64 << 20;
+  req.user.knobs.Set(KnobId::kCacheBytes, 64 << 20);
   plan = PlanBench(req);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->steps[0].params.engine.cache_bytes, 64u << 20);
