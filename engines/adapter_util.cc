@@ -88,7 +88,7 @@ void AddSingleFileKnobs(const EngineOptions& options, std::string_view engine,
   };
   for (const Lsm& lsm : kLsmOnly) {
     const KnobSpec& k = KnobRow(lsm.id);
-    std::optional<KnobValue> v = k.get(options);
+    std::optional<KnobValue> v = options.Get(k.id);
     // No bloom filter is what a B-tree has: honoured.
     if (!v || (lsm.id == KnobId::kBloomBitsPerKey && *v <= 0)) continue;
     out->emplace_back(std::string(k.json_key), std::string(engine) + lsm.why);
@@ -99,7 +99,7 @@ void AddSingleFileKnobs(const EngineOptions& options, std::string_view engine,
 void AddRocksDbOnlyKnobs(const EngineOptions& options, std::string_view engine,
                          KnobList* out) {
   for (const KnobSpec& k : Knobs()) {
-    if (IsRocksDbOnly(k) && k.get(options)) {
+    if (IsRocksDbOnly(k) && options.Get(k.id)) {
       out->emplace_back(std::string(k.json_key),
                         std::string(engine) + " has no " +
                             std::string(k.rocksdb.option) +

@@ -438,7 +438,7 @@ class BdbEngine final : public AdapterEngine {
     env_->set_errcall(env_, RememberBdbMessage);
     env_->set_msgcall(env_, IgnoreBdbMessage);
     rc = env_->set_lk_detect(env_, DB_LOCK_DEFAULT);
-    cache_bytes_ = options.cache_bytes.value_or(kBenchCacheBytes);
+    cache_bytes_ = options.cache_bytes().value_or(kBenchCacheBytes);
     if (rc == 0) {
       const uint64_t gib = uint64_t{1} << 30;
       rc = env_->set_cachesize(env_, static_cast<u_int32_t>(cache_bytes_ / gib),
@@ -477,9 +477,9 @@ class BdbEngine final : public AdapterEngine {
       db_ = nullptr;
       return Fail(FromBdb(rc, "db create"));
     }
-    if (options.block_size_bytes && page_size_ok_) {
-      rc = db_->set_pagesize(db_,
-                             static_cast<u_int32_t>(*options.block_size_bytes));
+    if (options.block_size_bytes() && page_size_ok_) {
+      rc = db_->set_pagesize(
+          db_, static_cast<u_int32_t>(*options.block_size_bytes()));
     }
     if (rc == 0) {
       rc = db_->open(db_, nullptr, in_memory_ ? nullptr : kDbFileName, nullptr,
@@ -662,13 +662,13 @@ class BdbEngine final : public AdapterEngine {
  private:
   void ListUnsupported(const EngineOptions& o) {
     AddSingleFileKnobs(o, kId, &unsupported_);
-    if (o.compression.value_or(Compression::kNone) != Compression::kNone) {
+    if (o.compression().value_or(Compression::kNone) != Compression::kNone) {
       unsupported_.emplace_back("compression",
                                 "bdb's B-tree has only key prefix compression");
     }
     page_size_ok_ = true;
-    if (o.block_size_bytes) {
-      const uint64_t b = *o.block_size_bytes;
+    if (o.block_size_bytes()) {
+      const uint64_t b = *o.block_size_bytes();
       page_size_ok_ = b >= 512 && b <= 65536 && (b & (b - 1)) == 0;
       if (!page_size_ok_) {
         unsupported_.emplace_back(

@@ -14,9 +14,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "engines/knob_values.h"
 #include "src/core/status.h"
 
 namespace disktune {
@@ -40,47 +42,41 @@ enum class BottommostCompression { kSameAsOthers, kNone, kSnappy, kLz4, kZstd };
 // uncompressed (RocksDB's tuning guide: they are rewritten soonest).
 enum class CompressionPerLevel { kUniform, kNoneToL1 };
 
-// RocksDB's own knobs, which LevelDB has no counterpart for. Unset =
-// rocksdb::Options()' default; the other adapters list any that is set as
-// unsupported.
-struct RocksDbKnobs {
-  std::optional<int> max_write_buffer_number;
-  std::optional<int> min_write_buffer_number_to_merge;
-  std::optional<int> level0_file_num_compaction_trigger;
-  std::optional<int> level0_slowdown_writes_trigger;
-  std::optional<int> level0_stop_writes_trigger;
-  std::optional<uint64_t> max_bytes_for_level_base;
-  // RocksDB's is a double; whole multipliers are all the tuner proposes.
-  std::optional<int> max_bytes_for_level_multiplier;
-  std::optional<int> max_background_jobs;
-  std::optional<uint64_t> bytes_per_sync;
-  std::optional<uint64_t> wal_bytes_per_sync;
-  std::optional<uint64_t> compaction_readahead_bytes;
-  std::optional<bool> direct_io_for_flush_and_compaction;
-  // Point reads and scans map the table files (allow_mmap_reads) instead
-  // of copying each block out of the page cache with pread.
-  std::optional<bool> allow_mmap_reads;
-  std::optional<BottommostCompression> bottommost_compression;
-  std::optional<CompressionPerLevel> compression_per_level;
-  std::optional<bool> whole_key_filtering;
-  // Bytes of each key a prefix bloom filter hashes (a fixed-prefix
-  // extractor); 0 = no prefix extractor.
-  std::optional<int> bloom_prefix_bytes;
-  std::optional<CompactionStyle> compaction_style;
-
-  bool operator==(const RocksDbKnobs&) const = default;
-};
-
-// The common knobs. Unset = the engine's default.
+// The engine's options. Knobs are rows of the engine knob table
+// (engines/knob_spec.h), held by id: unset = the engine's default; a knob
+// only RocksDB has, set for another engine, is listed as unsupported.
 struct EngineOptions {
-  std::optional<uint64_t> cache_bytes;
-  std::optional<uint64_t> write_buffer_bytes;
-  std::optional<int> bloom_bits_per_key;  // 0 = no filter
-  std::optional<Compression> compression;
-  std::optional<uint64_t> block_size_bytes;
-  std::optional<int> max_open_files;
-  std::optional<uint64_t> max_file_bytes;  // table file size (LSM engines)
-  RocksDbKnobs rocksdb;
+  KnobValues knobs;
+
+  std::optional<KnobValue> Get(KnobId id) const { return knobs.Get(id); }
+  void Set(KnobId id, std::optional<KnobValue> v) { knobs.Set(id, v); }
+  template <typename E>
+  requires std::is_enum_v<E>
+  void Set(KnobId id, E v) { knobs.Set(id, v); }
+
+  // Typed reads of the common knobs, for the adapters that map them by hand.
+  std::optional<uint64_t> cache_bytes() const {
+    return As<uint64_t>(KnobId::kCacheBytes);
+  }
+  std::optional<uint64_t> write_buffer_bytes() const {
+    return As<uint64_t>(KnobId::kWriteBufferBytes);
+  }
+  std::optional<int> bloom_bits_per_key() const {  // 0 = no filter
+    return As<int>(KnobId::kBloomBitsPerKey);
+  }
+  std::optional<Compression> compression() const {
+    return As<Compression>(KnobId::kCompression);
+  }
+  std::optional<uint64_t> block_size_bytes() const {
+    return As<uint64_t>(KnobId::kBlockSizeBytes);
+  }
+  std::optional<int> max_open_files() const {
+    return As<int>(KnobId::kMaxOpenFiles);
+  }
+  std::optional<uint64_t> max_file_bytes() const {  // table file size
+    return As<uint64_t>(KnobId::kMaxFileBytes);
+  }
+
   // Size the engine must be able to hold (LMDB's map size is fixed up front).
   std::optional<uint64_t> expected_db_bytes;
   // In-memory mode where the engine has one (sqlite3 ":memory:", bdb
@@ -94,6 +90,14 @@ struct EngineOptions {
   // for its engine and ignores the others; unset ones keep the default of
   // the engine's own published benchmark.
   std::vector<std::pair<std::string, std::string>> settings;
+
+ private:
+  template <typename T>
+  std::optional<T> As(KnobId id) const {
+    std::optional<KnobValue> v = knobs.Get(id);
+    if (!v) return std::nullopt;
+    return static_cast<T>(*v);
+  }
 };
 
 struct WriteOptions {

@@ -519,13 +519,13 @@ TEST_P(EngineConformanceTest, UnsetKnobsAreNeverReportedUnsupported) {
 
 TEST_P(EngineConformanceTest, UnsupportedKnobsAreListedWithAReason) {
   EngineOptions o;
-  o.cache_bytes = 8 << 20;
-  o.write_buffer_bytes = 4 << 20;
-  o.bloom_bits_per_key = 10;
-  o.compression = Compression::kNone;
-  o.block_size_bytes = 4096;
-  o.max_open_files = 1000;
-  o.max_file_bytes = 2 << 20;
+  o.Set(KnobId::kCacheBytes, 8 << 20);
+  o.Set(KnobId::kWriteBufferBytes, 4 << 20);
+  o.Set(KnobId::kBloomBitsPerKey, 10);
+  o.Set(KnobId::kCompression, Compression::kNone);
+  o.Set(KnobId::kBlockSizeBytes, 4096);
+  o.Set(KnobId::kMaxOpenFiles, 1000);
+  o.Set(KnobId::kMaxFileBytes, 2 << 20);
   ASSERT_OK(Open(o));
   const auto knobs = engine_->unsupported_knobs();
   const std::set<std::string> known = {
@@ -556,7 +556,7 @@ TEST_P(EngineConformanceTest, CompressionIsHonouredOrReported) {
                         Compression::kZstd, Compression::kLzo}) {
     SCOPED_TRACE(CompressionName(c));
     EngineOptions o;
-    o.compression = c;
+    o.Set(KnobId::kCompression, c);
     ASSERT_OK(Open(o));
     Fill(200);
     ASSERT_OK(engine_->Flush());

@@ -156,9 +156,9 @@ TEST(EngineSettingsTest, KyotoOpensAsLevelDbsTreeDbBenchmark) {
        {"kyotocabinet.write_benchmark_end",
         "synchronize() inside the time, as LevelDB's TreeDB benchmark"}});
   EngineOptions knobs;
-  knobs.compression = Compression::kNone;
-  knobs.cache_bytes = 8 << 20;
-  knobs.block_size_bytes = 4096;
+  knobs.Set(KnobId::kCompression, Compression::kNone);
+  knobs.Set(KnobId::kCacheBytes, 8 << 20);
+  knobs.Set(KnobId::kBlockSizeBytes, 4096);
   ExpectSettings("kyotocabinet", knobs,
                  {{"kyotocabinet.tune_options", "TSMALL|TLINEAR"},
                   {"kyotocabinet.compressor", "none"},
@@ -178,7 +178,7 @@ TEST(EngineSettingsTest, SqliteOpensAsLevelDbsSqliteBenchmark) {
                    "benchmark"}});
   EngineOptions o;
   o.settings = {{"sqlite3.wal_autocheckpoint", "1000"}};
-  o.cache_bytes = 8 << 20;
+  o.Set(KnobId::kCacheBytes, 8 << 20);
   ExpectSettings("sqlite3", o,
                  {{"sqlite3.wal_autocheckpoint", "1000"},
                   {"sqlite3.cache_size", "8192 KiB"}});
@@ -202,7 +202,7 @@ TEST(EngineSettingsTest, LsmEnginesReportTheirOptions) {
   for (const char* id : {"leveldb", "rocksdb"}) {
     if (!Available(id)) continue;
     EngineOptions o;
-    o.write_buffer_bytes = 8 << 20;
+    o.Set(KnobId::kWriteBufferBytes, 8 << 20);
     auto m = OpenSettings(id, o);
     EXPECT_EQ(m[std::string(id) + ".write_buffer_size"], "8388608") << id;
     EXPECT_FALSE(m[std::string(id) + ".version"].empty()) << id;
@@ -213,25 +213,24 @@ TEST(EngineSettingsTest, LsmEnginesReportTheirOptions) {
 // test's temporary directory may not take O_DIRECT).
 EngineOptions RocksDbOwnKnobs() {
   EngineOptions o;
-  o.write_buffer_bytes = 1 << 20;
-  RocksDbKnobs& r = o.rocksdb;
-  r.max_write_buffer_number = 4;
-  r.min_write_buffer_number_to_merge = 2;
-  r.level0_file_num_compaction_trigger = 2;
-  r.level0_slowdown_writes_trigger = 24;
-  r.level0_stop_writes_trigger = 40;
-  r.max_bytes_for_level_base = 32 << 20;
-  r.max_bytes_for_level_multiplier = 8;
-  r.max_background_jobs = 3;
-  r.bytes_per_sync = 1 << 20;
-  r.wal_bytes_per_sync = 512 << 10;
-  r.compaction_readahead_bytes = 2 << 20;
-  r.allow_mmap_reads = true;
-  r.bottommost_compression = BottommostCompression::kNone;
-  r.compression_per_level = CompressionPerLevel::kNoneToL1;
-  r.whole_key_filtering = false;
-  r.bloom_prefix_bytes = 12;
-  r.compaction_style = CompactionStyle::kUniversal;
+  o.Set(KnobId::kWriteBufferBytes, 1 << 20);
+  o.Set(KnobId::kMaxWriteBufferNumber, 4);
+  o.Set(KnobId::kMinWriteBufferNumberToMerge, 2);
+  o.Set(KnobId::kLevel0FileNumCompactionTrigger, 2);
+  o.Set(KnobId::kLevel0SlowdownWritesTrigger, 24);
+  o.Set(KnobId::kLevel0StopWritesTrigger, 40);
+  o.Set(KnobId::kMaxBytesForLevelBase, 32 << 20);
+  o.Set(KnobId::kMaxBytesForLevelMultiplier, 8);
+  o.Set(KnobId::kMaxBackgroundJobs, 3);
+  o.Set(KnobId::kBytesPerSync, 1 << 20);
+  o.Set(KnobId::kWalBytesPerSync, 512 << 10);
+  o.Set(KnobId::kCompactionReadaheadBytes, 2 << 20);
+  o.Set(KnobId::kAllowMmapReads, true);
+  o.Set(KnobId::kBottommostCompression, BottommostCompression::kNone);
+  o.Set(KnobId::kCompressionPerLevel, CompressionPerLevel::kNoneToL1);
+  o.Set(KnobId::kWholeKeyFiltering, false);
+  o.Set(KnobId::kBloomPrefixBytes, 12);
+  o.Set(KnobId::kCompactionStyle, CompactionStyle::kUniversal);
   return o;
 }
 
@@ -274,7 +273,7 @@ TEST(EngineSettingsTest, RocksDbPrefixBloomKeepsScansWhole) {
   ASSERT_TRUE(engine.ok());
   Engine& e = **engine;
   EngineOptions o = RocksDbOwnKnobs();
-  o.bloom_bits_per_key = 10;
+  o.Set(KnobId::kBloomBitsPerKey, 10);
   ASSERT_TRUE(e.Open(dir.db(), o).ok());
   EXPECT_TRUE(e.unsupported_knobs().empty());
   for (int i = 0; i < 3000; i++) ASSERT_TRUE(e.Put(Key(i), "v", {}).ok());
@@ -295,7 +294,7 @@ TEST(EngineSettingsTest, RocksDbPrefixBloomKeepsScansWhole) {
 
 TEST(EngineSettingsTest, OtherEnginesListRocksDbKnobsAsUnsupported) {
   EngineOptions o;
-  o.rocksdb.compaction_style = CompactionStyle::kUniversal;
+  o.Set(KnobId::kCompactionStyle, CompactionStyle::kUniversal);
   for (const char* id : {"leveldb", "sqlite3"}) {
     if (!Available(id)) continue;
     TempDb dir;

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdlib>
 #include <limits>
+#include <vector>
 
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
@@ -15,41 +17,6 @@ constexpr KnobValue kKiB = 1024;
 constexpr KnobValue kMiB = 1024 * kKiB;
 constexpr KnobValue kNoMax = std::numeric_limits<KnobValue>::max();
 constexpr KnobValue kUnlimited = -1;
-
-// get/set of one EngineOptions field (of EngineOptions::rocksdb when
-// kRocksDb), whatever its value type.
-template <auto kField, bool kRocksDb>
-struct Field {
-  template <typename O>
-  static auto& Ref(O& o) {
-    if constexpr (kRocksDb) {
-      return o.rocksdb.*kField;
-    } else {
-      return o.*kField;
-    }
-  }
-  static std::optional<KnobValue> Get(const EngineOptions& o) {
-    const auto& v = Ref(o);
-    if (!v) return std::nullopt;
-    return static_cast<KnobValue>(*v);
-  }
-  static void Set(EngineOptions* o, std::optional<KnobValue> v) {
-    auto& f = Ref(*o);
-    using T = typename std::remove_reference_t<decltype(f)>::value_type;
-    if (v) {
-      f = static_cast<T>(*v);
-    } else {
-      f = std::nullopt;
-    }
-  }
-};
-
-#define DT_KNOB_FIELD(f)                        \
-  .get = &Field<&EngineOptions::f, false>::Get, \
-  .set = &Field<&EngineOptions::f, false>::Set
-#define DT_ROCKSDB_FIELD(f)                   \
-  .get = &Field<&RocksDbKnobs::f, true>::Get, \
-  .set = &Field<&RocksDbKnobs::f, true>::Set
 
 // kEnum choices, in the order of their enums in engines/engine.h.
 constexpr KnobChoice kBottommostChoices[] = {
@@ -82,8 +49,9 @@ constexpr std::string_view kDb = "DBOptions";
 constexpr std::string_view kCf = "CFOptions";
 constexpr std::string_view kTable = "TableOptions/BlockBasedTable";
 
-// One row per KnobId, in its order (checked below).
-constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
+// The named rows first, in KnobId's order, then rows nobody names by id
+// (checked below).
+constexpr KnobSpec kRows[] = {
     {.id = KnobId::kCacheBytes,
      .name = "block cache",
      .json_key = "cache_bytes",
@@ -94,8 +62,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 0,
      .max_value = kNoMax,
      .leveldb = {8 * kMiB, "block_cache"},
-     .rocksdb = {8 * kMiB, "block_cache", kTable},
-     DT_KNOB_FIELD(cache_bytes)},
+     .rocksdb = {8 * kMiB, "block_cache", kTable}},
     {.id = KnobId::kWriteBufferBytes,
      .name = "write buffer",
      .json_key = "write_buffer_bytes",
@@ -107,8 +74,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .max_value = kNoMax,
      .leveldb = {4 * kMiB, "write_buffer_size"},
      .rocksdb = {64 * kMiB, "write_buffer_size", kCf},
-     .shapes_lsm = true,
-     DT_KNOB_FIELD(write_buffer_bytes)},
+     .shapes_lsm = true},
     {.id = KnobId::kBloomBitsPerKey,
      .name = "bloom filter",
      .json_key = "bloom_bits_per_key",
@@ -119,8 +85,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 0,
      .max_value = 64,
      .leveldb = {0, "filter_policy"},
-     .rocksdb = {0, "filter_policy", kTable},
-     DT_KNOB_FIELD(bloom_bits_per_key)},
+     .rocksdb = {0, "filter_policy", kTable}},
     {.id = KnobId::kCompression,
      .name = "compression",
      .json_key = "compression",
@@ -132,8 +97,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .max_value = static_cast<KnobValue>(Compression::kLzo),
      .leveldb = {static_cast<KnobValue>(Compression::kSnappy), "compression"},
      .rocksdb = {static_cast<KnobValue>(Compression::kSnappy), "compression",
-                 kCf},
-     DT_KNOB_FIELD(compression)},
+                 kCf}},
     {.id = KnobId::kBlockSizeBytes,
      .name = "block size",
      .json_key = "block_size_bytes",
@@ -144,8 +108,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 256,
      .max_value = kNoMax,
      .leveldb = {4 * kKiB, "block_size"},
-     .rocksdb = {4 * kKiB, "block_size", kTable},
-     DT_KNOB_FIELD(block_size_bytes)},
+     .rocksdb = {4 * kKiB, "block_size", kTable}},
     {.id = KnobId::kMaxOpenFiles,
      .name = "open files",
      .json_key = "max_open_files",
@@ -156,8 +119,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 1,
      .max_value = std::numeric_limits<int>::max(),
      .leveldb = {1000, "max_open_files"},
-     .rocksdb = {kUnlimited, "max_open_files", kDb},
-     DT_KNOB_FIELD(max_open_files)},
+     .rocksdb = {kUnlimited, "max_open_files", kDb}},
     {.id = KnobId::kMaxFileBytes,
      .name = "table file size",
      .json_key = "max_file_bytes",
@@ -168,8 +130,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 0,
      .max_value = kNoMax,
      .leveldb = {2 * kMiB, "max_file_size"},
-     .rocksdb = {64 * kMiB, "target_file_size_base", kCf},
-     DT_KNOB_FIELD(max_file_bytes)},
+     .rocksdb = {64 * kMiB, "target_file_size_base", kCf}},
     {.id = KnobId::kMaxWriteBufferNumber,
      .name = "write buffers kept",
      .json_key = "max_write_buffer_number",
@@ -181,8 +142,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 2,
      .max_value = 64,
      .rocksdb = {2, "max_write_buffer_number", kCf},
-     .shapes_lsm = true,
-     DT_ROCKSDB_FIELD(max_write_buffer_number)},
+     .shapes_lsm = true},
     {.id = KnobId::kMinWriteBufferNumberToMerge,
      .name = "write buffers merged",
      .json_key = "min_write_buffer_number_to_merge",
@@ -193,8 +153,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 1,
      .max_value = 64,
      .rocksdb = {1, "min_write_buffer_number_to_merge", kCf},
-     .shapes_lsm = true,
-     DT_ROCKSDB_FIELD(min_write_buffer_number_to_merge)},
+     .shapes_lsm = true},
     {.id = KnobId::kLevel0FileNumCompactionTrigger,
      .name = "level-0 compaction trigger",
      .json_key = "level0_file_num_compaction_trigger",
@@ -205,8 +164,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 1,
      .max_value = 100000,
      .rocksdb = {4, "level0_file_num_compaction_trigger", kCf},
-     .shapes_lsm = true,
-     DT_ROCKSDB_FIELD(level0_file_num_compaction_trigger)},
+     .shapes_lsm = true},
     {.id = KnobId::kLevel0SlowdownWritesTrigger,
      .name = "level-0 slowdown trigger",
      .json_key = "level0_slowdown_writes_trigger",
@@ -217,8 +175,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 1,
      .max_value = 100000,
      .rocksdb = {20, "level0_slowdown_writes_trigger", kCf},
-     .shapes_lsm = true,
-     DT_ROCKSDB_FIELD(level0_slowdown_writes_trigger)},
+     .shapes_lsm = true},
     {.id = KnobId::kLevel0StopWritesTrigger,
      .name = "level-0 stop trigger",
      .json_key = "level0_stop_writes_trigger",
@@ -229,8 +186,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 1,
      .max_value = 100000,
      .rocksdb = {36, "level0_stop_writes_trigger", kCf},
-     .shapes_lsm = true,
-     DT_ROCKSDB_FIELD(level0_stop_writes_trigger)},
+     .shapes_lsm = true},
     {.id = KnobId::kMaxBytesForLevelBase,
      .name = "level-1 size",
      .json_key = "max_bytes_for_level_base",
@@ -241,8 +197,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 1 * kMiB,
      .max_value = kNoMax,
      .rocksdb = {256 * kMiB, "max_bytes_for_level_base", kCf},
-     .shapes_lsm = true,
-     DT_ROCKSDB_FIELD(max_bytes_for_level_base)},
+     .shapes_lsm = true},
     {.id = KnobId::kMaxBytesForLevelMultiplier,
      .name = "level size multiplier",
      .json_key = "max_bytes_for_level_multiplier",
@@ -253,8 +208,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 2,
      .max_value = 100,
      .rocksdb = {10, "max_bytes_for_level_multiplier", kCf},
-     .shapes_lsm = true,
-     DT_ROCKSDB_FIELD(max_bytes_for_level_multiplier)},
+     .shapes_lsm = true},
     {.id = KnobId::kMaxBackgroundJobs,
      .name = "background jobs",
      .json_key = "max_background_jobs",
@@ -264,8 +218,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .unit = KnobUnit::kCount,
      .min_value = 1,
      .max_value = 1024,
-     .rocksdb = {2, "max_background_jobs", kDb},
-     DT_ROCKSDB_FIELD(max_background_jobs)},
+     .rocksdb = {2, "max_background_jobs", kDb}},
     {.id = KnobId::kBytesPerSync,
      .name = "bytes per sync",
      .json_key = "bytes_per_sync",
@@ -276,8 +229,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .unit = KnobUnit::kBytes,
      .min_value = 0,
      .max_value = kNoMax,
-     .rocksdb = {0, "bytes_per_sync", kDb},
-     DT_ROCKSDB_FIELD(bytes_per_sync)},
+     .rocksdb = {0, "bytes_per_sync", kDb}},
     {.id = KnobId::kWalBytesPerSync,
      .name = "WAL bytes per sync",
      .json_key = "wal_bytes_per_sync",
@@ -288,8 +240,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .unit = KnobUnit::kBytes,
      .min_value = 0,
      .max_value = kNoMax,
-     .rocksdb = {0, "wal_bytes_per_sync", kDb},
-     DT_ROCKSDB_FIELD(wal_bytes_per_sync)},
+     .rocksdb = {0, "wal_bytes_per_sync", kDb}},
     {.id = KnobId::kCompactionReadaheadBytes,
      .name = "compaction readahead",
      .json_key = "compaction_readahead_bytes",
@@ -299,8 +250,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .unit = KnobUnit::kBytes,
      .min_value = 0,
      .max_value = kNoMax,
-     .rocksdb = {0, "compaction_readahead_size", kDb},
-     DT_ROCKSDB_FIELD(compaction_readahead_bytes)},
+     .rocksdb = {0, "compaction_readahead_size", kDb}},
     {.id = KnobId::kDirectIoForFlushAndCompaction,
      .name = "direct I/O for flush and compaction",
      .json_key = "direct_io_for_flush_and_compaction",
@@ -310,8 +260,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .unit = KnobUnit::kBool,
      .min_value = 0,
      .max_value = 1,
-     .rocksdb = {0, "use_direct_io_for_flush_and_compaction", kDb},
-     DT_ROCKSDB_FIELD(direct_io_for_flush_and_compaction)},
+     .rocksdb = {0, "use_direct_io_for_flush_and_compaction", kDb}},
     {.id = KnobId::kAllowMmapReads,
      .name = "memory-mapped reads",
      .json_key = "allow_mmap_reads",
@@ -322,8 +271,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .unit = KnobUnit::kBool,
      .min_value = 0,
      .max_value = 1,
-     .rocksdb = {0, "allow_mmap_reads", kDb},
-     DT_ROCKSDB_FIELD(allow_mmap_reads)},
+     .rocksdb = {0, "allow_mmap_reads", kDb}},
     {.id = KnobId::kBottommostCompression,
      .name = "bottommost compression",
      .json_key = "bottommost_compression",
@@ -335,7 +283,6 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 0,
      .max_value = std::size(kBottommostChoices) - 1,
      .rocksdb = {0, "bottommost_compression", kCf},
-     DT_ROCKSDB_FIELD(bottommost_compression),
      .choices = kBottommostChoices},
     {.id = KnobId::kCompressionPerLevel,
      .name = "per-level compression",
@@ -347,7 +294,6 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .min_value = 0,
      .max_value = std::size(kPerLevelChoices) - 1,
      .rocksdb = {0, "compression_per_level", kCf},
-     DT_ROCKSDB_FIELD(compression_per_level),
      .choices = kPerLevelChoices},
     {.id = KnobId::kWholeKeyFiltering,
      .name = "whole-key filtering",
@@ -358,8 +304,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .unit = KnobUnit::kBool,
      .min_value = 0,
      .max_value = 1,
-     .rocksdb = {1, "whole_key_filtering", kTable},
-     DT_ROCKSDB_FIELD(whole_key_filtering)},
+     .rocksdb = {1, "whole_key_filtering", kTable}},
     {.id = KnobId::kBloomPrefixBytes,
      .name = "prefix bloom",
      .json_key = "bloom_prefix_bytes",
@@ -369,8 +314,7 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .unit = KnobUnit::kCount,
      .min_value = 0,
      .max_value = 1024,
-     .rocksdb = {0, "prefix_extractor", kCf},
-     DT_ROCKSDB_FIELD(bloom_prefix_bytes)},
+     .rocksdb = {0, "prefix_extractor", kCf}},
     {.id = KnobId::kCompactionStyle,
      .name = "compaction style",
      .json_key = "compaction_style",
@@ -382,20 +326,36 @@ constexpr std::array<KnobSpec, kKnobCount> kKnobs = {{
      .max_value = std::size(kCompactionStyles) - 1,
      .rocksdb = {0, "compaction_style", kCf},
      .shapes_lsm = true,
-     DT_ROCKSDB_FIELD(compaction_style),
      .choices = kCompactionStyles},
-}};
+};
 
 constexpr bool RowsInIdOrder() {
-  for (size_t i = 0; i < kKnobs.size(); i++) {
-    if (static_cast<size_t>(kKnobs[i].id) != i) return false;
+  for (size_t i = 0; i < std::size(kRows); i++) {
+    const KnobId want = i < kNamedKnobCount ? KnobIdAt(i) : KnobId::kUnnamed;
+    if (kRows[i].id != want) return false;
   }
-  return true;
+  return std::size(kRows) >= kNamedKnobCount;
 }
-static_assert(RowsInIdOrder(), "kKnobs rows must follow KnobId's order");
+static_assert(RowsInIdOrder(),
+              "kRows: the rows KnobId names, in its order, then unnamed rows");
 
-#undef DT_KNOB_FIELD
-#undef DT_ROCKSDB_FIELD
+// Room for the rows tests add, so adding one never moves a row: Knob and
+// KnobSpec pointers stay valid.
+constexpr size_t kExtraRowsRoom = 4;
+
+// The table: kRows numbered by position, then rows tests add.
+std::vector<KnobSpec>& Table() {
+  static std::vector<KnobSpec> table = [] {
+    std::vector<KnobSpec> t;
+    t.reserve(std::size(kRows) + kExtraRowsRoom);
+    for (const KnobSpec& row : kRows) {
+      t.push_back(row);
+      t.back().id = KnobIdAt(t.size() - 1);
+    }
+    return t;
+  }();
+  return table;
+}
 
 std::string Flag(const KnobSpec& k) { return "--" + std::string(k.flag); }
 
@@ -408,12 +368,14 @@ std::optional<KnobValue> ChoiceIndex(const KnobSpec& k, std::string_view name) {
 
 }  // namespace
 
-std::span<const KnobSpec> Knobs() { return kKnobs; }
+std::span<const KnobSpec> Knobs() { return Table(); }
 
-const KnobSpec& KnobRow(KnobId id) { return kKnobs[static_cast<size_t>(id)]; }
+const KnobSpec& KnobRow(KnobId id) {
+  return Table().at(static_cast<size_t>(id));
+}
 
 const KnobSpec* FindKnob(std::string_view json_key) {
-  for (const KnobSpec& k : kKnobs) {
+  for (const KnobSpec& k : Table()) {
     if (k.json_key == json_key) return &k;
   }
   return nullptr;
@@ -556,34 +518,51 @@ Result<KnobValue> KnobValueFromJson(const KnobSpec& k, const nlohmann::json& j,
 
 nlohmann::json KnobsToJson(const EngineOptions& o) {
   nlohmann::json j = nlohmann::json::object();
-  for (const KnobSpec& k : kKnobs) {
-    if (auto v = k.get(o)) j[std::string(k.json_key)] = KnobValueToJson(k, *v);
+  for (const auto& [id, v] : o.knobs.values()) {
+    const KnobSpec& k = KnobRow(id);
+    j[std::string(k.json_key)] = KnobValueToJson(k, v);
   }
   return j;
 }
 
 Status KnobsFromJson(const nlohmann::json& j, const std::string& where,
                      EngineOptions* o) {
-  for (const KnobSpec& k : kKnobs) {
+  for (const KnobSpec& k : Knobs()) {
     auto it = j.find(k.json_key);
     if (it == j.end()) continue;
     Result<KnobValue> v = KnobValueFromJson(k, *it, where);
     if (!v.ok()) return v.status();
-    k.set(o, *v);
+    o->Set(k.id, *v);
   }
   return Status::OK();
 }
 
+bool SetsRocksDbOnlyKnob(const EngineOptions& o) {
+  for (const auto& [id, v] : o.knobs.values()) {
+    if (IsRocksDbOnly(KnobRow(id))) return true;
+  }
+  return false;
+}
+
 bool SameKnobs(const EngineOptions& a, const EngineOptions& b) {
-  return std::all_of(kKnobs.begin(), kKnobs.end(),
-                     [&](const KnobSpec& k) { return k.get(a) == k.get(b); });
+  return a.knobs == b.knobs;
 }
 
 void MergeKnobs(const EngineOptions& from, bool overwrite, EngineOptions* to) {
-  for (const KnobSpec& k : kKnobs) {
-    std::optional<KnobValue> v = k.get(from);
-    if (v && (overwrite || !k.get(*to))) k.set(to, v);
+  for (const auto& [id, v] : from.knobs.values()) {
+    if (overwrite || !to->Get(id)) to->Set(id, v);
   }
 }
+
+ScopedExtraKnobForTest::ScopedExtraKnobForTest(const KnobSpec& row) {
+  std::vector<KnobSpec>& t = Table();
+  if (t.size() != std::size(kRows) || t.size() == t.capacity()) {
+    std::abort();  // one extra row at a time, never moving the table
+  }
+  t.push_back(row);
+  id_ = t.back().id = KnobIdAt(t.size() - 1);
+}
+
+ScopedExtraKnobForTest::~ScopedExtraKnobForTest() { Table().pop_back(); }
 
 }  // namespace disktune

@@ -1,25 +1,28 @@
 // The engine knobs disktune sets, as one table.
 //
 // Every place that names a knob iterates Knobs() or names its row by KnobId:
-// bench's flags, the "engine_options" object of profiles and results, the
-// runner's "same options?" test, the tuner's evidence and engine forms, and
-// the reports. Adding a knob is one row in knob_spec.cc (with its KnobId),
-// its EngineOptions field, and each engine's column: its native name there,
-// which RocksDB's adapter and OPTIONS file both read
+// bench's flags, the "engine_options" object of profiles and results
+// (EngineOptions holds knob values by row, engines/knob_values.h), the
+// runner's "same options?" test, the tuner's TuneConfig, candidate space,
+// evidence and engine forms, and the reports. Adding a knob is its row in
+// knob_spec.cc and each engine's mapping: its native name in the row's
+// engine columns, which RocksDB's adapter, the options it reads back from
+// the open database and the OPTIONS file all read
 // (engines/rocksdb_option_map.h, which spells the few values RocksDB writes
-// in a form of its own), and the other adapters' mapping (LevelDB's adapter
-// reads EngineOptions by field). The result schema
-// (reports/schema/report.v1.schema.json, engine_options) lists it; the
-// tuner's TuneConfig and candidate space hold every row by KnobId, and a
-// rule (src/tune/rules.cc, rocksdb_rules.cc) is needed only for the tuner
-// to decide the knob.
+// in a form of its own), and the other adapters' code where they honour it
+// (LevelDB's adapter reads EngineOptions by id). A KnobId enumerator
+// (engines/knob_values.h) is needed only for code that names the row; a
+// rule (src/tune/rules.cc, rocksdb_rules.cc) only for the tuner to decide
+// the knob. The result schema takes every row's json_key
+// (src/bench/bench_schema_test.cc checks it); src/cli/extra_knob_test.cc
+// adds a row at run time and follows it everywhere.
 //
 // A value travels as one integer (KnobValue): bytes, a count, bits per key,
 // a Compression's enum value, 0/1 or the index of a named choice, so generic
 // code (flags, JSON, text, "does it differ?") needs no switch over knobs.
 //
-// Rows with a RocksDB default and no LevelDB default are RocksDB's own knobs
-// (EngineOptions::rocksdb): LevelDB's forms and search never see them.
+// Rows with a RocksDB default and no LevelDB default are RocksDB's own knobs:
+// LevelDB's forms and search never see them.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +33,7 @@
 #include <string_view>
 
 #include "engines/engine.h"
+#include "engines/knob_values.h"
 #include "src/core/status.h"
 
 namespace disktune {
@@ -49,39 +53,6 @@ struct KnobChoice {
   std::string_view rocksdb;  // the OPTIONS file's: "kCompactionStyleUniversal"
 };
 
-using KnobValue = int64_t;
-
-// Every row of Knobs(), in its order: KnobRow(id) is the row.
-enum class KnobId {
-  kCacheBytes,
-  kWriteBufferBytes,
-  kBloomBitsPerKey,
-  kCompression,
-  kBlockSizeBytes,
-  kMaxOpenFiles,
-  kMaxFileBytes,
-  kMaxWriteBufferNumber,
-  kMinWriteBufferNumberToMerge,
-  kLevel0FileNumCompactionTrigger,
-  kLevel0SlowdownWritesTrigger,
-  kLevel0StopWritesTrigger,
-  kMaxBytesForLevelBase,
-  kMaxBytesForLevelMultiplier,
-  kMaxBackgroundJobs,
-  kBytesPerSync,
-  kWalBytesPerSync,
-  kCompactionReadaheadBytes,
-  kDirectIoForFlushAndCompaction,
-  kAllowMmapReads,
-  kBottommostCompression,
-  kCompressionPerLevel,
-  kWholeKeyFiltering,
-  kBloomPrefixBytes,
-  kCompactionStyle,
-};
-inline constexpr size_t kKnobCount =
-    static_cast<size_t>(KnobId::kCompactionStyle) + 1;
-
 // One engine's column of a row: its own name for the knob and its default.
 struct KnobNative {
   // The engine's own default (leveldb::Options(), rocksdb::Options());
@@ -97,7 +68,10 @@ struct KnobNative {
 };
 
 struct KnobSpec {
-  KnobId id;
+  // The row's position in Knobs(): a KnobId enumerator for the rows code
+  // names (engines/knob_values.h); left kUnnamed in a row nobody names, and
+  // numbered by the table.
+  KnobId id = KnobId::kUnnamed;
   std::string_view name;      // for people: "write buffer"
   std::string_view json_key;  // "write_buffer_bytes" (EngineOptions' field)
   std::string_view flag;      // bench's flag without "--": "write-buffer-size"
@@ -115,15 +89,12 @@ struct KnobSpec {
   // the level sizes, the compaction style), so it is not ranked on copies
   // that fill fewer levels than the full size.
   bool shapes_lsm = false;
-  // Reads and writes the knob's EngineOptions field (unset = the engine's
-  // default).
-  std::optional<KnobValue> (*get)(const EngineOptions&);
-  void (*set)(EngineOptions*, std::optional<KnobValue>);
   // kEnum: the values, in the order of the field's enum.
   std::span<const KnobChoice> choices = {};
 };
 
-// Every knob, in the order people read them.
+// Every knob, in the order people read them: the rows of knob_spec.cc,
+// then any a test registered (ScopedExtraKnobForTest).
 std::span<const KnobSpec> Knobs();
 // The row of `id`.
 const KnobSpec& KnobRow(KnobId id);
@@ -164,10 +135,30 @@ nlohmann::json KnobsToJson(const EngineOptions& o);
 Status KnobsFromJson(const nlohmann::json& j, const std::string& where,
                      EngineOptions* o);
 
+// True when `o` sets a knob only RocksDB has.
+bool SetsRocksDbOnlyKnob(const EngineOptions& o);
+
 // True when a and b set every knob alike (unset = unset).
 bool SameKnobs(const EngineOptions& a, const EngineOptions& b);
 // Copies each knob `from` sets into *to: always (`overwrite`), or only where
 // *to leaves it unset.
 void MergeKnobs(const EngineOptions& from, bool overwrite, EngineOptions* to);
+
+// For tests: appends `row` to Knobs() for the object's lifetime, numbered
+// after the last row (id() is its KnobId), so a test can see a knob nobody
+// wrote code for travel through flags, JSON, profiles, the engines and the
+// reports. One at a time; REQUIRES: no other code holds a row's address
+// across the object's construction or destruction.
+class ScopedExtraKnobForTest {
+ public:
+  explicit ScopedExtraKnobForTest(const KnobSpec& row);
+  ~ScopedExtraKnobForTest();
+  ScopedExtraKnobForTest(const ScopedExtraKnobForTest&) = delete;
+  ScopedExtraKnobForTest& operator=(const ScopedExtraKnobForTest&) = delete;
+  KnobId id() const { return id_; }
+
+ private:
+  KnobId id_;
+};
 
 }  // namespace disktune

@@ -44,16 +44,16 @@ TEST(KnobSpecTest, RowsAreCompleteAndUnique) {
 
 TEST(KnobSpecTest, EveryRowRoundTripsThroughJsonAndOptions) {
   EngineOptions o;
-  for (const KnobSpec& k : Knobs()) k.set(&o, Sample(k));
+  for (const KnobSpec& k : Knobs()) o.Set(k.id, Sample(k));
   nlohmann::json j = KnobsToJson(o);
   EXPECT_EQ(j.size(), Knobs().size());
   EngineOptions back;
   ASSERT_TRUE(KnobsFromJson(j, "test", &back).ok());
   EXPECT_TRUE(SameKnobs(o, back));
   for (const KnobSpec& k : Knobs()) {
-    EXPECT_EQ(k.get(back), Sample(k)) << k.json_key;
+    EXPECT_EQ(back.Get(k.id), Sample(k)) << k.json_key;
     EngineOptions one = back;
-    k.set(&one, std::nullopt);
+    one.Set(k.id, std::nullopt);
     EXPECT_FALSE(SameKnobs(one, back)) << k.json_key;
     EXPECT_FALSE(KnobsToJson(one).contains(k.json_key)) << k.json_key;
   }
@@ -61,12 +61,12 @@ TEST(KnobSpecTest, EveryRowRoundTripsThroughJsonAndOptions) {
 
 TEST(KnobSpecTest, MergeFillsOrOverwrites) {
   EngineOptions from, to;
-  for (const KnobSpec& k : Knobs()) k.set(&from, Sample(k));
+  for (const KnobSpec& k : Knobs()) from.Set(k.id, Sample(k));
   const KnobSpec& first = Knobs().front();
-  first.set(&to, first.min_value);
+  to.Set(first.id, first.min_value);
   EngineOptions fill = to;
   MergeKnobs(from, /*overwrite=*/false, &fill);
-  EXPECT_EQ(first.get(fill), first.min_value);
+  EXPECT_EQ(fill.Get(first.id), first.min_value);
   EngineOptions over = to;
   MergeKnobs(from, /*overwrite=*/true, &over);
   EXPECT_TRUE(SameKnobs(over, from));
@@ -137,10 +137,9 @@ TEST(KnobSpecTest, RocksDbOwnKnobsHaveNoLevelDbDefault) {
     own++;
     EXPECT_EQ(KnobDefault(k, "leveldb"), std::nullopt) << k.json_key;
     EXPECT_TRUE(k.leveldb.option.empty()) << k.json_key;
-    // The field is EngineOptions::rocksdb's: setting it changes nothing else.
     EngineOptions o;
-    k.set(&o, k.rocksdb.default_value);
-    EXPECT_NE(o.rocksdb, RocksDbKnobs{}) << k.json_key;
+    o.Set(k.id, k.rocksdb.default_value);
+    EXPECT_TRUE(SetsRocksDbOnlyKnob(o)) << k.json_key;
     if (k.unit == KnobUnit::kEnum) {
       EXPECT_EQ(k.choices.size(), static_cast<size_t>(k.max_value + 1));
     }

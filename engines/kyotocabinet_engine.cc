@@ -338,7 +338,7 @@ class KyotoCabinetEngine final : public AdapterEngine {
   void Tune(PlantDb* db, const EngineOptions& o) {
     int8_t opts = PlantDb::TSMALL | PlantDb::TLINEAR;
     compressor_name_ = "none";
-    switch (o.compression.value_or(Compression::kLzo)) {
+    switch (o.compression().value_or(Compression::kLzo)) {
       case Compression::kNone:
         break;
       case Compression::kLzo:
@@ -353,12 +353,12 @@ class KyotoCabinetEngine final : public AdapterEngine {
         unsupported_.emplace_back(
             "compression",
             std::string("kyotocabinet compresses with zlib, lzo or lzma; ") +
-                CompressionName(*o.compression) + " is not available");
+                CompressionName(*o.compression()) + " is not available");
         break;
     }
     db->tune_options(opts);
-    page_cache_bytes_ = o.cache_bytes.value_or(kBenchPageCacheBytes);
-    page_bytes_ = o.block_size_bytes.value_or(kBenchPageBytes);
+    page_cache_bytes_ = o.cache_bytes().value_or(kBenchPageCacheBytes);
+    page_bytes_ = o.block_size_bytes().value_or(kBenchPageBytes);
     db->tune_page_cache(static_cast<int64_t>(page_cache_bytes_));
     db->tune_page(static_cast<int32_t>(page_bytes_));
     if constexpr (std::is_same_v<PlantDb, kc::TreeDB>) db->tune_map(kMapBytes);

@@ -184,17 +184,17 @@ class LevelDbEngine final : public AdapterEngine {
   leveldb::Options MapOptions(const EngineOptions& o) {
     leveldb::Options lo;  // the engine's defaults, overridden knob by knob
     lo.create_if_missing = true;
-    if (o.cache_bytes) {
-      cache_.reset(leveldb::NewLRUCache(*o.cache_bytes));
+    if (o.cache_bytes()) {
+      cache_.reset(leveldb::NewLRUCache(*o.cache_bytes()));
       lo.block_cache = cache_.get();
     }
-    if (o.write_buffer_bytes) lo.write_buffer_size = *o.write_buffer_bytes;
-    if (o.bloom_bits_per_key.value_or(0) > 0) {
-      filter_.reset(leveldb::NewBloomFilterPolicy(*o.bloom_bits_per_key));
+    if (o.write_buffer_bytes()) lo.write_buffer_size = *o.write_buffer_bytes();
+    if (o.bloom_bits_per_key().value_or(0) > 0) {
+      filter_.reset(leveldb::NewBloomFilterPolicy(*o.bloom_bits_per_key()));
       lo.filter_policy = filter_.get();
     }
-    if (o.compression) {
-      switch (*o.compression) {
+    if (o.compression()) {
+      switch (*o.compression()) {
         case Compression::kNone:
           lo.compression = leveldb::kNoCompression;
           break;
@@ -206,14 +206,14 @@ class LevelDbEngine final : public AdapterEngine {
         case Compression::kLzo:
           unsupported_.emplace_back(
               "compression", std::string("leveldb 1.23 offers only snappy; ") +
-                                 CompressionName(*o.compression) +
+                                 CompressionName(*o.compression()) +
                                  " is not available");
           break;
       }
     }
-    if (o.block_size_bytes) lo.block_size = *o.block_size_bytes;
-    if (o.max_open_files) lo.max_open_files = *o.max_open_files;
-    if (o.max_file_bytes) lo.max_file_size = *o.max_file_bytes;
+    if (o.block_size_bytes()) lo.block_size = *o.block_size_bytes();
+    if (o.max_open_files()) lo.max_open_files = *o.max_open_files();
+    if (o.max_file_bytes()) lo.max_file_size = *o.max_file_bytes();
     AddRocksDbOnlyKnobs(o, kId, &unsupported_);
     if (o.in_memory) {
       unsupported_.emplace_back("in_memory", "leveldb has no in-memory mode");
@@ -231,7 +231,7 @@ class LevelDbEngine final : public AdapterEngine {
         {"leveldb.block_size", n(lo.block_size)},
         {"leveldb.block_restart_interval", n(lo.block_restart_interval)},
         {"leveldb.block_cache",
-         o.cache_bytes ? n(*o.cache_bytes) : "8388608 (leveldb's own)"},
+         o.cache_bytes() ? n(*o.cache_bytes()) : "8388608 (leveldb's own)"},
         {"leveldb.compression",
          lo.compression == leveldb::kSnappyCompression ? "snappy" : "none"},
         {"leveldb.filter_policy",
@@ -242,9 +242,9 @@ class LevelDbEngine final : public AdapterEngine {
         {"leveldb.write_sync",
          sync_by_default_ ? "every write" : "writes that ask for sync"},
     };
-    if (o.bloom_bits_per_key.value_or(0) > 0) {
+    if (o.bloom_bits_per_key().value_or(0) > 0) {
       settings_.emplace_back("leveldb.bloom_bits_per_key",
-                             n(static_cast<uint64_t>(*o.bloom_bits_per_key)));
+                             n(static_cast<uint64_t>(*o.bloom_bits_per_key())));
     }
     if (sync_floor_ns_ > 0) {
       settings_.emplace_back(

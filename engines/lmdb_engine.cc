@@ -352,14 +352,14 @@ class LmdbEngine final : public AdapterEngine {
  private:
   void ListUnsupported(const EngineOptions& o) {
     AddSingleFileKnobs(o, kId, &unsupported_);
-    if (o.cache_bytes) {
+    if (o.cache_bytes()) {
       unsupported_.emplace_back(
           "cache_bytes", "lmdb reads through the OS page cache; it has none");
     }
-    if (o.compression.value_or(Compression::kNone) != Compression::kNone) {
+    if (o.compression().value_or(Compression::kNone) != Compression::kNone) {
       unsupported_.emplace_back("compression", "lmdb does not compress");
     }
-    if (o.block_size_bytes) {
+    if (o.block_size_bytes()) {
       unsupported_.emplace_back("block_size_bytes",
                                 "lmdb's page size is the OS page size");
     }

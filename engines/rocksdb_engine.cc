@@ -14,10 +14,12 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <unordered_map>
 
 #include "engines/adapter_util.h"
 #include "engines/engine_factories.h"
 #include "engines/engine_library.h"
+#include "engines/knob_spec.h"
 #include "engines/lsm_iterator.h"
 #include "engines/rocksdb_option_map.h"
 #include "engines/rocksdb_sync_floor_fs.h"
@@ -331,12 +333,51 @@ class RocksDbEngine final : public AdapterEngine {
          sync_by_default_ ? "every write" : "writes that ask for sync"},
         {"rocksdb.options_file", "OPTIONS-* in the database directory"},
     };
+    AddHeldKnobOptions(o);
     if (sync_floor_ns_ > 0) {
       settings_.emplace_back(
           "rocksdb.sync_floor",
           FormatDuration(static_cast<double>(sync_floor_ns_)) +
               " per sync (the device class's; a software floor in the "
               "FileSystem)");
+    }
+  }
+
+  // Every row of the knob table with a RocksDB column that the list above
+  // leaves out, as "rocksdb.<option>" with the value the open database
+  // holds (its options written out as RocksDB's OPTIONS file spells them):
+  // a knob added as a row shows in the reports with no code here.
+  void AddHeldKnobOptions(const rocksdb::Options& o) {
+    rocksdb::ConfigOptions config;
+    std::unordered_map<std::string, std::string> held;
+    auto add = [&held](const rocksdb::Status& s, const std::string& text) {
+      std::unordered_map<std::string, std::string> m;
+      if (s.ok() && rocksdb::StringToMap(text, &m).ok()) held.merge(m);
+    };
+    std::string text;
+    add(rocksdb::GetStringFromDBOptions(config, rocksdb::DBOptions(o), &text),
+        text);
+    add(rocksdb::GetStringFromColumnFamilyOptions(
+            config, rocksdb::ColumnFamilyOptions(o), &text),
+        text);
+    if (o.table_factory) {
+      add(o.table_factory->GetOptionString(config, &text), text);
+    }
+    for (const KnobSpec& k : Knobs()) {
+      if (!k.rocksdb.default_value) continue;
+      const std::string option(k.rocksdb.option);
+      const std::string name = "rocksdb." + option;
+      // Listed already: by name, or inside the table factory's line.
+      auto listed = [&](const std::pair<std::string, std::string>& s) {
+        return s.first == name ||
+               s.second.find(" " + option + "=") != std::string::npos;
+      };
+      auto it = held.find(option);
+      if (it == held.end() ||
+          std::any_of(settings_.begin(), settings_.end(), listed)) {
+        continue;
+      }
+      settings_.emplace_back(name, it->second);
     }
   }
 

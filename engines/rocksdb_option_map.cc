@@ -43,7 +43,7 @@ std::optional<std::string> Spelling(const KnobSpec& k, KnobValue v,
       // The codec of the deeper levels is the compression knob's.
       const KnobSpec& codec = KnobRow(KnobId::kCompression);
       auto name = CodecName(static_cast<Compression>(
-          codec.get(o).value_or(*codec.rocksdb.default_value)));
+          o.Get(codec.id).value_or(*codec.rocksdb.default_value)));
       return PerLevel(static_cast<CompressionPerLevel>(v),
                       name.value_or("kNoCompression"));
     }
@@ -77,7 +77,7 @@ std::unordered_map<std::string, std::string> RocksDbOptionMap::Section(
 RocksDbOptionMap RocksDbOptionsOf(const EngineOptions& o) {
   RocksDbOptionMap m;
   for (const KnobSpec& k : Knobs()) {
-    std::optional<KnobValue> v = k.get(o);
+    std::optional<KnobValue> v = o.Get(k.id);
     if (!v || !k.rocksdb.default_value) continue;
     std::optional<std::string> value = Spelling(k, *v, o);
     if (value) {

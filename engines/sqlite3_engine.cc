@@ -242,7 +242,7 @@ class Sqlite3Engine final : public AdapterEngine {
     }
     unsupported_.clear();
     AddSingleFileKnobs(options, kId, &unsupported_);
-    if (options.compression.value_or(Compression::kNone) !=
+    if (options.compression().value_or(Compression::kNone) !=
         Compression::kNone) {
       unsupported_.emplace_back("compression",
                                 "sqlite3 does not compress pages");
@@ -424,8 +424,8 @@ class Sqlite3Engine final : public AdapterEngine {
     in_memory_ = o.in_memory;
     // page_size must precede the first table and the switch to WAL; on an
     // existing database the stored page size wins.
-    if (o.block_size_bytes) {
-      const uint64_t b = *o.block_size_bytes;
+    if (o.block_size_bytes()) {
+      const uint64_t b = *o.block_size_bytes();
       if (b >= 512 && b <= 65536 && (b & (b - 1)) == 0) {
         DT_RETURN_IF_ERROR(ExecLocked("PRAGMA page_size = " + std::to_string(b),
                                       "set page_size"));
@@ -446,9 +446,9 @@ class Sqlite3Engine final : public AdapterEngine {
     }
     sync_ = true;  // forces the PRAGMA below
     DT_RETURN_IF_ERROR(SetSyncLocked(false));
-    if (o.cache_bytes) {
+    if (o.cache_bytes()) {
       // A negative cache_size is in KiB rather than pages.
-      const uint64_t kib = std::max<uint64_t>(1, *o.cache_bytes / 1024);
+      const uint64_t kib = std::max<uint64_t>(1, *o.cache_bytes() / 1024);
       DT_RETURN_IF_ERROR(ExecLocked(
           "PRAGMA cache_size = -" + std::to_string(kib), "set cache_size"));
     } else {

@@ -19,9 +19,9 @@ std::string Experiment(const bench::BenchResult& b) {
   if (b.params.value_size_bytes >= 100000) return "large values";
   if (b.params.entries_per_batch > 1) return "batch";
   if (b.params.sync) return "sync";
-  if (o.write_buffer_bytes == 120 * kMiB) return "more memory";
-  if (o.cache_bytes == 120 * kMiB) return "larger cache";
-  if (o.compression == Compression::kNone) return "no compression";
+  if (o.write_buffer_bytes() == 120 * kMiB) return "more memory";
+  if (o.cache_bytes() == 120 * kMiB) return "larger cache";
+  if (o.compression() == Compression::kNone) return "no compression";
   return "baseline";
 }
 

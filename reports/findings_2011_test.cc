@@ -13,7 +13,7 @@ bench::BenchResult Result(const std::string& engine, const std::string& sc,
   b.engine = engine;
   b.scenario = sc;
   b.set = kCompare2011Set;
-  b.engine_options.cache_bytes = 4 << 20;
+  b.engine_options.Set(KnobId::kCacheBytes, 4 << 20);
   b.metrics.ops_per_sec = ops_per_sec;
   return b;
 }

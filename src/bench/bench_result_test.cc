@@ -17,8 +17,8 @@ BenchResult Sample() {
   r.params.ops = 1000000;
   r.params.seed = 301;
   r.params.distribution = "sequential";
-  r.engine_options.cache_bytes = 4 << 20;
-  r.engine_options.compression = Compression::kNone;
+  r.engine_options.Set(KnobId::kCacheBytes, 4 << 20);
+  r.engine_options.Set(KnobId::kCompression, Compression::kNone);
   r.unsupported_knobs = {{"bloom_bits_per_key", "no filters"}};
   r.metrics.ops = 1000000;
   r.metrics.elapsed_ns = 1853000000;
@@ -50,7 +50,7 @@ TEST(BenchResultTest, JsonRoundTrip) {
   BenchResult back = j.get<BenchResult>();
   nlohmann::json j2 = back;
   EXPECT_EQ(j, j2);
-  EXPECT_EQ(back.engine_options.compression, Compression::kNone);
+  EXPECT_EQ(back.engine_options.compression(), Compression::kNone);
   EXPECT_EQ(back.pulses[0].cpu_percent, 55.5);
   EXPECT_FALSE(back.pulses[0].peak_rss_bytes);
 }

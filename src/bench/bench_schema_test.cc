@@ -2,10 +2,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
+#include "engines/knob_spec.h"
 #include "reports/schema_validator.h"
 #include "src/bench/mem_engine_for_test.h"
 #include "src/bench/pulses_for_test.h"
@@ -64,6 +66,33 @@ TEST(BenchSchemaTest, EveryKindOfResultValidates) {
     std::vector<std::string> errors = ValidateAgainstSchema(schema, j);
     EXPECT_TRUE(errors.empty()) << r.scenario << ": " << errors.front() << "\n"
                                 << j.dump(1);
+  }
+}
+
+// The schema's engine_options takes every row of the knob table by its
+// json_key, and names no knob the table does not have.
+TEST(BenchSchemaTest, EngineOptionsTakeEveryRowOfTheKnobTable) {
+  nlohmann::json schema = BenchResultSchema();
+  const nlohmann::json& eo =
+      schema["definitions"]["bench_result"]["properties"]["engine_options"];
+  ASSERT_TRUE(eo.is_object());
+  for (const auto& [key, _] : eo["properties"].items()) {
+    const bool fixed = key == "expected_db_bytes" || key == "in_memory" ||
+                       key == "sync" || key == "settings";
+    EXPECT_TRUE(fixed || FindKnob(key) != nullptr)
+        << "the schema names engine_options." << key
+        << ", which is no row of engines/knob_spec.cc";
+  }
+  nlohmann::json options_only = {{"$schema", schema["$schema"]},
+                                 {"definitions", schema["definitions"]}};
+  options_only.update(eo);
+  for (const KnobSpec& k : Knobs()) {
+    for (KnobValue v : {k.min_value, std::min(k.max_value, k.min_value + 1)}) {
+      nlohmann::json doc = {{std::string(k.json_key), KnobValueToJson(k, v)}};
+      std::vector<std::string> errors =
+          ValidateAgainstSchema(options_only, doc);
+      EXPECT_TRUE(errors.empty()) << doc.dump() << ": " << errors.front();
+    }
   }
 }
 

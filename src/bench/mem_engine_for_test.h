@@ -138,7 +138,7 @@ class MemEngine : public Engine {
   }
   std::vector<std::pair<std::string, std::string>> unsupported_knobs()
       const override {
-    if (options_.bloom_bits_per_key) {
+    if (options_.bloom_bits_per_key()) {
       return {{"bloom_bits_per_key", "mem has no bloom filters"}};
     }
     return {};

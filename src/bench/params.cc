@@ -76,7 +76,7 @@ Status ValidateOverrides(const Overrides& o) {
     return Status::InvalidArgument("--data-size must be at least 1KiB");
   }
   for (const KnobSpec& k : Knobs()) {
-    if (auto v = k.get(o.knobs)) DT_RETURN_IF_ERROR(CheckKnobRange(k, *v));
+    if (auto v = o.knobs.Get(k.id)) DT_RETURN_IF_ERROR(CheckKnobRange(k, *v));
   }
   return Status::OK();
 }

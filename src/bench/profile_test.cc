@@ -20,10 +20,10 @@ TEST(BenchProfileTest, ReadsWorkloadAndEngineOptions) {
   EXPECT_EQ(p->overrides.num, 5000);
   EXPECT_EQ(p->overrides.threads, 8);
   EXPECT_EQ(p->overrides.value_size, 64);
-  EXPECT_EQ(p->overrides.knobs.cache_bytes, 8388608u);
-  EXPECT_EQ(p->overrides.knobs.bloom_bits_per_key, 10);
-  EXPECT_EQ(p->overrides.knobs.compression, Compression::kNone);
-  EXPECT_EQ(p->overrides.knobs.max_open_files, 11000);
+  EXPECT_EQ(p->overrides.knobs.cache_bytes(), 8388608u);
+  EXPECT_EQ(p->overrides.knobs.bloom_bits_per_key(), 10);
+  EXPECT_EQ(p->overrides.knobs.compression(), Compression::kNone);
+  EXPECT_EQ(p->overrides.knobs.max_open_files(), 11000);
 }
 
 TEST(BenchProfileTest, UnknownKeysVersionsAndBadValuesAreErrors) {

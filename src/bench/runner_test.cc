@@ -283,12 +283,12 @@ TEST_F(RunnerTest, RepeatsGiveMedianRangeAndInterval) {
 TEST_F(RunnerTest, SetValuesYieldToExplicitFlags) {
   auto plan = PlanBench(Request("baseline-2011", 1000));
   ASSERT_TRUE(plan.ok());
-  EXPECT_EQ(plan->steps[0].params.engine.cache_bytes, 4u << 20);
+  EXPECT_EQ(plan->steps[0].params.engine.cache_bytes(), 4u << 20);
   auto req = Request("baseline-2011", 1000);
-  req.user.knobs.cache_bytes = 64 << 20;
+  req.user.knobs.Set(KnobId::kCacheBytes, 64 << 20);
   plan = PlanBench(req);
   ASSERT_TRUE(plan.ok());
-  EXPECT_EQ(plan->steps[0].params.engine.cache_bytes, 64u << 20);
+  EXPECT_EQ(plan->steps[0].params.engine.cache_bytes(), 64u << 20);
   // large-values: 100,000-byte values, num/1000 writes over the same keys.
   plan = PlanBench(Request("large-values", 1000000));
   ASSERT_TRUE(plan.ok());

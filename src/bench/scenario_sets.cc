@@ -7,14 +7,14 @@ constexpr uint64_t kMiB = 1 << 20;
 
 Overrides Cache(uint64_t bytes) {
   Overrides o;
-  o.knobs.cache_bytes = bytes;
+  o.knobs.Set(KnobId::kCacheBytes, bytes);
   return o;
 }
 
 // The 2011 page's 128 MB experiments: `write_buffer` + `cache` bytes.
 Overrides MemorySplit(uint64_t write_buffer, uint64_t cache) {
   Overrides o = Cache(cache);
-  o.knobs.write_buffer_bytes = write_buffer;
+  o.knobs.Set(KnobId::kWriteBufferBytes, write_buffer);
   return o;
 }
 
@@ -76,7 +76,7 @@ void Add2011Sets(const std::vector<SetStep>& db_bench_list,
                      o, writes});
   }
   Overrides uncompressed = Cache(4 * kMiB);
-  uncompressed.knobs.compression = Compression::kNone;
+  uncompressed.knobs.Set(KnobId::kCompression, Compression::kNone);
   sets->push_back({"compression-off",
                    "the 2011 LevelDB benchmark page, writes without "
                    "compression, sequential and random",
@@ -149,7 +149,7 @@ void AddUtxoSets(std::vector<ScenarioSet>* sets) {
 
 ScenarioSet HyperLevelDbSet() {
   Overrides o;
-  o.knobs.write_buffer_bytes = 64 * kMiB;
+  o.knobs.Set(KnobId::kWriteBufferBytes, 64 * kMiB);
   return {"hyperleveldb",
           "the HyperLevelDB benchmarks: fillrandom with "
           "1..max-threads writers, and "

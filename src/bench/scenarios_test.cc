@@ -63,7 +63,7 @@ TEST(ScenarioTableTest, SeedVariantsAreNamedSets) {
     EXPECT_NE(FindScenarioSet(name), nullptr) << name;
   }
   const ScenarioSet* baseline = FindScenarioSet("baseline-2011");
-  EXPECT_EQ(baseline->overrides.knobs.cache_bytes, 4u << 20);
+  EXPECT_EQ(baseline->overrides.knobs.cache_bytes(), 4u << 20);
   ASSERT_EQ(baseline->steps.size(), 16u);
   EXPECT_EQ(baseline->steps[0].scenario, "fillseq");
   EXPECT_EQ(baseline->steps[15].scenario, "snappyuncomp");
@@ -291,7 +291,7 @@ TEST_F(ScenarioRunTest, HyperLevelDbChartsProduceSeries) {
     EXPECT_EQ(p.ops, 8000u);
     EXPECT_GT(p.ops_per_sec, 0);
   }
-  EXPECT_EQ(results[0].engine_options.write_buffer_bytes, 64u << 20);
+  EXPECT_EQ(results[0].engine_options.write_buffer_bytes(), 64u << 20);
   ASSERT_EQ(results[1].interval_series.size(), 8u);
   EXPECT_EQ(results[1].interval_series.back().ops_done, 8000u);
 }

@@ -14,7 +14,7 @@ namespace disktune::bench {
 uint64_t EngineStartBytes(std::string_view engine, const EngineOptions& knobs) {
   if (engine != "rocksdb") return 0;
   const KnobSpec& k = KnobRow(KnobId::kWriteBufferBytes);
-  std::optional<KnobValue> set = k.get(knobs);
+  std::optional<KnobValue> set = knobs.Get(k.id);
   uint64_t buffer = static_cast<uint64_t>(
       set ? *set : k.rocksdb.default_value.value_or(64 << 20));
   // The log's preallocated block (1.1 x the buffer) and one flushed

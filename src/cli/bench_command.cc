@@ -129,7 +129,7 @@ Result<bench::Overrides> BuildOverrides(const BenchFlags& f) {
     if (text == f.knobs.end() || text->second.empty()) continue;
     Result<KnobValue> v = ParseKnobFlag(k, text->second);
     if (!v.ok()) return v.status();
-    k.set(&o.knobs, *v);
+    o.knobs.Set(k.id, *v);
   }
   if (f.sync) o.sync = true;
   if (f.in_memory) o.in_memory = true;

@@ -32,7 +32,7 @@ KnobValue Sample(const KnobSpec& k) {
 
 EngineOptions AllSet() {
   EngineOptions o;
-  for (const KnobSpec& k : Knobs()) k.set(&o, Sample(k));
+  for (const KnobSpec& k : Knobs()) o.Set(k.id, Sample(k));
   return o;
 }
 

@@ -24,7 +24,7 @@ std::string LevelDbCompression(KnobValue v) {
 // c's value of a knob LevelDB has; unlimited open files (which LevelDB
 // cannot say) keeps LevelDB's default.
 KnobValue LevelDbValue(const KnobSpec& k, const TuneConfig& c) {
-  KnobValue v = k.get(ToEngineOptions(c)).value_or(-1);
+  KnobValue v = c.Get(k.id).value_or(-1);
   return v < 0 ? *KnobDefault(k, "leveldb") : v;
 }
 
@@ -118,8 +118,9 @@ std::string RocksDbOptionsIni(const TuneConfig& c, const std::string& header) {
   // adapter opens its databases with.
   EngineOptions e = ToEngineOptions(c);
   for (const KnobSpec& k : Knobs()) {
-    if (k.rocksdb.default_value && !k.get(e))
-      k.set(&e, k.rocksdb.default_value);
+    if (k.rocksdb.default_value && !e.Get(k.id)) {
+      e.Set(k.id, k.rocksdb.default_value);
+    }
   }
   const RocksDbOptionMap map = RocksDbOptionsOf(e);
   for (std::string_view section : kRocksDbSections) {

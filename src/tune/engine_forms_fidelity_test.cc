@@ -173,12 +173,12 @@ TEST(EngineFormsFidelityTest, EveryRocksDbKnobIsWhatTheTrialRan) {
     if (!k.rocksdb.default_value) continue;
     TuneConfig c = ModelFor("rocksdb").defaults;
     EngineOptions o = ToEngineOptions(c);
-    k.set(&o, Away(k));
+    o.Set(k.id, Away(k));
     // RocksDB keeps min_write_buffer_number_to_merge below
     // max_write_buffer_number (SanitizeOptions), so merging two needs room
     // for three.
     if (k.id == KnobId::kMinWriteBufferNumberToMerge) {
-      KnobRow(KnobId::kMaxWriteBufferNumber).set(&o, Away(k) + 1);
+      o.Set(KnobId::kMaxWriteBufferNumber, Away(k) + 1);
     }
     c = FromEngineOptions(o, c);
     ExpectRocksDbFilesAgree(

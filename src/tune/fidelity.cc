@@ -59,7 +59,7 @@ CopyFidelity FidelityOf(const EngineModel& m, const DataShape& whole,
 }
 
 bool NeedsFaithfulCopy(Knob k) {
-  return ShapesLsm(k) || k.name() == "max_file_bytes";
+  return ShapesLsm(k) || k == Knob::Of(KnobId::kMaxFileBytes);
 }
 
 }  // namespace disktune::tune

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "engines/engine_library.h"
 #include "src/core/units.h"
 
 namespace disktune::tune {
@@ -14,14 +15,14 @@ constexpr std::array<std::string_view, 2> kTunable = {"leveldb", "rocksdb"};
 // The engine knob table's defaults for `engine`, as a TuneConfig.
 TuneConfig TableDefaults(std::string_view engine) {
   EngineOptions o;
-  for (const KnobSpec& k : Knobs()) k.set(&o, KnobDefault(k, engine));
+  for (const KnobSpec& k : Knobs()) o.Set(k.id, KnobDefault(k, engine));
   return FromEngineOptions(o, TuneConfig{});
 }
 
 EngineModel LevelDbModel() {
   EngineModel m;
   m.id = "leveldb";
-  m.version = "1.23";
+  m.version = DescribeEngineLibrary(m.id).version;
   m.defaults = TableDefaults(m.id);
   // SanitizeOptions() in db/db_impl.cc clips these ranges.
   m.write_buffers = 2;  // mem_ and imm_
@@ -47,7 +48,7 @@ EngineModel LevelDbModel() {
 EngineModel RocksDbModel() {
   EngineModel m;
   m.id = "rocksdb";
-  m.version = "7.8";
+  m.version = DescribeEngineLibrary(m.id).version;
   m.defaults = TableDefaults(m.id);
   m.write_buffers = 2;  // max_write_buffer_number
   m.min_write_buffer_bytes = 64 * kKiB;
@@ -81,15 +82,18 @@ std::string TunableEngineList() {
 }
 
 std::span<const Knob> AllKnobs() {
-  static const std::vector<Knob> kAll = [] {
+  auto build = [] {
     std::vector<Knob> all;
     for (const KnobSpec& k : Knobs()) {
       if (k.id != KnobId::kCacheBytes) all.push_back(Knob{&k});
     }
     all.push_back(Knob{});  // the batch
     return all;
-  }();
-  return kAll;
+  };
+  static std::vector<Knob> all = build();
+  // The table grows only in tests (ScopedExtraKnobForTest), between tunes.
+  if (all.size() != Knobs().size()) all = build();
+  return all;
 }
 
 Knob KnobNamed(std::string_view name) {
@@ -101,28 +105,29 @@ Knob KnobNamed(std::string_view name) {
 
 bool ShapesLsm(Knob k) { return k.spec != nullptr && k.spec->shapes_lsm; }
 
-std::array<std::optional<KnobValue>, kKnobCount> TuneConfig::InitialKnobs() {
-  std::array<std::optional<KnobValue>, kKnobCount> v;
-  auto at = [&v](KnobId id) -> std::optional<KnobValue>& {
-    return v[static_cast<size_t>(id)];
-  };
-  at(KnobId::kCacheBytes) = 0;
-  at(KnobId::kWriteBufferBytes) = 0;
-  at(KnobId::kBloomBitsPerKey) = 0;
-  at(KnobId::kCompression) = static_cast<KnobValue>(Compression::kSnappy);
-  at(KnobId::kBlockSizeBytes) = 4 * kKiB;
-  at(KnobId::kMaxFileBytes) = 2 * kMiB;
+KnobValues TuneConfig::InitialKnobs() {
+  KnobValues v;
+  v.Set(KnobId::kCacheBytes, 0);
+  v.Set(KnobId::kWriteBufferBytes, 0);
+  v.Set(KnobId::kBloomBitsPerKey, 0);
+  v.Set(KnobId::kCompression, Compression::kSnappy);
+  v.Set(KnobId::kBlockSizeBytes, 4 * kKiB);
+  v.Set(KnobId::kMaxFileBytes, 2 * kMiB);
   return v;
 }
 
 void TuneConfig::Set(KnobId id, std::optional<KnobValue> v) {
-  if (v && *v < 0 && KnobRow(id).unit == KnobUnit::kCount) v.reset();
-  knobs[static_cast<size_t>(id)] = v;
+  if (!v.has_value() ||
+      (v.value() < 0 && KnobRow(id).unit == KnobUnit::kCount)) {
+    knobs.Unset(id);
+  } else {
+    knobs.Set(id, v.value());
+  }
 }
 
 EngineOptions ToEngineOptions(const TuneConfig& c) {
   EngineOptions o;
-  for (const KnobSpec& k : Knobs()) k.set(&o, c.Get(k.id));
+  for (const KnobSpec& k : Knobs()) o.Set(k.id, c.Get(k.id));
   o.sync = c.sync;
   return o;
 }
@@ -130,7 +135,7 @@ EngineOptions ToEngineOptions(const TuneConfig& c) {
 TuneConfig FromEngineOptions(const EngineOptions& o, const TuneConfig& base) {
   TuneConfig c = base;
   for (const KnobSpec& k : Knobs()) {
-    if (std::optional<KnobValue> v = k.get(o)) c.Set(k.id, v);
+    if (std::optional<KnobValue> v = o.Get(k.id)) c.Set(k.id, v);
   }
   return c;
 }
@@ -163,23 +168,17 @@ std::string KnobValueText(const TuneConfig& c, Knob k) {
 }
 
 std::string ConfigText(const TuneConfig& c) {
-  auto text = [&c](KnobId id) { return KnobValueText(c, Knob::Of(id)); };
-  std::string s =
-      "wb " + text(KnobId::kWriteBufferBytes) + ", cache " +
-      FormatBytes(static_cast<double>(c.cache_bytes())) + ", bloom " +
-      text(KnobId::kBloomBitsPerKey) + ", " + text(KnobId::kCompression) +
-      ", block " + text(KnobId::kBlockSizeBytes) + ", open files " +
-      text(KnobId::kMaxOpenFiles) + ", file " + text(KnobId::kMaxFileBytes);
-  if (c.entries_per_batch != 1) {
-    s += ", batch " + std::to_string(c.entries_per_batch);
-  }
-  // RocksDB's own knobs where they leave its defaults.
+  std::string s;
   for (const KnobSpec& k : Knobs()) {
     std::optional<KnobValue> v = c.Get(k.id);
-    if (IsRocksDbOnly(k) && v && v != k.rocksdb.default_value) {
-      s +=
-          ", " + std::string(k.json_key) + " " + disktune::KnobValueText(k, *v);
-    }
+    // Unset: RocksDB's own knobs in a LevelDB config; an unlimited count.
+    if (!v && k.unit == KnobUnit::kCount && !IsRocksDbOnly(k)) v = -1;
+    if (!v || (IsRocksDbOnly(k) && v == k.rocksdb.default_value)) continue;
+    if (!s.empty()) s += ", ";
+    s += std::string(k.name) + " " + disktune::KnobValueText(k, *v);
+  }
+  if (c.entries_per_batch != 1) {
+    s += ", batch " + std::to_string(c.entries_per_batch);
   }
   return s;
 }

@@ -63,13 +63,11 @@ struct TuneConfig {
   // no such options), or a count that is unlimited (max_open_files,
   // RocksDB's -1: every table stays open). TuneConfig{} starts from the
   // values below; the tuner's configs start from EngineModel::defaults.
-  std::array<std::optional<KnobValue>, kKnobCount> knobs = InitialKnobs();
+  KnobValues knobs = InitialKnobs();
   uint64_t entries_per_batch = 1;
   bool sync = false;
 
-  std::optional<KnobValue> Get(KnobId id) const {
-    return knobs[static_cast<size_t>(id)];
-  }
+  std::optional<KnobValue> Get(KnobId id) const { return knobs.Get(id); }
   // A negative count (RocksDB's -1) is stored unset: unlimited.
   void Set(KnobId id, std::optional<KnobValue> v);
   template <typename E>
@@ -103,7 +101,7 @@ struct TuneConfig {
   uint64_t Bytes(KnobId id) const {
     return static_cast<uint64_t>(Get(id).value_or(0));
   }
-  static std::array<std::optional<KnobValue>, kKnobCount> InitialKnobs();
+  static KnobValues InitialKnobs();
 };
 
 // The one place TuneConfig meets EngineOptions: each row's value, unset
@@ -128,7 +126,9 @@ bool KnobDiffers(const TuneConfig& a, const TuneConfig& b, Knob k);
 void CopyKnob(const TuneConfig& from, Knob k, TuneConfig* to);
 // The knob's value for people: "48 MiB", "10 bits", "none", "4 KiB", "1000".
 std::string KnobValueText(const TuneConfig& c, Knob k);
-// "bloom 10, snappy, wb 48 MiB, cache 28 MiB, block 4 KiB, ..." (for logs).
+// "write buffer 48 MiB, block cache 28 MiB, bloom filter 10 bits/key, ..."
+// (for logs): every knob c sets, in the table's order, then the batch when
+// it is not 1; RocksDB's own knobs only where they leave its defaults.
 std::string ConfigText(const TuneConfig& c);
 
 // The engine's own defaults (leveldb::Options(), rocksdb::Options()) and the
@@ -136,7 +136,9 @@ std::string ConfigText(const TuneConfig& c);
 // the engine would change behind its back.
 struct EngineModel {
   std::string_view id;
-  std::string_view version;  // of the library this build links
+  // Of the library this build links, as engines/engine_library.h finds it
+  // ("1.23", "7.8.3"); empty when the build has no such engine.
+  std::string version;
   // The knob table's defaults for this engine, with its own block cache.
   TuneConfig defaults;
   // Memtables held at once by default (LevelDB: the active one and one

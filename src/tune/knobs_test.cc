@@ -38,10 +38,10 @@ TEST(TuneConfigTest, EveryRowRoundTripsThroughEngineOptions) {
       const KnobValue v = Other(k, *def);
       ASSERT_TRUE(CheckKnobRange(k, v).ok()) << v;
       EngineOptions o = ToEngineOptions(d);
-      k.set(&o, v);
+      o.Set(k.id, v);
       const TuneConfig c = FromEngineOptions(o, d);
       EXPECT_EQ(c.Get(k.id), v);
-      EXPECT_EQ(k.get(ToEngineOptions(c)), v);
+      EXPECT_EQ(ToEngineOptions(c).Get(k.id), v);
       EXPECT_EQ(KnobValueOf(c, Knob{&k}), v);
       EXPECT_EQ(KnobValueText(c, Knob{&k}), KnobValueText(k, v));
       EXPECT_EQ(KnobValueJson(c, Knob{&k}), KnobValueToJson(k, v));
@@ -64,7 +64,7 @@ TEST(TuneConfigTest, ANegativeCountIsUnlimited) {
   ASSERT_EQ(c.max_open_files(), std::optional<int>(1000));
   c.Set(KnobId::kMaxOpenFiles, -1);
   EXPECT_FALSE(c.max_open_files().has_value());
-  EXPECT_FALSE(ToEngineOptions(c).max_open_files.has_value());
+  EXPECT_FALSE(ToEngineOptions(c).max_open_files().has_value());
   EXPECT_EQ(KnobValueOf(c, Knob::Of(KnobId::kMaxOpenFiles)), -1);
   EXPECT_EQ(KnobValueText(c, Knob::Of(KnobId::kMaxOpenFiles)), "unlimited");
 }

@@ -91,7 +91,8 @@ std::string KnobCheckLabel(const std::vector<Knob>& changed,
 // Capacity knobs, kept on their rule when a scaled trial cannot reproduce
 // what they are for (its few tables all fit in the default open files).
 bool MayStayOnRule(Knob k) {
-  return k.name() == "max_open_files" || k.name() == "max_file_bytes";
+  return k == Knob::Of(KnobId::kMaxOpenFiles) ||
+         k == Knob::Of(KnobId::kMaxFileBytes);
 }
 
 // A knob the check's rounds could not tell from noise (Undecided: its

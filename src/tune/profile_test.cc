@@ -43,8 +43,8 @@ TEST(ProfileTest, ParsesAMinimalProfile) {
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_EQ(p->name, "t");
   EXPECT_EQ(p->engine, std::optional<std::string>("leveldb"));
-  EXPECT_EQ(p->engine_options.cache_bytes, std::optional<uint64_t>(8388608));
-  EXPECT_EQ(p->engine_options.bloom_bits_per_key, std::optional<int>(10));
+  EXPECT_EQ(p->engine_options.cache_bytes(), std::optional<uint64_t>(8388608));
+  EXPECT_EQ(p->engine_options.bloom_bits_per_key(), std::optional<int>(10));
   EXPECT_EQ(p->workload.scenarios,
             (std::vector<std::string>{"fillrandom", "readrandom"}));
   EXPECT_EQ(p->workload.measured, std::vector<std::string>{"readrandom"});
@@ -180,7 +180,7 @@ TEST(ProfileTest, RoundTripAndWhatBenchRuns) {
   ASSERT_TRUE(b.ok()) << b.status().ToString();
   EXPECT_EQ(b->overrides.entries_per_batch, std::optional<int64_t>(8));
   EXPECT_EQ(b->overrides.num, std::optional<int64_t>(1000));
-  EXPECT_EQ(b->overrides.knobs.bloom_bits_per_key, std::optional<int>(10));
+  EXPECT_EQ(b->overrides.knobs.bloom_bits_per_key(), std::optional<int>(10));
   EXPECT_FALSE(b->overrides.threads.has_value() && *b->overrides.threads != 1);
 }
 

@@ -445,23 +445,23 @@ void GroupCommit(const RuleInput& in, CandidateSpace* s, RuleRecord* r) {
 }
 
 constexpr Rule kRules[] = {
-    {"table-file-size", "max_file_bytes",
+    {"table-file-size", KnobId::kMaxFileBytes,
      "estimated table data and the open-file limit", TableFileSize},
-    {"open-files-vs-tables", "max_open_files",
+    {"open-files-vs-tables", KnobId::kMaxOpenFiles,
      "estimated table count (below it reads reopen tables)", OpenFiles},
-    {"bloom-for-point-reads", "bloom_bits_per_key",
+    {"bloom-for-point-reads", KnobId::kBloomBitsPerKey,
      "point-read share, 4 KiB random read latency, data vs memory", Bloom},
-    {"write-buffer-for-writes", "write_buffer_bytes",
+    {"write-buffer-for-writes", KnobId::kWriteBufferBytes,
      "write share, the memory budget and the disk's write bandwidth",
      WriteBuffer},
-    {"cache-vs-working-set", "cache_bytes",
+    {"cache-vs-working-set", KnobId::kCacheBytes,
      "working set of the reads against the budget", Cache},
-    {"compression-cpu-vs-disk", "compression",
+    {"compression-cpu-vs-disk", KnobId::kCompression,
      "value compressibility, snappy speed per core, disk write bandwidth",
      CompressionRule},
-    {"block-size-for-access", "block_size_bytes",
+    {"block-size-for-access", KnobId::kBlockSizeBytes,
      "point-read and scan shares, whether reads reach the device", BlockSize},
-    {"group-commit-for-durable-writes", "entries_per_batch",
+    {"group-commit-for-durable-writes", std::nullopt,
      "fdatasync latency and the target write rate", GroupCommit},
 };
 
@@ -473,7 +473,7 @@ std::vector<const KnobCandidates*> VaryingOrder(const CandidateSpace& space) {
   std::vector<const KnobCandidates*> order;
   for (const KnobCandidates& kc : space.knobs) order.push_back(&kc);
   auto key = [](const KnobCandidates* kc) {
-    return IsRocksDbOnly(*kc->spec) ? kKnobCount
+    return IsRocksDbOnly(*kc->spec) ? Knobs().size()
                                     : static_cast<size_t>(kc->spec->id);
   };
   std::stable_sort(order.begin(), order.end(),
@@ -635,7 +635,8 @@ CandidateSpace ApplyRules(const RuleInput& in) {
     for (const Rule& rule : rules) {
       RuleRecord rec;
       rec.rule = std::string(rule.name);
-      rec.knob = std::string(rule.knob);
+      rec.knob =
+          std::string(rule.knob ? KnobRow(*rule.knob).json_key : Knob{}.name());
       rule.apply(in, &space, &rec);
       space.records.push_back(std::move(rec));
     }
@@ -743,7 +744,7 @@ std::vector<TuneConfig> EnumerateCandidates(const RuleInput& in,
 
   RuleRecord rec;
   rec.rule = "memory-budget";
-  rec.knob = "cache_bytes";
+  rec.knob = std::string(KnobRow(KnobId::kCacheBytes).json_key);
   rec.fact = "budget " + Bytes(static_cast<double>(in.budget_bytes)) + " = " +
              (space->Values(KnobId::kMaxWriteBufferNumber).empty()
                   ? std::to_string(in.engine->write_buffers)

@@ -107,7 +107,8 @@ struct CandidateSpace {
 
 struct Rule {
   std::string_view name;
-  std::string_view knob;
+  // The knob's row; unset = the entries per synced batch (no row).
+  std::optional<KnobId> knob;
   std::string_view fact;  // what it reads, for `disktune list` and docs
   void (*apply)(const RuleInput& in, CandidateSpace* space, RuleRecord* rec);
 };

@@ -15,10 +15,10 @@ using json = nlohmann::json;
 EngineOptions ProfileOptions(const TuneConfig& c, const EngineModel& m) {
   const EngineOptions full = ToEngineOptions(c);
   EngineOptions o;
-  o.cache_bytes = c.cache_bytes();
+  o.Set(KnobId::kCacheBytes, c.cache_bytes());
   for (Knob k : AllKnobs()) {
     if (k.spec != nullptr && KnobDiffers(c, m.defaults, k)) {
-      k.spec->set(&o, k.spec->get(full));
+      o.Set(k.spec->id, full.Get(k.spec->id));
     }
   }
   o.sync = c.sync;
@@ -32,7 +32,7 @@ json CompleteEngineOptions(const TuneResult& r, const EngineModel& m) {
   json j = ProfileEngineOptionsToJson(ProfileOptions(r.recommendation, m));
   for (const KnobSpec& k : Knobs()) {
     if (j.contains(k.json_key)) continue;
-    std::optional<KnobValue> v = k.get(full);
+    std::optional<KnobValue> v = full.Get(k.id);
     if (!v) v = KnobDefault(k, r.engine);
     if (v) j[std::string(k.json_key)] = KnobValueToJson(k, *v);
   }
@@ -46,7 +46,7 @@ std::vector<model::TunedOption> OptionVerdicts(const TuneResult& r) {
   std::vector<model::TunedOption> out;
   for (const KnobSpec& k : Knobs()) {
     std::optional<KnobValue> def = KnobDefault(k, r.engine);
-    std::optional<KnobValue> v = k.get(full);
+    std::optional<KnobValue> v = full.Get(k.id);
     if (!v) v = def;
     if (!v) continue;  // the engine has no such option
     model::TunedOption e;

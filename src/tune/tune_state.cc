@@ -41,7 +41,7 @@ bool SameKnobs(const TuneConfig& a, const TuneConfig& b) {
 
 bool Guarded(const TuneState& st, Knob k) {
   if (!NeedsFaithfulCopy(k)) return false;
-  return k.name() != "max_file_bytes" ||
+  return k != Knob::Of(KnobId::kMaxFileBytes) ||
          st.space.Values(KnobId::kMaxFileBytes).size() > 1;
 }
 
