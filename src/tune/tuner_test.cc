@@ -1032,6 +1032,11 @@ TEST_F(TunerTest, TheModelsRankingSendsTrialsOnlyToWhatItCannotSeparate) {
   EXPECT_EQ(p->ranking_model, "internal estimate");
 }
 
+// "<the table-size row's name> <size>", as ConfigText writes it.
+std::string TableFileText(const std::string& size) {
+  return std::string(KnobRow(KnobId::kMaxFileBytes).name) + " " + size;
+}
+
 // The predictor (predictor_model.h) through the fake trial: on a 50 ms
 // fdatasync LevelDB's 2 MiB tables cap its writes, so the predictor puts
 // every candidate that keeps them far behind those with 32 MiB tables, and
@@ -1056,7 +1061,8 @@ TEST_F(TunerTest, ThePredictorLeavesOutWhatTheDeviceCapsAndTheTrialsAgree) {
   EXPECT_EQ(r->ranking_model, "predictor");
   ASSERT_FALSE(r->left_out.empty());
   for (const PlanEntry& e : r->left_out) {
-    EXPECT_NE(e.candidate.find("2 MiB"), std::string::npos) << e.candidate;
+    EXPECT_NE(e.candidate.find(TableFileText("2 MiB")), std::string::npos)
+        << e.candidate;
     EXPECT_NE(e.reason.find("the predictor predicts"), std::string::npos)
         << e.reason;
   }
@@ -1064,7 +1070,8 @@ TEST_F(TunerTest, ThePredictorLeavesOutWhatTheDeviceCapsAndTheTrialsAgree) {
   // check later reverts each knob of the winner alone).
   ASSERT_FALSE(r->measured.empty());
   for (const PlanEntry& e : r->measured) {
-    EXPECT_TRUE(e.candidate.find("file 32 MiB") != std::string::npos ||
+    EXPECT_TRUE(e.candidate.find(TableFileText("32 MiB")) !=
+                    std::string::npos ||
                 e.candidate == ConfigText(r->baseline))
         << e.candidate;
   }
