@@ -7,6 +7,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -133,7 +134,14 @@ DeviceInfo ReadDiskAttributes(const std::string& disk) {
   return d;
 }
 
+namespace {
+std::atomic<uint64_t> resolve_device_calls{0};
+}  // namespace
+
+uint64_t ResolveDeviceCalls() { return resolve_device_calls.load(); }
+
 Result<DeviceInfo> ResolveDevice(const std::string& dir) {
+  resolve_device_calls.fetch_add(1);
   struct stat st {};
   if (stat(dir.c_str(), &st) != 0)
     return Status::FromErrno(errno, "stat " + dir);

@@ -45,6 +45,9 @@ FilesystemInfo ReadFilesystemInfo(const std::string& dir);
 // NotFound when no block device backs the directory (tmpfs, overlay without
 // a block device): the report then says so instead of guessing.
 Result<DeviceInfo> ResolveDevice(const std::string& dir);
+// How many times this process has called ResolveDevice: a test checks that
+// a command resolves each device it measures once (src/app/session.h).
+uint64_t ResolveDeviceCalls();
 // Undoes /proc/*/mountinfo's octal escapes ("\040" for a space).
 std::string UnescapeMountField(const std::string& s);
 // Sysfs queue attributes for a whole disk by kernel name ("vda").

@@ -6,11 +6,15 @@
 namespace disktune {
 
 Environment CollectEnvironment(const std::string& target_dir) {
+  return CollectEnvironment(target_dir, ResolveDevice(target_dir));
+}
+
+Environment CollectEnvironment(const std::string& target_dir,
+                               const Result<DeviceInfo>& d) {
   Environment e;
   e.system = ReadSystemInfo();
   e.target_dir = target_dir;
   e.filesystem = ReadFilesystemInfo(target_dir);
-  Result<DeviceInfo> d = ResolveDevice(target_dir);
   if (d.ok()) {
     e.device = *d;
   } else {

@@ -38,6 +38,10 @@ struct Environment {
 std::string ForeignIoReason(const Environment& e);
 
 Environment CollectEnvironment(const std::string& target_dir);
+// The same with the device behind `target_dir` already resolved
+// (ResolveDevice), so a command resolves it once (src/app/session.h).
+Environment CollectEnvironment(const std::string& target_dir,
+                               const Result<DeviceInfo>& device);
 
 void to_json(nlohmann::json& j, const Environment& e);
 void from_json(const nlohmann::json& j, Environment& e);

@@ -1,20 +1,12 @@
 #include "probes/throttle_meter.h"
 
-#include <sys/stat.h>
-
-#include <map>
-#include <mutex>
+#include "src/core/device_registry.h"
 
 namespace disktune {
 namespace {
 
-std::mutex& RegistryMutex() {
-  static std::mutex mu;
-  return mu;
-}
-
-std::map<dev_t, ThrottleMeter>& Registry() {
-  static std::map<dev_t, ThrottleMeter> meters;
+DeviceRegistry<ThrottleMeter>& Meters() {
+  static DeviceRegistry<ThrottleMeter> meters;
   return meters;
 }
 
@@ -84,20 +76,13 @@ std::string FillAccountingLine(const ThrottleAccounting& a) {
 }
 
 void SetThrottleMeter(dev_t dev, ThrottleMeter meter) {
-  std::lock_guard<std::mutex> l(RegistryMutex());
   if (!meter) {
-    Registry().erase(dev);
+    Meters().Erase(dev);
   } else {
-    Registry()[dev] = std::move(meter);
+    Meters().Set(dev, std::move(meter));
   }
 }
 
-ThrottleMeter ThrottleMeterOfFd(int fd) {
-  struct stat st {};
-  if (fstat(fd, &st) != 0) return {};
-  std::lock_guard<std::mutex> l(RegistryMutex());
-  auto it = Registry().find(st.st_dev);
-  return it == Registry().end() ? ThrottleMeter() : it->second;
-}
+ThrottleMeter ThrottleMeterOfFd(int fd) { return Meters().GetOfFd(fd); }
 
 }  // namespace disktune

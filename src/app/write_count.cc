@@ -1,27 +1,10 @@
 #include "src/app/write_count.h"
 
-#include <filesystem>
-
 #include "reports/bytes_written.h"
 
 namespace disktune {
-namespace {
 
-namespace fs = std::filesystem;
-
-std::string ExistingDir(const std::string& dir) {
-  std::error_code ec;
-  fs::path p = fs::absolute(dir.empty() ? "." : dir, ec);
-  while (!p.empty() && !fs::exists(p, ec) && p != p.parent_path()) {
-    p = p.parent_path();
-  }
-  return p.string();
-}
-
-}  // namespace
-
-WriteCount::WriteCount(const std::string& dir)
-    : disk_(ResolveDevice(ExistingDir(dir))) {
+WriteCount::WriteCount(const Result<DeviceInfo>& disk) : disk_(disk) {
   if (disk_.ok()) {
     if (auto c = ReadFlushCounters(disk_->disk); c.ok()) disk_before_ = *c;
   }

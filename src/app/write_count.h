@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
 
 #include "probes/device_info.h"
 #include "probes/flush_counters.h"
@@ -19,9 +18,9 @@ namespace disktune {
 
 class WriteCount {
  public:
-  // Starts counting for the disk under `dir` ("" = the current directory;
-  // its nearest existing parent while it does not exist yet).
-  explicit WriteCount(const std::string& dir);
+  // Starts counting for `disk`, the disk under --dir as the Session
+  // resolved it (session.h); an error counts the process's writes only.
+  explicit WriteCount(const Result<DeviceInfo>& disk);
 
   // What the disk completed writing since the start; nullopt when its
   // counters cannot be read.

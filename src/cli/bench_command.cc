@@ -19,6 +19,8 @@
 #include "reports/summarize.h"
 #include "src/app/engine_libraries.h"
 #include "src/app/predict_step.h"
+#include "src/app/session.h"
+#include "src/app/throttle_session.h"
 #include "src/app/write_count.h"
 #include "src/bench/process_stats.h"
 #include "src/bench/runner.h"
@@ -26,11 +28,10 @@
 #include "src/bench/scenario_sets.h"
 #include "src/bench/space_preflight.h"
 #include "src/cli/command.h"
+#include "src/cli/open_session.h"
 #include "src/cli/predict_inputs.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
-#include "src/cli/restore_command.h"
-#include "src/cli/throttle_session.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
@@ -177,12 +178,12 @@ void MergeProfile(const bench::Overrides& profile, bench::Overrides* o) {
 std::optional<predict::DiskFigures> PredictionDisk(const BenchFlags& f,
                                                    const CommonOptions& common,
                                                    CommandContext& ctx,
-                                                   const ScratchDir& dir,
+                                                   const app::Session& session,
                                                    Report* report) {
   if (common.quiet == false && f.probe_result.empty()) {
     ctx.err << "measuring the probe points the prediction needs\n";
   }
-  auto disk = ModelDiskFigures(f.probe_result, common, ctx, dir, report);
+  auto disk = ModelDiskFigures(f.probe_result, common, ctx, session, report);
   if (!disk.ok()) {
     report->warnings.push_back("no predictions: " + disk.status().message());
     return std::nullopt;
@@ -290,16 +291,13 @@ Result<bench::BenchPlan> PlanBenchCommand(const BenchCommandOptions& opts,
   return plan;
 }
 
-// Where the bench runs: the scratch directory, and under --throttle the
-// throttled device's directory inside it. Destroyed in reverse order:
-// progress, then the throttle, then the scratch directory.
+// Where the bench runs: the Session (the scratch directory, and under
+// --throttle the throttled device's directory inside it). Destroyed in
+// reverse order: progress, then the session.
 struct BenchPlace {
-  std::unique_ptr<ScratchDir> scratch;
-  std::unique_ptr<ThrottleSession> throttled;
+  std::unique_ptr<app::Session> session;
   std::unique_ptr<TerminalProgress> progress;
-  const ScratchDir& dir() const {
-    return throttled ? throttled->scratch() : *scratch;
-  }
+  const ScratchDir& dir() const { return session->scratch(); }
 };
 
 // Opens the place (after a killed run's leftovers are put back, with a line
@@ -309,20 +307,15 @@ struct BenchPlace {
 Status OpenBenchPlace(const BenchCommandOptions& opts, CommandContext& ctx,
                       const bench::BenchPlan& plan, bench::BenchRequest* req,
                       BenchPlace* place) {
-  auto throttle = PlanThrottle(opts.common);
+  auto throttle = app::PlanThrottle(opts.common.throttle);
   if (!throttle.ok()) return throttle.status();
-  DT_RETURN_IF_ERROR(RecoverFromKilledRun(ctx));
-  auto scratch = OpenScratch(opts.common);
-  if (!scratch.ok()) return scratch.status();
-  place->scratch = std::move(*scratch);
   place->progress = MakeProgress(ctx, opts.common);
-  if (*throttle) {
-    auto t = ThrottleSession::Start(**throttle, *place->scratch,
-                                    place->progress.get());
-    if (!t.ok()) return t.status();
-    place->throttled = std::move(*t);
+  auto session =
+      OpenSession(ctx, opts.common, *throttle, place->progress.get());
+  if (!session.ok()) return session.status();
+  place->session = std::move(*session);
+  if (app::ThrottleSession* ts = place->session->throttled()) {
     auto before = std::make_shared<ThrottleAccounting>();
-    ThrottleSession* ts = place->throttled.get();
     req->step_started = [ts, before] { *before = ts->Snapshot(); };
     req->step_finished = [ts, before](bench::BenchResult* r) {
       ThrottleRecord rec;
@@ -369,10 +362,11 @@ Report StartBenchReport(const BenchPlace& place, const bench::BenchPlan& plan,
                         const bench::BenchRequest& req) {
   const ScratchDir& dir = place.dir();
   Report report = NewReport("bench");
-  report.environment = CollectEnvironment(dir.path());
+  report.environment = place.session->environment();
   RecordEngineLibraries(plan.engines, &report);
   for (const std::string& w : report.warnings) req.results("WARNING: " + w);
-  if (place.throttled) req.results(ThrottleBanner(place.throttled->Record()));
+  if (const app::ThrottleSession* t = place.session->throttled())
+    req.results(ThrottleBanner(t->Record()));
   report.config["scratch_dir"] = PathToJson(dir.path());
   report.config["bench"] = {{"engines", plan.engines},
                             {"scenarios", req.scenarios},
@@ -445,14 +439,14 @@ int RunBenchCommand(const BenchCommandOptions& opts, CommandContext& ctx) {
   // What the process holds before any engine opens: the memory budget check
   // counts the engine's share as the anonymous RSS above it.
   std::optional<uint64_t> harness_anon = bench::AnonRss();
-  const WriteCount written(opts.common.dir);
+  const WriteCount written = place.session->CountWritesFromNow();
   auto results = bench::RunBench(req);
   std::optional<predict::DiskFigures> disk;
   if (results.ok() && !f.no_predict && !InterruptRequested()) {
-    disk = PredictionDisk(f, opts.common, ctx, place.dir(), &report);
+    disk = PredictionDisk(f, opts.common, ctx, *place.session, &report);
   }
-  if (place.throttled) {
-    Status t = place.throttled->Finish(&report.environment);
+  if (place.session->throttled()) {
+    Status t = place.session->FinishThrottle(&report.environment);
     if (!t.ok() && results.ok()) return Fail(ctx, t);
     req.results(ThrottleEscapeLine(*report.environment.throttle));
   }

@@ -1,13 +1,8 @@
 #include "src/cli/command.h"
 
-#include <unistd.h>
-
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
-#include "probes/device_journal.h"
-#include "probes/journal_objects.h"
 #include "probes/throttle_spec.h"
 #include "reports/report.h"
 #include "reports/summarize.h"
@@ -114,35 +109,6 @@ Status ParseTuneBudgetFlags(const std::string& time_text,
     if (!b.ok()) return b.status();
     *write_bytes = *b;
   }
-  return Status::OK();
-}
-
-Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts) {
-  Result<std::unique_ptr<ScratchDir>> s = ScratchDir::Create(opts.dir, "--dir");
-  if (s.ok() && opts.keep) (*s)->Keep();
-  if (s.ok()) DT_RETURN_IF_ERROR(JournalScratch(**s));
-  return s;
-}
-
-Status JournalScratch(ScratchDir& dir) {
-  // The journal is root's: an unprivileged run has none unless a test names
-  // one.
-  if (geteuid() != 0 && std::getenv("DISKTUNE_JOURNAL") == nullptr)
-    return Status::OK();
-  JournalEntry e;
-  e.kind = kJournalScratchDir;
-  e.target = dir.path();
-  e.description = "scratch directory";
-  DT_RETURN_IF_ERROR(RecordIdentity(dir.parent_fd(), dir.name(), &e));
-  Result<std::string> id = ProcessJournal().Add(e);
-  // An unprivileged run changes no device setting: a journal it cannot
-  // write (root's, named for a test) leaves its scratch to the destructor,
-  // as before scratch directories were journaled.
-  if (!id.ok() && geteuid() != 0) return Status::OK();
-  if (!id.ok()) return id.status();
-  dir.SetOnEnd([id = *id](bool done) {
-    if (done) (void)ProcessJournal().Remove(id);
-  });
   return Status::OK();
 }
 

@@ -76,13 +76,6 @@ Status ParseTuneBudgetFlags(const std::string& time_text,
 // run, tune).
 void AddProgressOption(CLI::App* cmd, CommonOptions* opts);
 
-// Opens the scratch directory: --dir, or a new "disktune-<stamp>-<pid>" under
-// the current directory.
-Result<std::unique_ptr<ScratchDir>> OpenScratch(const CommonOptions& opts);
-// Journals `dir` (device and inode) so `restore` and the next run remove it
-// after a SIGKILL; the entry goes when the directory does.
-Status JournalScratch(ScratchDir& dir);
-
 // The progress sink for a command: a status line on stderr (in place on a
 // terminal, plain lines in a log) as --progress says, warnings unless
 // --quiet.

@@ -17,7 +17,7 @@ Result<predict::DiskFigures> DiskFiguresFromFile(const std::string& path,
 
 Result<predict::DiskFigures> ModelDiskFigures(
     const std::string& probe_result_path, const CommonOptions& common,
-    CommandContext& ctx, const ScratchDir& scratch, Report* report) {
+    CommandContext& ctx, const app::Session& session, Report* report) {
   if (!probe_result_path.empty()) {
     Report from_file;
     auto disk = DiskFiguresFromFile(probe_result_path, &from_file);
@@ -40,8 +40,13 @@ Result<predict::DiskFigures> ModelDiskFigures(
   CommonOptions quiet = common;
   quiet.json_path.clear();
   quiet.progress = "never";
+  Result<ProbeSetup> setup = PlanProbeStep(quiet, flags);
+  if (!setup.ok()) return setup.status();
+  std::unique_ptr<TerminalProgress> progress = MakeProgress(ctx, quiet);
   Report probed;
-  Status s = RunProbeSession(quiet, flags, ctx, &scratch, &probed);
+  Status s = app::RunProbeStep(setup->plan, session, progress.get(),
+                               common.keep, &probed);
+  progress->Finish();
   if (!s.ok()) return s;
   auto disk = predict::DiskFiguresFromProbes(probed.probes);
   for (ProbeResult& p : probed.probes) report->probes.push_back(std::move(p));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reports/report.h"
+#include "src/app/session.h"
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
 #include "src/predict/calibrate.h"
@@ -15,12 +16,13 @@
 namespace disktune::cli {
 
 // The probe points the model reads: from `probe_result_path` when given (a
-// disktune result file with probes), else measured in `scratch`. The points
+// disktune result file with probes), else measured in the session's
+// scratch directory, with its environment. The points
 // measured here are appended to `report->probes`. InvalidArgument for a file
 // that is unreadable or lacks the points (nothing else is run then).
 Result<predict::DiskFigures> ModelDiskFigures(
     const std::string& probe_result_path, const CommonOptions& common,
-    CommandContext& ctx, const ScratchDir& scratch, Report* report);
+    CommandContext& ctx, const app::Session& session, Report* report);
 
 // Reads only the file (predict, fleet): the figures and the report.
 Result<predict::DiskFigures> DiskFiguresFromFile(const std::string& path,

@@ -2,7 +2,9 @@
 #include "probes/probe_runner.h"
 #include "reports/report.h"
 #include "reports/text_report.h"
+#include "src/app/probe_step.h"
 #include "src/cli/command.h"
+#include "src/cli/open_session.h"
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
 #include "src/core/signals.h"
@@ -16,10 +18,28 @@ struct ProbeCommandOptions {
   std::string service;
 };
 
+// The probe step in a Session of its own; the throttle (when given) goes
+// before the report is finished, recording what escaped it.
+Status ProbeInSession(const ProbeCommandOptions& o, CommandContext& ctx,
+                      Report* report) {
+  Result<ProbeSetup> setup = PlanProbeStep(o.common, o.probe);
+  if (!setup.ok()) return setup.status();
+  std::unique_ptr<TerminalProgress> progress = MakeProgress(ctx, o.common);
+  Result<std::unique_ptr<app::Session>> session =
+      OpenSession(ctx, o.common, setup->throttle, progress.get());
+  if (!session.ok()) return session.status();
+  Status s = app::RunProbeStep(setup->plan, **session, progress.get(),
+                               o.common.keep, report);
+  progress->Finish();
+  Status t = (*session)->FinishThrottle(&report->environment);
+  return s.ok() ? t : s;
+}
+
 int RunProbeCommand(const ProbeCommandOptions& o, CommandContext& ctx) {
+  InstallInterruptHandlers();
   if (Status sv = CheckServiceFlag(o.service); !sv.ok()) return Fail(ctx, sv);
   Report report = NewReport("probe");
-  Status s = RunProbeSession(o.common, o.probe, ctx, nullptr, &report);
+  Status s = ProbeInSession(o, ctx, &report);
   FinishReport(o.service, &report);
   if (!s.ok() && !report.probes.empty() && s.IsAborted()) {
     (void)EmitJson(ctx, o.common, ReportToJson(report));

@@ -1,5 +1,6 @@
 // Repairing after a run that was killed while it had device settings
-// changed: used by `disktune restore` and at the start of `probe` / `run`.
+// changed: used by `disktune restore` and before a measuring command opens
+// its Session (open_session.h).
 #pragma once
 
 #include "src/cli/command.h"

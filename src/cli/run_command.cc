@@ -14,16 +14,16 @@
 #include "reports/html_report.h"
 #include "reports/report.h"
 #include "reports/text_report.h"
-#include "src/app/bench_step.h"
+#include "src/app/run_plan.h"
+#include "src/app/session.h"
 #include "src/app/write_count.h"
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
+#include "src/cli/open_session.h"
 #include "src/cli/output_plan.h"
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
-#include "src/cli/restore_command.h"
-#include "src/cli/throttle_session.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
 #include "src/core/signals.h"
@@ -186,7 +186,7 @@ Status PlanRun(const RunCommandOptions& o, const bench::BenchRequest& bench_req,
   DT_RETURN_IF_ERROR(CheckServiceFlag(o.service));
   Result<ProbeConfig> cfg = BuildProbeConfig(o.probe);
   if (!cfg.ok()) return cfg.status();
-  DT_RETURN_IF_ERROR(CheckThrottledProbes(*cfg, o.common.throttle));
+  DT_RETURN_IF_ERROR(app::CheckThrottledProbes(*cfg, o.common.throttle));
   if (Result<std::unique_ptr<Engine>> e = NewEngine(o.engine); !e.ok()) {
     return e.status().WithContext("--engine");
   }
@@ -202,16 +202,8 @@ Status PlanRun(const RunCommandOptions& o, const bench::BenchRequest& bench_req,
   return Status::OK();
 }
 
-// Tunes with the facts this run's probes measured; writes the profile and
-// the engine's own forms into --out.
-Status RunTuneStep(const tune::TuneRequest& base, const ScratchDir& scratch,
-                   ProgressSink* progress, OutDir* out, Report* report) {
-  tune::TuneRequest req = base;
-  req.facts = tune::FactsFromProbes(report->probes, report->environment,
-                                    "this run's probes");
-  Result<tune::TuneResult> result = tune::RunTuner(req, scratch, progress);
-  if (!result.ok()) return result.status();
-  report->tune = tune::TuneResultToSummary(*result);
+// The tuner's profile and the engine's own forms, into --out.
+Status WriteTuneOutputs(const tune::TuneResult* result, OutDir* out) {
   std::string name = result->workload.name + "-" + result->engine;
   std::string stem = "profile-" + name;
   DT_RETURN_IF_ERROR(WriteOut(
@@ -224,8 +216,25 @@ Status RunTuneStep(const tune::TuneRequest& base, const ScratchDir& scratch,
        tune::EngineForms(result->engine, result->recommendation, header)) {
     DT_RETURN_IF_ERROR(WriteOut(out, stem + suffix, text));
   }
-  // The explanation is the report's recommendation table, printed once there.
   return Status::OK();
+}
+
+// The plan of steps the session runs (app/run_plan.h), from the checked
+// flags and requests.
+app::RunPlan MakeRunPlan(const RunCommandOptions& o, const ProbeSetup& probe,
+                         const bench::BenchRequest& bench_req,
+                         const tune::TuneRequest& tune_req, OutDir* out) {
+  app::RunPlan plan;
+  plan.probe = probe.plan;
+  plan.keep = o.common.keep;
+  if (!Skipped(o, "bench")) plan.bench = bench_req;
+  if (!Skipped(o, "tune")) plan.tune = tune_req;
+  plan.quick_write_budget = o.probe.quick && o.write_budget.empty();
+  // The explanation is the report's recommendation table, printed once there.
+  plan.tuned = [out](const tune::TuneResult& r) {
+    return WriteTuneOutputs(&r, out);
+  };
+  return plan;
 }
 
 int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
@@ -240,16 +249,15 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
   }
   Status js = CheckJsonDestination(o.common);
   if (!js.ok()) return Fail(ctx, js);
-  auto throttle = PlanThrottle(o.common);
-  if (!throttle.ok()) return Fail(ctx, throttle.status());
+  Result<ProbeSetup> probe = PlanProbeStep(o.common, o.probe);
+  if (!probe.ok()) return Fail(ctx, probe.status());
+  const std::optional<ThrottleSpec>& throttle = probe->throttle;
   std::error_code ec;
   Result<OutDir> out =
       PrepareOutDir(o.out_dir, default_out, RunOutputNames(o, tune_req));
   if (!out.ok()) return Fail(ctx, out.status());
   std::string out_abs = fs::absolute(out->path, ec).string();
 
-  // What the run wrote (write_count.h), from here on.
-  const WriteCount written(o.common.dir);
   Report report = NewReport("run");
   report.config["out_dir"] = PathToJson(out_abs);
   report.config["run"] = {{"engine", o.engine},
@@ -257,56 +265,27 @@ int RunRunCommand(RunCommandOptions o, CommandContext& ctx) {
                           {"workload", o.workload},
                           {"memory_budget", o.memory_budget},
                           {"skip", o.skip}};
-  // The probes, the bench and the tuner share one scratch directory, opened
-  // once, after a killed run's device settings are put back.
-  Status s = RecoverFromKilledRun(ctx);
-  std::unique_ptr<ScratchDir> scratch;
+  // The probes, the bench and the tuner share one Session (one scratch
+  // directory, its device resolved once), opened after a killed run's
+  // device settings are put back.
   auto progress = MakeProgress(ctx, o.common);
-  std::unique_ptr<ThrottleSession> throttled;
+  Result<std::unique_ptr<app::Session>> session =
+      OpenSession(ctx, o.common, throttle, progress.get());
+  Status s = session.ok() ? Status::OK() : session.status();
   if (s.ok()) {
-    Result<std::unique_ptr<ScratchDir>> opened = OpenScratch(o.common);
-    if (opened.ok()) {
-      scratch = std::move(*opened);
-    } else {
-      s = opened.status();
-    }
+    s = app::RunRunPlan(MakeRunPlan(o, *probe, bench_req, tune_req, &*out),
+                        **session, progress.get(), &report);
   }
-  if (s.ok() && *throttle) {
-    auto t = ThrottleSession::Start(**throttle, *scratch, progress.get());
-    if (t.ok()) {
-      throttled = std::move(*t);
-    } else {
-      s = t.status();
-    }
-  }
-  const ScratchDir* dir = throttled ? &throttled->scratch() : scratch.get();
-  // Each phase's progress lines count the phases after it: the bench's plan
-  // and the tune's time budget (README, "Reading the progress lines").
-  const uint64_t tune_ns = Skipped(o, "tune") ? 0 : tune_req.time_budget_ns;
-  const uint64_t bench_ns =
-      Skipped(o, "bench") ? 0 : app::PlannedBenchNs(bench_req);
-  LaterPhasesProgress probe_progress(progress.get(), bench_ns + tune_ns);
-  LaterPhasesProgress bench_progress(progress.get(), tune_ns);
-  if (s.ok())
-    s = RunProbeSession(o.common, o.probe, ctx, dir, &report, &probe_progress);
-  if (s.ok() && !Skipped(o, "bench"))
-    s = app::RunBenchStep(bench_req, *dir, &bench_progress, &report);
-  if (s.ok() && !Skipped(o, "tune")) {
-    if (o.probe.quick && o.write_budget.empty()) {
-      tune_req.write_budget_bytes = tune::QuickTuneWriteBudget(
-          written.DiskBytesSoFar(),
-          *throttle ? tune::kRunQuickThrottledWriteLimitBytes
-                    : tune::kRunQuickWriteLimitBytes);
-    }
-    s = RunTuneStep(tune_req, *dir, progress.get(), &*out, &report);
-  }
-  if (throttled) {
-    Status t = throttled->Finish(&report.environment);
+  // What the run wrote (write_count.h), from the session's start.
+  std::optional<WriteCount> written;
+  if (session.ok()) {
+    written = (*session)->writes_since_open();
+    Status t = (*session)->FinishThrottle(&report.environment);
     if (s.ok()) s = t;
+    session->reset();
   }
-  scratch.reset();
   progress->Finish();
-  written.Record(&report);
+  if (written) written->Record(&report);
   FinishReport(o.service, &report);
   if (!s.ok() && !s.IsAborted()) {
     RemoveOutputs(*out);

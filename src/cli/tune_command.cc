@@ -18,13 +18,14 @@
 #include "reports/report.h"
 #include "reports/summarize.h"
 #include "src/app/engine_libraries.h"
+#include "src/app/session.h"
+#include "src/app/throttle_session.h"
 #include "src/app/write_count.h"
 #include "src/cli/command.h"
+#include "src/cli/open_session.h"
 #include "src/cli/output_plan.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
-#include "src/cli/restore_command.h"
-#include "src/cli/throttle_session.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
 #include "src/core/signals.h"
@@ -150,16 +151,16 @@ Status WriteProfileFiles(const tune::TuneResult& result, const std::string& out,
 // The report of a tune run. The environment only for the JSON; the library
 // build every trial ran on, and its warning (assertions on), for both
 // outputs, as bench records them.
-// `scratch_path` and `env`: the scratch directory and its environment, taken
-// while the directory existed (a throttled one is gone once the class's
-// device is put back).
+// `scratch_path`: the scratch directory, taken while it existed (a throttled
+// one is gone once the class's device is put back).
 Report TuneReport(const TuneCommandOptions& opts, const tune::TuneRequest& req,
-                  const tune::TuneResult& result,
-                  const std::string& scratch_path, Environment env,
+                  const tune::TuneResult& result, const app::Session& session,
+                  const std::string& scratch_path,
                   const Environment& throttled_env) {
   const TuneFlags& f = opts.flags;
   Report report = NewReport("tune");
-  report.environment = std::move(env);
+  report.environment =
+      result.environment ? *result.environment : session.environment();
   // Those of this run, not any a --probe-result file carried in.
   report.environment.engine_libraries.clear();
   report.environment.throttle = throttled_env.throttle;
@@ -219,35 +220,25 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   Status outputs = CheckOutputs(f.engine, f.out, opts.common);
   if (!outputs.ok()) return Fail(ctx, outputs);
 
-  auto throttle = PlanThrottle(opts.common);
+  auto throttle = app::PlanThrottle(opts.common.throttle);
   if (!throttle.ok()) return Fail(ctx, throttle.status());
   // A killed run's scratch directory (journaled) and objects go before this
   // run makes its own, with a line saying so.
-  Status recovered = RecoverFromKilledRun(ctx);
-  if (!recovered.ok()) return Fail(ctx, recovered);
-
-  auto scratch = OpenScratch(opts.common);
-  if (!scratch.ok()) return Fail(ctx, scratch.status());
   auto progress = MakeProgress(ctx, opts.common);
-  std::unique_ptr<ThrottleSession> throttled;
-  if (*throttle) {
-    auto t = ThrottleSession::Start(**throttle, **scratch, progress.get());
-    if (!t.ok()) return Fail(ctx, t.status());
-    throttled = std::move(*t);
-  }
-  const ScratchDir& dir = throttled ? throttled->scratch() : **scratch;
-  const WriteCount written(opts.common.dir);
-  auto result = tune::RunTuner(req, dir, progress.get());
+  auto session = OpenSession(ctx, opts.common, *throttle, progress.get());
+  if (!session.ok()) return Fail(ctx, session.status());
+  const app::Session& place = **session;
+  const WriteCount written = place.CountWritesFromNow();
+  // Where it measured, for the report: the throttled device's directory is
+  // gone once the throttle is finished.
+  const std::string scratch_path = place.scratch().path();
+  // The tuner's probe describes the device the session resolved.
+  req.environment = place.environment();
+  auto result = tune::RunTuner(req, place.scratch(), progress.get());
   progress->Finish();
-  const std::string scratch_path = dir.path();
-  Environment env;
-  if (result.ok()) {
-    env = result->environment ? *result->environment
-                              : CollectEnvironment(scratch_path);
-  }
   Environment throttled_env;
-  if (throttled) {
-    Status t = throttled->Finish(&throttled_env);
+  if (place.throttled()) {
+    Status t = (*session)->FinishThrottle(&throttled_env);
     if (!t.ok() && result.ok()) return Fail(ctx, t);
   }
   if (!result.ok()) return Fail(ctx, result.status());
@@ -265,8 +256,8 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
     Status s = WriteProfileFiles(*result, f.out, name);
     if (!s.ok()) return Fail(ctx, s);
   }
-  Report report = TuneReport(opts, req, *result, scratch_path, std::move(env),
-                             throttled_env);
+  Report report =
+      TuneReport(opts, req, *result, place, scratch_path, throttled_env);
   written.Record(&report);
   FinishReport(f.service, &report);
   if (!opts.common.json_path.empty()) {

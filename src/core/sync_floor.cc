@@ -7,32 +7,15 @@
 #include <charconv>
 #include <ctime>
 #include <filesystem>
-#include <map>
-#include <mutex>
+
+#include "src/core/device_registry.h"
 
 namespace disktune {
 namespace {
 
-std::mutex& RegistryMutex() {
-  static std::mutex mu;
-  return mu;
-}
-
-std::map<dev_t, uint64_t>& Registry() {
-  static std::map<dev_t, uint64_t> floors;
+DeviceRegistry<uint64_t>& Floors() {
+  static DeviceRegistry<uint64_t> floors;
   return floors;
-}
-
-uint64_t FloorOfDevice(dev_t dev) {
-  std::lock_guard<std::mutex> l(RegistryMutex());
-  const auto& floors = Registry();
-  auto it = floors.find(dev);
-  return it == floors.end() ? 0 : it->second;
-}
-
-bool AnyFloor() {
-  std::lock_guard<std::mutex> l(RegistryMutex());
-  return !Registry().empty();
 }
 
 }  // namespace
@@ -53,11 +36,10 @@ void WaitForSyncFloor(uint64_t start_ns, uint64_t floor_ns) {
 }
 
 void SetDeviceSyncFloor(dev_t dev, uint64_t floor_ns) {
-  std::lock_guard<std::mutex> l(RegistryMutex());
   if (floor_ns == 0) {
-    Registry().erase(dev);
+    Floors().Erase(dev);
   } else {
-    Registry()[dev] = floor_ns;
+    Floors().Set(dev, floor_ns);
   }
 }
 
@@ -75,7 +57,7 @@ dev_t ParseDeviceNumber(const std::string& major_minor) {
 }
 
 uint64_t SyncFloorOfPath(const std::string& path) {
-  if (!AnyFloor()) return 0;
+  if (Floors().Empty()) return 0;
   std::filesystem::path p(path);
   struct stat st {};
   while (stat(p.c_str(), &st) != 0) {
@@ -85,14 +67,12 @@ uint64_t SyncFloorOfPath(const std::string& path) {
     if (parent == p) return 0;
     p = parent;
   }
-  return FloorOfDevice(st.st_dev);
+  return Floors().Get(st.st_dev);
 }
 
 uint64_t SyncFloorOfFd(int fd) {
-  if (!AnyFloor()) return 0;
-  struct stat st {};
-  if (fstat(fd, &st) != 0) return 0;
-  return FloorOfDevice(st.st_dev);
+  if (Floors().Empty()) return 0;
+  return Floors().GetOfFd(fd);
 }
 
 const std::vector<std::string>& SyncFlooredEngines() {

@@ -39,8 +39,9 @@ uint64_t FdLimit() {
 
 // A quick probe of only what the rules read: 4 KiB random reads at queue
 // depth 1, sequential writes, and 4 KiB appending fdatasync.
-Status ProbeDevice(const ScratchDir& scratch, ProgressSink* progress,
-                   TuneResult* out) {
+Status ProbeDevice(const ScratchDir& scratch,
+                   const std::optional<Environment>& given,
+                   ProgressSink* progress, TuneResult* out) {
   ProbeConfig config = ProbeConfig::Defaults(true);
   config.queue_depths = {1};
   config.fsync_methods = {"fdatasync"};
@@ -49,7 +50,7 @@ Status ProbeDevice(const ScratchDir& scratch, ProgressSink* progress,
   config.buffered = true;  // measure something even where O_DIRECT is refused
   auto probes = SelectProbes({"rand_read", "seq_write", "fsync"});
   if (!probes.ok()) return probes.status();
-  Environment env = CollectEnvironment(scratch.path());
+  Environment env = given ? *given : CollectEnvironment(scratch.path());
   ProbeRunOutput run;
   Status s = RunProbes(*probes, config, scratch, env, progress, &run);
   if (s.IsAborted()) return s;
@@ -196,7 +197,8 @@ Status Setup(TuneState& st) {
     res.facts = *req.facts;
   } else {
     st.progress->Info("tune: probing the device under " + st.scratch.path());
-    DT_RETURN_IF_ERROR(ProbeDevice(st.scratch, st.progress, &res));
+    DT_RETURN_IF_ERROR(
+        ProbeDevice(st.scratch, req.environment, st.progress, &res));
   }
   SystemInfo sys = ReadSystemInfo();
   res.facts.memory_bytes = sys.memory_bytes;

@@ -91,6 +91,10 @@ struct TuneRequest {
   // From an earlier probe (--probe-result, or `run`'s own probes). Unset:
   // the tuner probes the scratch directory's device first (~10 s).
   std::optional<DeviceFacts> facts;
+  // The scratch directory's environment (its filesystem and resolved
+  // device), as the caller's Session collected it (src/app/session.h), for
+  // the tuner's own probe. Unset: the tuner collects it.
+  std::optional<Environment> environment;
   // AvailableEngines() and NewEngine in production.
   std::vector<EngineInfo> available;
   bench::EngineFactory factory;

@@ -1,4 +1,4 @@
-#include "src/cli/throttle_session.h"
+#include "src/app/throttle_session.h"
 
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include "probes/device_info.h"
 #include "src/core/units.h"
 
-namespace disktune::cli {
+namespace disktune::app {
 namespace {
 
 constexpr uint64_t kImageMaxBytes = 32ull << 30;
@@ -25,9 +25,9 @@ uint64_t ImageBytes(const std::string& dir) {
 
 }  // namespace
 
-Result<std::optional<ThrottleSpec>> PlanThrottle(const CommonOptions& opts) {
-  if (opts.throttle.empty()) return std::optional<ThrottleSpec>();
-  Result<ThrottleSpec> spec = ParseThrottle(opts.throttle);
+Result<std::optional<ThrottleSpec>> PlanThrottle(const std::string& throttle) {
+  if (throttle.empty()) return std::optional<ThrottleSpec>();
+  Result<ThrottleSpec> spec = ParseThrottle(throttle);
   if (!spec.ok()) return spec.status();
   if (geteuid() != 0) {
     return Status::PermissionDenied(
@@ -97,4 +97,4 @@ Status ThrottleSession::Finish(Environment* env) {
 
 ThrottleSession::~ThrottleSession() { (void)Finish(nullptr); }
 
-}  // namespace disktune::cli
+}  // namespace disktune::app

@@ -5,20 +5,21 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "probes/environment.h"
 #include "probes/probe.h"
 #include "probes/throttle_spec.h"
 #include "probes/throttled_device.h"
-#include "src/cli/command.h"
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 
-namespace disktune::cli {
+namespace disktune::app {
 
-// nullopt without --throttle. Bad syntax (InvalidArgument) and no root
-// (PermissionDenied) are refused here, before anything is created.
-Result<std::optional<ThrottleSpec>> PlanThrottle(const CommonOptions& opts);
+// nullopt without --throttle (`throttle` is the flag's text, "" = none).
+// Bad syntax (InvalidArgument) and no root (PermissionDenied) are refused
+// here, before anything is created.
+Result<std::optional<ThrottleSpec>> PlanThrottle(const std::string& throttle);
 
 // What the probes cannot do under `--throttle` (the flag's text; "" =
 // none): --fs-matrix makes loop devices of its own on the throttled device,
@@ -61,4 +62,4 @@ class ThrottleSession {
   std::unique_ptr<ScratchDir> inner_;
 };
 
-}  // namespace disktune::cli
+}  // namespace disktune::app

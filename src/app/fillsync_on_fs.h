@@ -6,10 +6,10 @@
 
 #include "probes/probe.h"
 
-namespace disktune::cli {
+namespace disktune::app {
 
 // Empty when this build has no LevelDB (the matrix then runs the fsync
 // family alone). Each result is "fsync.fs.<fs>.fillsync.leveldb".
 FilesystemWorkload FillsyncWorkload(bool quick);
 
-}  // namespace disktune::cli
+}  // namespace disktune::app

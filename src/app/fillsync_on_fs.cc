@@ -1,4 +1,4 @@
-#include "src/cli/fillsync_on_fs.h"
+#include "src/app/fillsync_on_fs.h"
 
 #include <algorithm>
 
@@ -7,7 +7,7 @@
 #include "src/bench/runner.h"
 #include "src/core/signals.h"
 
-namespace disktune::cli {
+namespace disktune::app {
 namespace {
 
 constexpr const char* kEngine = "leveldb";
@@ -86,4 +86,4 @@ FilesystemWorkload FillsyncWorkload(bool quick) {
   };
 }
 
-}  // namespace disktune::cli
+}  // namespace disktune::app

@@ -1,0 +1,16 @@
+#!/bin/sh
+# The layers' includes (layering.cmake checks their links): nothing below
+# src/app includes src/app or src/cli, and src/app does not include src/cli.
+# Prints each offending line; fails when there is one.
+set -u
+src=${1:?usage: layering_test.sh SOURCE_DIR}
+cd "$src" || exit 1
+bad=0
+below="src/core src/model probes engines src/bench src/predict src/tune reports"
+if grep -rnE '#include "src/(app|cli)/' $below; then bad=1; fi
+if grep -rnE '#include "src/cli/' src/app; then bad=1; fi
+if [ "$bad" -ne 0 ]; then
+  echo "layering: a lower layer includes a higher one (see layering.cmake)"
+  exit 1
+fi
+echo "layering: ok"
