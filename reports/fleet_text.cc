@@ -79,7 +79,8 @@ void PredictionsText(std::ostream& os, const FleetReport& fleet) {
       rows.push_back(r);
     }
   }
-  Table(os, header, rows);
+  // A table of dashes says nothing the reasons below do not.
+  if (reasons.size() < rows.size() || rows.empty()) Table(os, header, rows);
   for (const std::string& why : reasons) os << "  " << why << "\n";
   if (missing) {
     os << "  to predict a host, measure the model's points on it: "
