@@ -7,6 +7,7 @@
 
 #include "generated/version.h"
 #include "probes/durability_findings.h"
+#include "reports/fleet_predicted.h"
 #include "reports/noise_floor.h"
 #include "reports/render_util.h"
 #include "reports/tune_table.h"
@@ -220,7 +221,12 @@ FleetBuilder::FleetBuilder(const FleetRule& rule) {
   fleet_.figures = DeviceFigures();
 }
 
-void FleetBuilder::Add(const std::string& file, const Report& r) {
+void FleetBuilder::SetPredictionBasis(FleetPredictionBasis basis) {
+  fleet_.prediction = std::move(basis);
+}
+
+void FleetBuilder::Add(const std::string& file, const Report& r,
+                       std::vector<FleetPrediction> predictions) {
   for (FleetFigure& f : EngineFigures(r)) {
     bool known =
         std::any_of(fleet_.figures.begin(), fleet_.figures.end(),
@@ -239,6 +245,8 @@ void FleetBuilder::Add(const std::string& file, const Report& r) {
   }
   h.flush_verdict = FlushVerdict(r);
   h.recommended = Recommended(r);
+  h.cpu_model = r.environment.system.cpu_model;
+  h.predictions = std::move(predictions);
   // Every figure this report can have is known by now (a later report can
   // only add engines this one did not bench); Finish() fills the rest as
   // not measured.
@@ -361,6 +369,8 @@ json FleetToJson(const FleetReport& fleet) {
     if (!h.write_cache.empty()) jh["write_cache"] = h.write_cache;
     if (!h.flush_verdict.empty()) jh["flush_verdict"] = h.flush_verdict;
     if (!h.recommended.empty()) jh["recommended_profile"] = h.recommended;
+    if (!h.cpu_model.empty()) jh["cpu_model"] = h.cpu_model;
+    if (fleet.prediction) jh["predictions"] = FleetHostPredictionsToJson(h);
     jh["figures"] = json::object();
     for (size_t f = 0; f < fleet.figures.size(); f++) {
       const FleetCell& c = h.cells[f];
@@ -383,6 +393,9 @@ json FleetToJson(const FleetReport& fleet) {
   j["skipped"] = json::array();
   for (const FleetSkipped& s : fleet.skipped) {
     j["skipped"].push_back({{"file", s.file}, {"error", s.error}});
+  }
+  if (fleet.prediction) {
+    j["prediction"] = FleetPredictionBasisToJson(*fleet.prediction);
   }
   return j;
 }

@@ -44,9 +44,11 @@
 //   flagged when a host differs from a strict majority of its group.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reports/report.h"
@@ -56,7 +58,7 @@ namespace disktune {
 
 inline constexpr const char* kFleetSchema = "disktune.fleet";
 inline constexpr int kFleetSchemaMajor = 1;
-inline constexpr int kFleetSchemaMinor = 0;
+inline constexpr int kFleetSchemaMinor = 1;  // 1.1: predictions
 
 struct FleetRule {
   double max_mads = 3.5;
@@ -111,6 +113,38 @@ struct FleetOutlier {
   std::string text;       // one line for people
 };
 
+// One figure `disktune predict`'s model (src/predict) gives a host from its
+// probe figures.
+struct FleetPredicted {
+  std::string scenario;  // "fillsync", "fillrandom", "readrandom-cold"
+  double ops_per_sec = 0;
+  std::string bound;  // predict::BoundName: "sync_latency", "cpu", ...
+  // Each resource's ceiling: {"cpu", 180000}, {"sync_latency", 9500}, ...
+  std::vector<std::pair<std::string, double>> ceilings_ops_per_sec;
+};
+
+// An engine's predicted figures for one host, or why there are none.
+struct FleetPrediction {
+  std::string engine;
+  std::vector<FleetPredicted> figures;
+  // Set when `figures` is empty: the probe points the model needs and the
+  // result lacks ("seq_write.1m"), or another reason in `not_predicted`.
+  std::vector<std::string> missing_probe_figures;
+  std::string not_predicted;
+};
+
+// What every host's prediction shares: the workload, and whose CPU.
+struct FleetPredictionBasis {
+  std::vector<std::string> engines;
+  std::vector<std::string> scenarios;
+  uint64_t num = 0;
+  // The CPU of the machine `fleet` ran on, where the engines' CPU cost per
+  // op was measured (in memory) once for every host; "" when it was not.
+  std::string cpu_calibrated_on;
+  std::string calibration_error;  // why it was not; "" otherwise
+  std::string probe_command;      // what measures the model's points
+};
+
 struct FleetHost {
   std::string host;      // the label shown: hostname, or hostname/file stem
   std::string hostname;  // as recorded in the result's environment
@@ -123,6 +157,10 @@ struct FleetHost {
   std::string write_cache;       // kernel's view; "" when unknown
   std::string flush_verdict;     // the scratch directory's verdict; ""
   std::string recommended;       // "mixed-leveldb: write_buffer_bytes"; ""
+  std::string cpu_model;         // the host's own CPU, as recorded
+  // One per FleetPredictionBasis::engines; empty when the fleet has no
+  // prediction basis.
+  std::vector<FleetPrediction> predictions;
 };
 
 struct FleetGroupStat {
@@ -154,6 +192,8 @@ struct FleetReport {
   std::vector<FleetGroup> groups;
   std::vector<FleetOutlier> outliers;
   std::vector<FleetSkipped> skipped;
+  // Absent when `fleet --no-predict` ran.
+  std::optional<FleetPredictionBasis> prediction;
 };
 
 // Median of `v` (copied, not required sorted); nullopt when empty.
@@ -166,8 +206,12 @@ std::optional<double> Median(std::vector<double> v);
 class FleetBuilder {
  public:
   explicit FleetBuilder(const FleetRule& rule);
-  // REQUIRES: each file is added once.
-  void Add(const std::string& file, const Report& report);
+  // REQUIRES: each file is added once. `predictions`: the host's, one per
+  // engine of the basis set with SetPredictionBasis (none without one).
+  void Add(const std::string& file, const Report& report,
+           std::vector<FleetPrediction> predictions = {});
+  // The predictions' shared basis; may be set or updated before Finish().
+  void SetPredictionBasis(FleetPredictionBasis basis);
   // A file that could not be read: listed in every output.
   void Skip(const std::string& file, const std::string& error);
   // The host labels, groups, medians and outliers. The builder is empty

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "reports/fleet_predicted.h"
 #include "reports/fleet_render.h"
 #include "reports/page_style.h"
 #include "reports/render_util.h"
@@ -121,6 +122,55 @@ std::string StripChart(const FleetReport& fleet, size_t f) {
   return s.str();
 }
 
+// A row per host, a column per engine and scenario: the predicted ops/s
+// and, below it, the bound; a host the model cannot predict gets its reason
+// across the row.
+std::string PredictionsHtml(const FleetReport& fleet) {
+  if (!fleet.prediction) return "";
+  std::ostringstream os;
+  os << "<h2>Predicted engine figures</h2><p class=\"sub\">"
+     << H(FleetPredictionNote(fleet)) << "</p>";
+  std::vector<FleetPredictedColumn> cols =
+      FleetPredictedColumns(*fleet.prediction);
+  os << "<table class=\"predicted\"><tr><th>host</th>";
+  for (const FleetPredictedColumn& c : cols)
+    os << "<th>" << H(c.label) << "</th>";
+  os << "</tr>";
+  for (const FleetGroup& g : fleet.groups) {
+    for (size_t h : g.hosts) {
+      const FleetHost& host = fleet.hosts[h];
+      os << "<tr><td>" << H(host.host) << "</td>";
+      std::string why;
+      for (const FleetPrediction& p : host.predictions) {
+        if (why.empty()) why = FleetNotPredictedText(p);
+      }
+      if (!why.empty()) {
+        os << "<td colspan=\"" << cols.size() << "\">" << H(why)
+           << "</td></tr>";
+        continue;
+      }
+      for (const FleetPredictedColumn& c : cols) {
+        const FleetPrediction* p = c.engine < host.predictions.size()
+                                       ? &host.predictions[c.engine]
+                                       : nullptr;
+        const FleetPredicted* f = nullptr;
+        for (size_t i = 0; p && i < p->figures.size(); i++) {
+          if (p->figures[i].scenario == c.scenario) f = &p->figures[i];
+        }
+        if (!f) {
+          os << "<td class=\"num\">-</td>";
+          continue;
+        }
+        os << "<td class=\"num\">" << H(Thousands(f->ops_per_sec))
+           << "/s<br><small>" << H(f->bound) << "</small></td>";
+      }
+      os << "</tr>";
+    }
+  }
+  os << "</table>";
+  return os.str();
+}
+
 }  // namespace
 
 std::string FleetHtml(const FleetReport& fleet) {
@@ -187,6 +237,7 @@ std::string FleetHtml(const FleetReport& fleet) {
     os << "<td>" << H(g.write_cache_majority) << "</td><td>"
        << H(g.flush_verdict_majority) << "</td><td></td><td></td></tr></table>";
   }
+  os << PredictionsHtml(fleet);
   if (!fleet.skipped.empty()) {
     os << "<h2>Skipped files</h2><ul>";
     for (const FleetSkipped& s : fleet.skipped) {

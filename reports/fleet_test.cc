@@ -218,5 +218,88 @@ TEST(FleetTest, JsonMatchesTheSchemaAndRenderersNameTheOutlier) {
   EXPECT_THAT(text, HasSubstr("skipped results/bad.json: not JSON"));
 }
 
+// Hand-made predictions as fleet_predictions.cc makes them: a predicted
+// host, one that lacks the sync point, and a basis calibrated on "cpu X".
+TEST(FleetTest, PredictionsInEveryFormatAndNotJudged) {
+  FleetBuilder b{FleetRule()};
+  FleetInput a = Host("a", "M"), bb = Host("b", "M"), c = Host("c", "M");
+  a.report.environment.system.cpu_model = "cpu X";
+  bb.report.environment.system.cpu_model = "cpu Y";
+  FleetPrediction fast;
+  fast.engine = "leveldb";
+  fast.figures = {{"fillsync",
+                   9120,
+                   "sync_latency",
+                   {{"cpu", 210000}, {"sync_latency", 9500}}},
+                  {"fillrandom", 181000, "cpu", {{"cpu", 181000}}}};
+  FleetPrediction slow = fast;
+  slow.figures[0].ops_per_sec = 91;  // 100x: shown, never an outlier
+  FleetPrediction lacking;
+  lacking.engine = "leveldb";
+  lacking.missing_probe_figures = {"an fsync fdatasync append point"};
+  lacking.not_predicted = "the probe result lacks what the model needs";
+  b.Add(a.file, a.report, {fast});
+  b.Add(bb.file, bb.report, {slow});
+  b.Add(c.file, c.report, {lacking});
+  b.Add("results/d.json", Host("d", "M").report, {fast});
+  FleetPredictionBasis basis;
+  basis.engines = {"leveldb"};
+  basis.scenarios = {"fillsync", "fillrandom"};
+  basis.num = 1000000;
+  basis.cpu_calibrated_on = "cpu X";
+  basis.probe_command = "disktune probe --quick";
+  b.SetPredictionBasis(basis);
+  FleetReport f = b.Finish();
+  EXPECT_TRUE(f.outliers.empty());
+
+  std::string text = FleetText(f);
+  EXPECT_THAT(text, HasSubstr("leveldb fillsync"));
+  EXPECT_THAT(text, HasSubstr("9,120/s sync_latency"));
+  EXPECT_THAT(text, HasSubstr("181,000/s cpu"));
+  EXPECT_THAT(text, HasSubstr("91/s sync_latency"));
+  EXPECT_THAT(text, HasSubstr("c: not predicted: missing an fsync fdatasync "
+                              "append point"));
+  EXPECT_THAT(text, HasSubstr("the CPU cost per op is this machine's (cpu X"));
+  EXPECT_THAT(text, HasSubstr("3 of 4 hosts have another CPU"));
+  EXPECT_THAT(text, HasSubstr("measure the model's points on it: disktune "
+                              "probe --quick"));
+  std::string html = FleetHtml(f);
+  EXPECT_THAT(html, HasSubstr("<th>leveldb fillsync</th>"));
+  EXPECT_THAT(html, HasSubstr("9,120/s<br><small>sync_latency</small>"));
+  EXPECT_THAT(html, HasSubstr("not predicted: missing an fsync"));
+  EXPECT_THAT(FleetPrometheus(f),
+              HasSubstr("disktune_fleet_predicted_ops_per_sec{host=\"a\","
+                        "group=\"ATA M\",engine=\"leveldb\",scenario="
+                        "\"fillsync\",bound=\"sync_latency\"} 9120\n"));
+
+  std::ifstream s(std::string(DISKTUNE_TEST_SOURCE_DIR) +
+                  "/reports/schema/fleet.v1.schema.json");
+  json schema = json::parse(s);
+  json j = FleetToJson(f);
+  auto errors = ValidateAgainstSchema(schema, j);
+  EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+  EXPECT_EQ(j["schema_version"], "1.1");
+  EXPECT_EQ(j["prediction"]["cpu_calibrated_on"], "cpu X");
+  const json& pa = j["hosts"][0]["predictions"][0];
+  EXPECT_EQ(pa["figures"]["fillsync"]["ops_per_sec"], 9120);
+  EXPECT_EQ(pa["figures"]["fillsync"]["ceilings_ops_per_sec"]["cpu"], 210000);
+  EXPECT_EQ(j["hosts"][2]["predictions"][0]["missing_probe_figures"][0],
+            "an fsync fdatasync append point");
+  json broken = j;
+  broken["hosts"][0]["predictions"][0]["figures"]["fillsync"]["bound"] = "disk";
+  EXPECT_FALSE(ValidateAgainstSchema(schema, broken).empty());
+  broken = j;
+  broken["hosts"][0]["predictions"][0].erase("figures");
+  EXPECT_FALSE(ValidateAgainstSchema(schema, broken).empty());
+}
+
+TEST(FleetTest, NoBasisNoPredictionsAnywhere) {
+  FleetReport f = BuildFleet({Host("a", "M")}, FleetRule());
+  EXPECT_FALSE(FleetToJson(f).contains("prediction"));
+  EXPECT_FALSE(FleetToJson(f)["hosts"][0].contains("predictions"));
+  EXPECT_THAT(FleetText(f), Not(HasSubstr("predicted")));
+  EXPECT_THAT(FleetPrometheus(f), Not(HasSubstr("predicted")));
+}
+
 }  // namespace
 }  // namespace disktune

@@ -1,8 +1,10 @@
 // FleetText and FleetPrometheus (fleet_render.h).
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
 
+#include "reports/fleet_predicted.h"
 #include "reports/fleet_render.h"
 #include "reports/prometheus_report.h"
 #include "reports/render_util.h"
@@ -41,6 +43,49 @@ std::string PromValue(double v) {
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof(buf), v);
   return std::string(buf, res.ptr);
+}
+
+// A row per host (in group order) and a column per engine and scenario; a
+// host the model cannot predict gets its reason on a line of its own.
+void PredictionsText(std::ostream& os, const FleetReport& fleet) {
+  if (!fleet.prediction) return;
+  os << "\n" << FleetPredictionNote(fleet) << "\n";
+  std::vector<FleetPredictedColumn> cols =
+      FleetPredictedColumns(*fleet.prediction);
+  std::vector<std::string> header = {"host"};
+  for (const FleetPredictedColumn& c : cols) header.push_back(c.label);
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> reasons;
+  bool missing = false;
+  for (const FleetGroup& g : fleet.groups) {
+    for (size_t h : g.hosts) {
+      const FleetHost& host = fleet.hosts[h];
+      std::vector<std::string> r = {host.host};
+      for (const FleetPredictedColumn& c : cols) {
+        std::string cell;
+        if (c.engine < host.predictions.size()) {
+          cell = FleetPredictedCell(host.predictions[c.engine], c.scenario);
+        }
+        r.push_back(cell.empty() ? "-" : cell);
+      }
+      for (const FleetPrediction& p : host.predictions) {
+        std::string why = FleetNotPredictedText(p);
+        if (why.empty()) continue;
+        bool first = std::find(reasons.begin(), reasons.end(),
+                               host.host + ": " + why) == reasons.end();
+        if (first) reasons.push_back(host.host + ": " + why);
+        missing = missing || !p.missing_probe_figures.empty();
+      }
+      rows.push_back(r);
+    }
+  }
+  // A table of dashes says nothing the reasons below do not.
+  if (reasons.size() < rows.size() || rows.empty()) Table(os, header, rows);
+  for (const std::string& why : reasons) os << "  " << why << "\n";
+  if (missing) {
+    os << "  to predict a host, measure the model's points on it: "
+       << fleet.prediction->probe_command << "\n";
+  }
 }
 
 }  // namespace
@@ -101,6 +146,7 @@ std::string FleetText(const FleetReport& fleet) {
   for (const FleetOutlier& o : fleet.outliers) {
     os << "  " << o.host << ": " << o.text << "\n";
   }
+  PredictionsText(os, fleet);
   for (const FleetSkipped& s : fleet.skipped) {
     os << "skipped " << s.file << ": " << s.error << "\n";
   }
@@ -153,6 +199,7 @@ std::string FleetPrometheus(const FleetReport& fleet) {
   os << "# HELP disktune_fleet_outliers outliers found in the fleet\n";
   os << "# TYPE disktune_fleet_outliers gauge\n";
   os << "disktune_fleet_outliers " << fleet.outliers.size() << "\n";
+  os << FleetPredictionsPrometheus(fleet);
   return os.str();
 }
 

@@ -1,16 +1,21 @@
 // `disktune fleet results/`: many hosts' results side by side, the fleet
 // median of each figure per device model, and the hosts that stand out (the
-// rule is in reports/fleet.h). Text on stdout; --json, --html, --prometheus
-// files; --fail-on-outlier exits 1 when a host stands out.
+// rule is in reports/fleet.h), and each host's predicted engine figures
+// from its probes (fleet_predictions.h). Text on stdout; --json, --html,
+// --prometheus files; --fail-on-outlier exits 1 when a host stands out.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "reports/fleet.h"
 #include "reports/fleet_render.h"
 #include "src/cli/command.h"
+#include "src/cli/fleet_predictions.h"
+#include "src/cli/predict_inputs.h"
 #include "src/cli/report_input.h"
+#include "src/core/signals.h"
 
 namespace disktune::cli {
 namespace {
@@ -25,6 +30,8 @@ struct FleetCommandOptions {
   double min_ratio = FleetRule().min_ratio;
   int min_hosts = static_cast<int>(FleetRule().min_hosts);
   bool fail_on_outlier = false;
+  PredictWorkload workload = PredictWorkloadOf(kFleetPredictScenarios);
+  bool no_predict = false;
 };
 
 // The files named, and the *.json files directly inside the directories
@@ -94,8 +101,18 @@ int RunFleetCommand(const FleetCommandOptions& o, CommandContext& ctx) {
   rule.min_hosts = static_cast<size_t>(o.min_hosts);
   rule.group_by_model = o.group_by == "model";
 
+  std::optional<FleetPredictor> predictor;
+  if (!o.no_predict) {
+    auto req = PredictRequest(o.workload);
+    if (!req.ok()) return Fail(ctx, req.status());
+    auto plan = bench::PlanBench(*req);
+    if (!plan.ok()) return Fail(ctx, plan.status());
+    predictor.emplace(*req, *plan, o.common.quiet ? nullptr : &ctx.err);
+  }
+
   Result<std::vector<std::string>> files = ExpandInputs(o.inputs);
   if (!files.ok()) return Fail(ctx, files.status());
+  InstallInterruptHandlers();
   FleetBuilder builder(rule);
   size_t readable = 0;
   for (const std::string& f : *files) {
@@ -110,9 +127,12 @@ int RunFleetCommand(const FleetCommandOptions& o, CommandContext& ctx) {
       continue;
     }
     // Only the figures are kept: the report is dropped here.
-    builder.Add(f, *r);
+    builder.Add(
+        f, *r, predictor ? predictor->For(*r) : std::vector<FleetPrediction>{});
+    if (InterruptRequested()) return Fail(ctx, Status::Aborted("interrupted"));
     readable++;
   }
+  if (predictor) builder.SetPredictionBasis(predictor->Basis());
   if (readable == 0) {
     return Fail(ctx, Status::InvalidArgument(
                          "none of the " + std::to_string(files->size()) +
@@ -172,6 +192,11 @@ void SetupFleetCommand(CLI::App& app, CommandContext& ctx) {
       ->type_name("N");
   cmd->add_flag("--fail-on-outlier", opts->fail_on_outlier,
                 "exit 1 when any host is an outlier (for pipelines)");
+  // The predicted figures' workload: `disktune predict`'s flags.
+  AddPredictWorkloadOptions(cmd, &opts->workload);
+  cmd->add_flag("--no-predict", opts->no_predict,
+                "no prediction: skip the in-memory CPU calibration and the "
+                "predicted fillsync, fillrandom and cold readrandom");
   cmd->callback([opts, &ctx] { ctx.exit_code = RunFleetCommand(*opts, ctx); });
 }
 

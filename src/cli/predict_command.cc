@@ -10,7 +10,6 @@
 #include "reports/svg_chart.h"
 #include "src/app/engine_libraries.h"
 #include "src/bench/runner.h"
-#include "src/bench/scenario.h"
 #include "src/cli/command.h"
 #include "src/cli/predict_inputs.h"
 #include "src/cli/probe_session.h"
@@ -19,7 +18,7 @@
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
 #include "src/predict/attach.h"
-#include "src/predict/engine_facts.h"
+#include "src/predict/from_probes.h"
 
 namespace disktune::cli {
 namespace {
@@ -35,67 +34,9 @@ inline constexpr const char* kDefaultScenarios =
 struct PredictOptions {
   CommonOptions common;
   std::string probe_result;
-  std::string engines = "leveldb";
-  std::string scenarios = kDefaultScenarios;
-  std::optional<int64_t> num, reads, writes;
-  std::optional<int64_t> value_size, key_size;
-  std::optional<double> compression_ratio;
+  PredictWorkload workload = PredictWorkloadOf(kDefaultScenarios);
   std::string html;
 };
-
-Result<bench::BenchRequest> BuildRequest(const PredictOptions& o) {
-  bench::BenchRequest req;
-  req.engines = {o.engines};
-  req.scenarios = {o.scenarios};
-  req.user.num = o.num;
-  req.user.reads = o.reads;
-  req.user.writes = o.writes;
-  req.user.value_size = o.value_size;
-  req.user.key_size = o.key_size;
-  req.user.compression_ratio = o.compression_ratio;
-  req.available = AvailableEngines();
-  req.factory = NewEngine;
-  auto plan = bench::PlanBench(req);
-  if (!plan.ok()) return plan.status();
-  for (const std::string& e : plan->engines) {
-    if (!predict::HasModel(e)) {
-      return Status::InvalidArgument("--engine " + e +
-                                     ": no model (predict knows leveldb and "
-                                     "rocksdb)");
-    }
-  }
-  for (const bench::PlannedStep& s : plan->steps) {
-    if (!predict::KindOf(std::string(s.spec->name)) &&
-        s.spec->db == bench::DbUse::kNone) {
-      return Status::InvalidArgument("--scenario " + std::string(s.spec->name) +
-                                     ": no model for a CPU-only yardstick");
-    }
-  }
-  return req;
-}
-
-// One predicted figure per step of the in-memory run that has a model; the
-// scenario names are the requested ones (a -cold step ran warm in memory).
-std::vector<bench::BenchResult> Predicted(const bench::BenchRequest& req,
-                                          const predict::DiskFigures& disk,
-                                          const predict::Calibration& cal,
-                                          const Report& probed) {
-  auto plan = bench::PlanBench(req);
-  std::vector<bench::BenchResult> out;
-  for (const bench::BenchResult& run : cal.results) {
-    if (run.step < 1 || static_cast<size_t>(run.step) > plan->steps.size())
-      continue;
-    bench::BenchResult r = run;
-    r.scenario = std::string(plan->steps[run.step - 1].spec->name);
-    r.metrics.ops_per_sec = 0;  // nothing measured on the disk
-    std::string why_not;
-    r.prediction = predict::PredictStep(
-        r, disk, cal, probed.environment.system.memory_available_bytes,
-        &why_not);
-    if (r.prediction) out.push_back(std::move(r));
-  }
-  return out;
-}
 
 nlohmann::json ToJson(const PredictOptions& o, const Report& probed,
                       const predict::DiskFigures& disk,
@@ -146,7 +87,7 @@ int RunPredict(const PredictOptions& o, CommandContext& ctx) {
   Report probed;
   auto disk = DiskFiguresFromFile(o.probe_result, &probed);
   if (!disk.ok()) return Fail(ctx, disk.status());
-  auto req = BuildRequest(o);
+  auto req = PredictRequest(o.workload);
   if (!req.ok()) return Fail(ctx, req.status());
   Status js = CheckJsonDestination(o.common);
   if (!js.ok()) return Fail(ctx, js);
@@ -160,7 +101,10 @@ int RunPredict(const PredictOptions& o, CommandContext& ctx) {
   auto cal = predict::Calibrate(*req);
   if (!cal.ok()) return Fail(ctx, cal.status());
   if (InterruptRequested()) return Fail(ctx, Status::Aborted("interrupted"));
-  std::vector<bench::BenchResult> rs = Predicted(*req, *disk, *cal, probed);
+  auto plan = bench::PlanBench(*req);
+  if (!plan.ok()) return Fail(ctx, plan.status());
+  std::vector<bench::BenchResult> rs = predict::PredictFromProbes(
+      *plan, *disk, *cal, probed.environment.system.memory_available_bytes);
   Status out = EmitJson(ctx, o.common, ToJson(o, probed, *disk, *cal, rs));
   if (!out.ok()) return Fail(ctx, out);
   if (std::ostream* human = HumanStream(ctx, o.common)) {
@@ -190,26 +134,11 @@ void SetupPredictCommand(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--probe-result", o->probe_result,
                   "the disk: a `disktune probe --json FILE` result")
       ->type_name("FILE");
-  cmd->add_option("--engine", o->engines, "engine id(s): leveldb, rocksdb")
-      ->type_name("NAME[,NAME]")
-      ->default_str("leveldb");
-  cmd->add_option("--scenario", o->scenarios,
+  AddPredictWorkloadOptions(cmd, &o->workload);
+  cmd->add_option("--scenario", o->workload.scenarios,
                   "scenario or set name(s), comma-separated")
       ->type_name("NAME[,NAME]|SET")
       ->default_str(kDefaultScenarios);
-  cmd->add_option("--num", o->num,
-                  "number of keys (db_bench --num; default 1000000)");
-  cmd->add_option("--reads", o->reads, "ops of read scenarios (default: num)");
-  cmd->add_option("--writes", o->writes,
-                  "ops of write scenarios (default: num)");
-  cmd->add_option("--value-size", o->value_size,
-                  "value size, bytes (default 100)")
-      ->type_name("BYTES");
-  cmd->add_option("--key-size", o->key_size,
-                  "key size, bytes (default 16: db_bench's %016d)")
-      ->type_name("BYTES");
-  cmd->add_option("--compression-ratio", o->compression_ratio,
-                  "how far values compress (default 0.5)");
   cmd->add_option("--html", o->html,
                   "also write the predictions and a chart per engine as HTML")
       ->type_name("FILE");

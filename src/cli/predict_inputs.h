@@ -3,6 +3,8 @@
 // needs, measured here in seconds) and the in-memory CPU calibration.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +29,27 @@ Result<predict::DiskFigures> ModelDiskFigures(
 // Reads only the file (predict, fleet): the figures and the report.
 Result<predict::DiskFigures> DiskFiguresFromFile(const std::string& path,
                                                  Report* report);
+
+// The workload `predict` and `fleet` predict for: one set of flags, one
+// meaning (--engine, --num, --reads, --writes, --value-size, --key-size,
+// --compression-ratio).
+struct PredictWorkload {
+  std::string engines = "leveldb";
+  std::string scenarios;
+  std::optional<int64_t> num, reads, writes;
+  std::optional<int64_t> value_size, key_size;
+  std::optional<double> compression_ratio;
+};
+
+// The defaults with `scenarios`.
+PredictWorkload PredictWorkloadOf(const std::string& scenarios);
+
+// Adds the flags above (not --scenario) to `cmd`, bound to `w`.
+void AddPredictWorkloadOptions(CLI::App* cmd, PredictWorkload* w);
+
+// The bench request whose in-memory run calibrates `w`: InvalidArgument for
+// an engine without a model, a CPU-only yardstick, or what PlanBench
+// refuses.
+Result<bench::BenchRequest> PredictRequest(const PredictWorkload& w);
 
 }  // namespace disktune::cli

@@ -71,8 +71,15 @@ std::vector<std::string> ModelProbeArgs() {
       "--warmup",       "100ms"};
 }
 
+std::string ModelProbeCommand() {
+  std::string cmd = "disktune probe";
+  for (const std::string& a : ModelProbeArgs()) cmd += " " + a;
+  return cmd;
+}
+
 Result<DiskFigures> DiskFiguresFromProbes(
-    const std::vector<ProbeResult>& probes) {
+    const std::vector<ProbeResult>& probes,
+    std::vector<std::string>* missing_out) {
   DiskFigures d;
   std::vector<std::string> missing;
   if (const ProbeResult* p = SyncPoint(probes)) {
@@ -108,11 +115,10 @@ Result<DiskFigures> DiskFiguresFromProbes(
   if (!missing.empty()) {
     std::string list;
     for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
-    std::string cmd = "disktune probe";
-    for (const std::string& a : ModelProbeArgs()) cmd += " " + a;
+    if (missing_out) *missing_out = missing;
     return Status::InvalidArgument(
         "the probe result lacks what the model needs (" + list +
-        "); measure them with: " + cmd);
+        "); measure them with: " + ModelProbeCommand());
   }
   return d;
 }

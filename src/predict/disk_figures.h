@@ -2,6 +2,7 @@
 // stands for which figure is decided here and nowhere else.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "probes/probe_result.h"
@@ -17,12 +18,16 @@ namespace disktune::predict {
 // seq_read_Bps: seq_read.1m.qd1; seq_write_Bps: the best 1 MiB seq_write.
 // Means, not medians: throughput is the inverse of the mean time per op.
 // InvalidArgument naming the missing points (and the probe command that
-// measures them) when one is absent or not ok.
+// measures them) when one is absent or not ok; `missing` (may be null) then
+// gets the names of the absent points alone ("seq_write.1m").
 Result<DiskFigures> DiskFiguresFromProbes(
-    const std::vector<ProbeResult>& probes);
+    const std::vector<ProbeResult>& probes,
+    std::vector<std::string>* missing = nullptr);
 
 // The `disktune probe` arguments that measure exactly these points in a few
 // seconds (bench runs them when it has no probe result).
 std::vector<std::string> ModelProbeArgs();
+// "disktune probe " + ModelProbeArgs(), as a user types it.
+std::string ModelProbeCommand();
 
 }  // namespace disktune::predict
