@@ -222,7 +222,7 @@ TEST_F(ExtraKnobTest, TuneReportsNameTheRow) {
   k.outcome = model::KnobOutcome::kWon;
   k.reason = "because";
   tune.evidence->knobs.push_back(k);
-  report.tune = model::TuneSummaryToJson(tune);
+  report.tune = tune;
   for (const auto& [format, text] :
        {std::pair<std::string, std::string>{"text", RenderText(report)},
         {"html", RenderHtml(report)},
