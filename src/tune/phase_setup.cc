@@ -107,8 +107,8 @@ std::unique_ptr<ThroughputModel> CalibratedPredictor(TuneState& st) {
   scale = std::min(scale,
                    EffectiveScale(w, static_cast<double>(kMaxCalibrationNum) /
                                          static_cast<double>(w.num)));
-  scale = std::max(std::min(scale, kMaxCalibrationOverRank * st.s_rank),
-                   st.s_rank);
+  scale =
+      std::max(std::min(scale, kMaxCalibrationOverRank * st.s_rank), st.s_rank);
   st.progress->Info(
       "tune: calibrating the predictor (the baseline in "
       "memory, scale " +
