@@ -101,7 +101,7 @@ void PredictWrites(const Workload& w, const EngineFacts& f,
     return;
   }
   double wa_t = TableWriteAmplification(f.shape, w.kind, data_bytes);
-  double device_bytes = user + table * wa_t;
+  double device_bytes = FormulaDeviceBytesPerOp(w, f.shape);
   if (f.measured_write_amplification) {
     // Measured: what is not the WAL's is the tables'.
     device_bytes = *f.measured_write_amplification * user;
@@ -145,6 +145,13 @@ void PredictReads(const Workload& w, const EngineFacts& f, const DiskFigures& d,
 }
 
 }  // namespace
+
+double FormulaDeviceBytesPerOp(const Workload& w, const LsmShape& shape) {
+  const double table = TableEntryBytes(w);
+  const double data = static_cast<double>(w.distinct_entries) * table;
+  return static_cast<double>(w.key_bytes + w.value_bytes) +
+         table * TableWriteAmplification(shape, w.kind, data);
+}
 
 double ReadMissesPerOp(const Workload& w, const LsmShape& shape,
                        double data_bytes) {

@@ -155,6 +155,10 @@ int LsmLevels(const LsmShape& shape, double data_bytes);
 // Table bytes written per table byte of user data (WA_t above).
 double TableWriteAmplification(const LsmShape& shape, Kind kind,
                                double data_bytes);
+// Device bytes per op of an unsynced fill by the LSM-shape formula: the WAL
+// record plus the table bytes, E_user + E_table x WA_t (W above), for the
+// workload's distinct entries.
+double FormulaDeviceBytesPerOp(const Workload& w, const LsmShape& shape);
 // Expected device reads per lookup (m above).
 double ReadMissesPerOp(const Workload& w, const LsmShape& shape,
                        double data_bytes);

@@ -66,17 +66,6 @@ predict::Workload StepWorkload(const RuleInput& in, const TuneConfig& c,
   return pw;
 }
 
-// Device bytes per user byte by the LSM-shape formula (model.h).
-double FormulaBytesPerUserByte(const predict::Workload& w,
-                               const predict::LsmShape& s) {
-  const double user = static_cast<double>(w.key_bytes + w.value_bytes);
-  const double table = static_cast<double>(w.key_bytes) +
-                       static_cast<double>(w.value_bytes) * w.compression_ratio;
-  const double data = static_cast<double>(w.distinct_entries) * table;
-  return (user + table * predict::TableWriteAmplification(s, w.kind, data)) /
-         user;
-}
-
 class Predictor : public ThroughputModel {
  public:
   explicit Predictor(PredictorCalibration cal) : cal_(std::move(cal)) {}
@@ -113,8 +102,8 @@ class Predictor : public ThroughputModel {
             *cost->write_bytes_per_op /
             static_cast<double>(base.key_bytes + base.value_bytes);
         f.measured_write_amplification =
-            measured * FormulaBytesPerUserByte(pw, *shape) /
-            FormulaBytesPerUserByte(base, *base_shape);
+            measured * predict::FormulaDeviceBytesPerOp(pw, *shape) /
+            predict::FormulaDeviceBytesPerOp(base, *base_shape);
       }
       const predict::Estimate e = predict::Predict(pw, f, *disk);
       if (e.ops_per_sec <= 0) return std::nullopt;
