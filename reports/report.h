@@ -22,7 +22,7 @@ namespace disktune {
 
 inline constexpr const char* kReportSchema = "disktune.report";
 inline constexpr int kReportSchemaMajor = 1;
-inline constexpr int kReportSchemaMinor = 7;
+inline constexpr int kReportSchemaMinor = 8;
 
 struct Report {
   std::string tool_version;

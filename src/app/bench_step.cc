@@ -16,7 +16,7 @@ namespace {
 
 // Each engine figure's prediction from this run's own probe points.
 void PredictFromThisRun(const bench::BenchRequest& req, Report* report) {
-  auto disk = predict::DiskFiguresFromProbes(report->probes);
+  auto disk = predict::DiskFiguresFromRun(report->probes, report->environment);
   if (!disk.ok()) {
     report->warnings.push_back("no predictions: " + disk.status().message());
     return;

@@ -42,7 +42,8 @@ std::vector<FleetPrediction> FleetPredictor::For(const Report& host) {
     out.back().engine = e;
   }
   std::vector<std::string> missing;
-  auto disk = predict::DiskFiguresFromProbes(host.probes, &missing);
+  auto disk =
+      predict::DiskFiguresFromRun(host.probes, host.environment, &missing);
   const predict::Calibration* cal = disk.ok() ? Calibration() : nullptr;
   if (!disk.ok() || !cal) {
     for (FleetPrediction& p : out) {

@@ -12,7 +12,7 @@ Result<predict::DiskFigures> DiskFiguresFromFile(const std::string& path,
                                                  Report* report) {
   auto read = ReadReportFile(path);
   if (!read.ok()) return read.status();
-  auto disk = predict::DiskFiguresFromProbes(read->probes);
+  auto disk = predict::DiskFiguresFromRun(read->probes, read->environment);
   if (!disk.ok()) return disk.status().WithContext("--probe-result " + path);
   *report = std::move(*read);
   return disk;
@@ -107,7 +107,7 @@ Result<predict::DiskFigures> ModelDiskFigures(
                                common.keep, &probed);
   progress->Finish();
   if (!s.ok()) return s;
-  auto disk = predict::DiskFiguresFromProbes(probed.probes);
+  auto disk = predict::DiskFiguresFromRun(probed.probes, probed.environment);
   for (ProbeResult& p : probed.probes) report->probes.push_back(std::move(p));
   report->bytes_written += probed.bytes_written;
   return disk;

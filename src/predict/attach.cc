@@ -88,12 +88,17 @@ bench::Prediction MakePrediction(const Workload& w, const EngineFacts& f,
 json DiskFiguresToJson(const DiskFigures& disk) {
   json points = json::object();
   for (const auto& [figure, name] : disk.source) points[figure] = name;
-  return {{"sync_latency_ns", disk.sync_ns},
-          {"read_latency_ns", disk.read_ns},
-          {"read_iops", disk.read_iops},
-          {"seq_read_bytes_per_sec", disk.seq_read_Bps},
-          {"seq_write_bytes_per_sec", disk.seq_write_Bps},
-          {"probe_points", points}};
+  json j = {{"sync_latency_ns", disk.sync_ns},
+            {"read_latency_ns", disk.read_ns},
+            {"read_iops", disk.read_iops},
+            {"seq_read_bytes_per_sec", disk.seq_read_Bps},
+            {"seq_write_bytes_per_sec", disk.seq_write_Bps},
+            {"probe_points", points}};
+  for (const DiskFigures::Capped& c : disk.capped) {
+    j["capped_by_throttle"][c.figure] = {{"measured", c.measured},
+                                         {"limit", c.limit}};
+  }
+  return j;
 }
 
 std::optional<bench::Prediction> PredictStep(const bench::BenchResult& r,

@@ -59,7 +59,42 @@ const ProbeResult* Best(const std::vector<ProbeResult>& probes,
   return best;
 }
 
+// Lowers `*value` to `limit` when it is above, and records it.
+void Cap(const char* figure, double limit, double* value, DiskFigures* d) {
+  if (limit <= 0 || *value <= limit) return;
+  d->capped.push_back({figure, *value, limit});
+  *value = limit;
+}
+
+double Limit(const std::optional<uint64_t>& v, double times = 1) {
+  return v ? static_cast<double>(*v) * times : 0;
+}
+
 }  // namespace
+
+void CapToThrottle(const ThrottleLimits& l, DiskFigures* d) {
+  constexpr double kRequest = 1 << 20;  // the 1 MiB probe points' request
+  auto both = [](double a, double b) {
+    if (a <= 0) return b;
+    return b <= 0 ? a : std::min(a, b);
+  };
+  Cap("seq_write_bytes_per_sec",
+      both(Limit(l.write_bytes_per_sec), Limit(l.write_iops, kRequest)),
+      &d->seq_write_Bps, d);
+  Cap("seq_read_bytes_per_sec",
+      both(Limit(l.read_bytes_per_sec), Limit(l.read_iops, kRequest)),
+      &d->seq_read_Bps, d);
+  Cap("read_iops", Limit(l.read_iops), &d->read_iops, d);
+  if (l.read_iops && *l.read_iops > 0) {
+    // A latency floor, not a ceiling: the mean QD1 read takes at least
+    // one interval of the class's read IOPS.
+    double floor_ns = 1e9 / static_cast<double>(*l.read_iops);
+    if (d->read_ns > 0 && d->read_ns < floor_ns) {
+      d->capped.push_back({"read_latency_ns", d->read_ns, floor_ns});
+      d->read_ns = floor_ns;
+    }
+  }
+}
 
 std::vector<std::string> ModelProbeArgs() {
   return {
@@ -120,6 +155,14 @@ Result<DiskFigures> DiskFiguresFromProbes(
         "the probe result lacks what the model needs (" + list +
         "); measure them with: " + ModelProbeCommand());
   }
+  return d;
+}
+
+Result<DiskFigures> DiskFiguresFromRun(const std::vector<ProbeResult>& probes,
+                                       const Environment& env,
+                                       std::vector<std::string>* missing) {
+  auto d = DiskFiguresFromProbes(probes, missing);
+  if (d.ok() && env.throttle) CapToThrottle(env.throttle->spec.limits, &*d);
   return d;
 }
 

@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "probes/environment.h"
 #include "probes/probe_result.h"
+#include "probes/throttle_spec.h"
 #include "src/core/status.h"
 #include "src/predict/model.h"
 
@@ -22,6 +24,22 @@ namespace disktune::predict {
 // gets the names of the absent points alone ("seq_write.1m").
 Result<DiskFigures> DiskFiguresFromProbes(
     const std::vector<ProbeResult>& probes,
+    std::vector<std::string>* missing = nullptr);
+
+// Holds the figures to what a device class's limits let a run sustain. The
+// cgroup throttle enforces its rates over time slices, so a probe point of
+// half a second can pass a burst above them (benchmarks/README.md, "Class
+// limits in the model's inputs"); an engine run of minutes cannot. Caps:
+// seq_write_Bps at the write bandwidth and at write IOPS x 1 MiB (the
+// probe's request, sent whole); seq_read_Bps likewise for reads; read_iops
+// at the read IOPS; read_ns at no less than one read IOPS interval. Each
+// figure it lowers is listed in `d->capped` with what was measured.
+void CapToThrottle(const ThrottleLimits& limits, DiskFigures* d);
+
+// DiskFiguresFromProbes, then CapToThrottle when `env` records that the
+// probes ran under --throttle.
+Result<DiskFigures> DiskFiguresFromRun(
+    const std::vector<ProbeResult>& probes, const Environment& env,
     std::vector<std::string>* missing = nullptr);
 
 // The `disktune probe` arguments that measure exactly these points in a few

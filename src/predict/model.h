@@ -85,6 +85,14 @@ struct DiskFigures {
   double seq_write_Bps = 0;  // 1 MiB sequential writes, bytes/s
   // Probe point name per figure: "sync_ns" -> "fsync.fdatasync.512.append".
   std::vector<std::pair<std::string, std::string>> source;
+  // Figures a device class's limits held below what its probe measured
+  // (disk_figures.h, CapToThrottle), by their JSON names.
+  struct Capped {
+    std::string figure;  // "seq_write_bytes_per_sec"
+    double measured = 0;
+    double limit = 0;
+  };
+  std::vector<Capped> capped;
 };
 
 // The scenarios the model knows; others have no model.

@@ -211,6 +211,50 @@ TEST(DiskFigures, FromAStoredProbeResult) {
                                              "seq_write.1m"}));
 }
 
+// The hdd class's limits hold a short probe's burst to what a run sustains;
+// a figure already below its limit is left as measured, and the native
+// disk (no throttle recorded) is never capped.
+TEST(DiskFigures, ClassLimitsCapWhatAShortProbeBurstPast) {
+  DiskFigures d;
+  d.sync_ns = 8.5e6;
+  d.read_ns = 5.7e6;  // 175 reads/s at QD1: above 150 IOPS
+  d.read_iops = 175;
+  d.seq_read_Bps = 120e6;  // below the 150 MB/s read limit
+  d.seq_write_Bps = 241e6;
+  ThrottleLimits hdd;
+  hdd.read_iops = hdd.write_iops = 150;
+  hdd.read_bytes_per_sec = hdd.write_bytes_per_sec = 150000000;
+  CapToThrottle(hdd, &d);
+  EXPECT_DOUBLE_EQ(d.seq_write_Bps, 150e6);
+  EXPECT_DOUBLE_EQ(d.seq_read_Bps, 120e6);
+  EXPECT_DOUBLE_EQ(d.read_iops, 150);
+  EXPECT_DOUBLE_EQ(d.read_ns, 1e9 / 150);
+  EXPECT_DOUBLE_EQ(d.sync_ns, 8.5e6);
+  ASSERT_EQ(d.capped.size(), 3u);
+  EXPECT_EQ(d.capped[0].figure, "seq_write_bytes_per_sec");
+  EXPECT_DOUBLE_EQ(d.capped[0].measured, 241e6);
+  EXPECT_DOUBLE_EQ(d.capped[0].limit, 150e6);
+  nlohmann::json j = DiskFiguresToJson(d);
+  EXPECT_EQ(j["capped_by_throttle"]["read_latency_ns"]["measured"], 5.7e6);
+
+  // IOPS alone bind 1 MiB requests: 100 x 1 MiB.
+  ThrottleLimits iops_only;
+  iops_only.write_iops = 100;
+  DiskFigures w;
+  w.seq_write_Bps = 500e6;
+  CapToThrottle(iops_only, &w);
+  EXPECT_DOUBLE_EQ(w.seq_write_Bps, 100.0 * (1 << 20));
+
+  auto report = ReadReportFile(std::string(DISKTUNE_TEST_SOURCE_DIR) +
+                               "/src/predict/testdata/probe_native.json");
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_FALSE(report->environment.throttle);
+  auto native = DiskFiguresFromRun(report->probes, report->environment);
+  ASSERT_TRUE(native.ok());
+  EXPECT_TRUE(native->capped.empty());
+  EXPECT_FALSE(DiskFiguresToJson(*native).contains("capped_by_throttle"));
+}
+
 bench::BenchResult Result(const std::string& scenario, double measured) {
   bench::BenchResult r;
   r.engine = "rocksdb";
