@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "src/core/number_text.h"
 #include "src/core/units.h"
+#include "src/predict/disk_figures.h"
 #include "src/tune/rule_util.h"
 
 namespace disktune::tune {
@@ -545,6 +547,37 @@ void CandidateSpace::Set(KnobId id, std::vector<KnobValue> values) {
 
 std::span<const Rule> Rules() { return kRules; }
 
+namespace {
+
+// The facts held to a device class's limits, as the predictor's figures
+// are (predict::CapToThrottle: a short probe bursts past the throttle's
+// time slices); `source` says which were lowered.
+void HoldToClassLimits(const ThrottleLimits& limits, DeviceFacts* f) {
+  predict::DiskFigures d;
+  d.seq_write_Bps = f->seq_write_bytes_per_sec.value_or(0);
+  d.seq_read_Bps = f->seq_read_bytes_per_sec.value_or(0);
+  d.read_iops = f->rand_read_iops.value_or(0);
+  d.read_ns = static_cast<double>(f->rand_read_4k_p50_ns.value_or(0));
+  predict::CapToThrottle(limits, &d);
+  std::string said;
+  for (const predict::DiskFigures::Capped& c : d.capped) {
+    if (c.figure == "seq_write_bytes_per_sec") {
+      f->seq_write_bytes_per_sec = c.limit;
+    } else if (c.figure == "seq_read_bytes_per_sec") {
+      f->seq_read_bytes_per_sec = c.limit;
+    } else if (c.figure == "read_iops") {
+      f->rand_read_iops = c.limit;
+    } else if (c.figure == "read_latency_ns") {
+      f->rand_read_4k_p50_ns = static_cast<uint64_t>(std::ceil(c.limit));
+    }
+    said += std::string(said.empty() ? "" : ", ") + c.figure + " " +
+            Thousands(c.measured) + " -> " + Thousands(c.limit);
+  }
+  if (!said.empty()) f->source += "; held to the class's limits: " + said;
+}
+
+}  // namespace
+
 DeviceFacts FactsFromProbes(const std::vector<ProbeResult>& probes,
                             const Environment& env, std::string source) {
   DeviceFacts f;
@@ -599,6 +632,7 @@ DeviceFacts FactsFromProbes(const std::vector<ProbeResult>& probes,
     f.fdatasync_p50_ns = sync->latency_ns->p50;
     f.fdatasync_p99_ns = sync->latency_ns->p99;
   }
+  if (env.throttle) HoldToClassLimits(env.throttle->spec.limits, &f);
   return f;
 }
 

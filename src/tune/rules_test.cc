@@ -546,6 +546,35 @@ TEST(RulesTest, FactsComeFromTheProbePointsParams) {
   }
 }
 
+// Under --throttle the facts are held to the class's limits, as the
+// predictor's figures are; the source says what was lowered.
+TEST(RulesTest, FactsUnderAClassAreHeldToItsLimits) {
+  Environment env;
+  env.system.memory_bytes = 8 * kGiB;
+  ThrottleRecord rec;
+  rec.spec.class_name = "hdd";
+  rec.spec.limits.read_iops = rec.spec.limits.write_iops = 150;
+  rec.spec.limits.read_bytes_per_sec = rec.spec.limits.write_bytes_per_sec =
+      150000000;
+  env.throttle = rec;
+  DeviceFacts f = FactsFromProbes(
+      FactPoints({"rand_read.4k.qd1", "seq_write.1m.qd1", "a", "b", "c", "d"}),
+      env, "test");
+  EXPECT_EQ(f.seq_write_bytes_per_sec, 1.5e8);  // 3e8 measured
+  EXPECT_EQ(f.rand_read_4k_p50_ns, 6666667u);   // 90 us measured
+  EXPECT_EQ(f.fdatasync_p50_ns, 300000u);       // a sync is not capped
+  EXPECT_NE(f.source.find("held to the class's limits: seq_write_bytes_per_sec "
+                          "300,000,000 -> 150,000,000"),
+            std::string::npos)
+      << f.source;
+  env.throttle.reset();
+  DeviceFacts native = FactsFromProbes(
+      FactPoints({"rand_read.4k.qd1", "seq_write.1m.qd1", "a", "b", "c", "d"}),
+      env, "test");
+  EXPECT_EQ(native.seq_write_bytes_per_sec, 3e8);
+  EXPECT_EQ(native.source, "test");
+}
+
 TEST(KnobsTest, MemoryModel) {
   DataShape shape;
   shape.live_entries = 1000000;
