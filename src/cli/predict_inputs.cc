@@ -93,7 +93,7 @@ Result<predict::DiskFigures> ModelDiskFigures(
   flags.warmup = "100ms";
   flags.queue_depths = {1, 32};
   flags.fsync_methods = {"fdatasync"};
-  flags.fsync_sizes = {"512"};
+  flags.fsync_sizes = {"512", "2MiB"};
   flags.fsync_modes = {"append"};
   flags.measure_with = "native";
   CommonOptions quiet = common;

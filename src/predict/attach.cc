@@ -94,6 +94,10 @@ json DiskFiguresToJson(const DiskFigures& disk) {
             {"seq_read_bytes_per_sec", disk.seq_read_Bps},
             {"seq_write_bytes_per_sec", disk.seq_write_Bps},
             {"probe_points", points}};
+  if (disk.table_sync_ns > 0) {
+    j["table_sync_latency_ns"] = disk.table_sync_ns;
+    j["table_sync_bytes"] = disk.table_sync_bytes;
+  }
   for (const DiskFigures::Capped& c : disk.capped) {
     j["capped_by_throttle"][c.figure] = {{"measured", c.measured},
                                          {"limit", c.limit}};

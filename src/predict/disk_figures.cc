@@ -35,6 +35,21 @@ const ProbeResult* SyncPoint(const std::vector<ProbeResult>& probes) {
   return best;
 }
 
+// LevelDB's table file: the append + fdatasync its compaction does per
+// table (model.h, sync_file_ns).
+constexpr uint64_t kTableSyncBytes = 2u << 20;
+
+const ProbeResult* TableSyncPoint(const std::vector<ProbeResult>& probes) {
+  for (const ProbeResult& p : probes) {
+    if (p.probe == "fsync" && Usable(p) && p.params.method == "fdatasync" &&
+        p.params.pattern == "append" && p.params.writes_per_op == 1 &&
+        p.params.block_size_bytes == kTableSyncBytes && MeanNs(p)) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
 const ProbeResult* Named(const std::vector<ProbeResult>& probes,
                          const std::string& name) {
   for (const ProbeResult& p : probes) {
@@ -100,7 +115,7 @@ std::vector<std::string> ModelProbeArgs() {
   return {
       "--quick",        "--probes",      "seq_read,rand_read,seq_write,fsync",
       "--queue-depths", "1,32",          "--fsync-methods",
-      "fdatasync",      "--fsync-sizes", "512",
+      "fdatasync",      "--fsync-sizes", "512,2MiB",
       "--fsync-modes",  "append",        "--file-size",
       "64MiB",          "--duration",    "500ms",
       "--warmup",       "100ms"};
@@ -122,6 +137,11 @@ Result<DiskFigures> DiskFiguresFromProbes(
     d.source.emplace_back("sync_ns", p->name);
   } else {
     missing.push_back("an fsync fdatasync append point");
+  }
+  if (const ProbeResult* p = TableSyncPoint(probes)) {
+    d.table_sync_ns = *MeanNs(*p);
+    d.table_sync_bytes = static_cast<double>(kTableSyncBytes);
+    d.source.emplace_back("table_sync_ns", p->name);
   }
   if (const ProbeResult* p = Named(probes, "rand_read.4k.qd1");
       p && MeanNs(*p)) {

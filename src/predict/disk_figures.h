@@ -18,6 +18,7 @@ namespace disktune::predict {
 // found), the WAL's pattern: a small record appended to a growing file.
 // read_ns: rand_read.4k.qd1; read_iops: the best rand_read point.
 // seq_read_Bps: seq_read.1m.qd1; seq_write_Bps: the best 1 MiB seq_write.
+// table_sync_ns (optional): the 2 MiB "fdatasync ... append" point.
 // Means, not medians: throughput is the inverse of the mean time per op.
 // InvalidArgument naming the missing points (and the probe command that
 // measures them) when one is absent or not ok; `missing` (may be null) then

@@ -109,15 +109,23 @@ void PredictWrites(const Workload& w, const EngineFacts& f,
   }
   e->derived["table_write_amplification"] = wa_t;
   e->derived["device_write_bytes_per_op"] = device_bytes;
-  e->ceilings.push_back(
-      {Bound::kWriteBandwidth, d.seq_write_Bps / std::max(1.0, device_bytes)});
-  if (f.shape.syncs_table_files && f.shape.table_file_bytes > 0) {
-    double table_bytes_per_op = table * wa_t;
-    e->ceilings.push_back(
-        {Bound::kSyncLatency, static_cast<double>(f.shape.table_file_bytes) /
-                                  (table_bytes_per_op * d.sync_ns * 1e-9)});
+  const double bandwidth = d.seq_write_Bps / std::max(1.0, device_bytes);
+  e->ceilings.push_back({Bound::kWriteBandwidth, bandwidth});
+  if (!f.shape.syncs_table_files || f.shape.table_file_bytes == 0) {
+    Lowest(e);
+    return;
   }
-  Lowest(e);
+  // The compaction thread merges, then syncs each table it finishes.
+  const double file = static_cast<double>(f.shape.table_file_bytes);
+  const double sync_file_ns = TableSyncNs(d, file);
+  const double sync_per_op = table * wa_t * sync_file_ns / file;
+  e->derived["table_sync_ns"] = sync_file_ns;
+  e->ceilings.push_back({Bound::kSyncLatency, 1e9 / sync_per_op});
+  Serial(f.cpu_ns, sync_per_op, Bound::kSyncLatency, e);
+  if (bandwidth < e->ops_per_sec) {
+    e->ops_per_sec = bandwidth;
+    e->bound = Bound::kWriteBandwidth;
+  }
 }
 
 void PredictReads(const Workload& w, const EngineFacts& f, const DiskFigures& d,
@@ -151,6 +159,14 @@ double FormulaDeviceBytesPerOp(const Workload& w, const LsmShape& shape) {
   const double data = static_cast<double>(w.distinct_entries) * table;
   return static_cast<double>(w.key_bytes + w.value_bytes) +
          table * TableWriteAmplification(shape, w.kind, data);
+}
+
+double TableSyncNs(const DiskFigures& d, double file_bytes) {
+  if (d.table_sync_ns > 0 && d.table_sync_bytes > 0) {
+    return std::max(d.sync_ns,
+                    d.table_sync_ns * file_bytes / d.table_sync_bytes);
+  }
+  return d.sync_ns + file_bytes / std::max(1.0, d.seq_write_Bps) * 1e9;
 }
 
 double ReadMissesPerOp(const Workload& w, const LsmShape& shape,

@@ -14,8 +14,9 @@
 //                                                fdatasync per op; async
 //                                                fills: LevelDB syncs each
 //                                                table file it finishes, so
-//                                                Cs = file_bytes /
-//                                                (E_table x WA_t x sync_ns)
+//                                                Cs = 1e9 / t_s with
+//                                                t_s = E_table x WA_t x
+//                                                sync_file_ns / file_bytes
 //   read_iops        Cr = 1e9 / (m x read_ns)    m device reads per op
 //   read_bandwidth   Cb = seq_read_Bps / (m_b x E_table)
 //
@@ -44,10 +45,19 @@
 // into the memtable; LevelDB writes it out as a table the page cache keeps):
 // cold reads of it miss as warm ones do.
 //
+// sync_file_ns, the time to sync a table file just written: the probe's
+// append of table_sync_bytes (2 MiB, LevelDB's table) + fdatasync, scaled
+// to the file's size, and never below a small append's sync_ns:
+// max(sync_ns, table_sync_ns x file_bytes / table_sync_bytes); without that
+// point, sync_ns + file_bytes / write_Bps (write back the file, then flush).
+//
 // Composition. Where the resources work one after the other for one thread
 // (a synchronous Get that waits for its read, a put that waits for its
-// fdatasync), times add: ops/s = 1e9 / (cpu_ns + device_ns_per_op), and the
-// bound is the larger term. Where they overlap (writeback and compaction in
+// fdatasync, LevelDB's one compaction thread that merges a table and then
+// syncs it while the writers wait on level 0), times add: ops/s = 1e9 /
+// (cpu_ns + device_ns_per_op), and the bound is the larger term. For
+// LevelDB's async fills that is cpu_ns + t_s, then the write bandwidth
+// ceiling over it. Where they overlap (writeback and compaction in
 // the background, readahead ahead of an iterator), the prediction is the
 // lowest ceiling and the bound its resource. write_stall is never predicted
 // from probes alone; the report names it as the cause of a miss when the
@@ -83,6 +93,9 @@ struct DiskFigures {
   double read_iops = 0;      // best 4 KiB random-read IOPS over queue depths
   double seq_read_Bps = 0;   // 1 MiB sequential reads, bytes/s
   double seq_write_Bps = 0;  // 1 MiB sequential writes, bytes/s
+  // Mean of one append of table_sync_bytes + fdatasync (0: not measured).
+  double table_sync_ns = 0;
+  double table_sync_bytes = 0;
   // Probe point name per figure: "sync_ns" -> "fsync.fdatasync.512.append".
   std::vector<std::pair<std::string, std::string>> source;
   // Figures a device class's limits held below what its probe measured
@@ -167,6 +180,9 @@ double TableWriteAmplification(const LsmShape& shape, Kind kind,
 // record plus the table bytes, E_user + E_table x WA_t (W above), for the
 // workload's distinct entries.
 double FormulaDeviceBytesPerOp(const Workload& w, const LsmShape& shape);
+// sync_file_ns above: the time to sync a table file of `file_bytes` just
+// written.
+double TableSyncNs(const DiskFigures& d, double file_bytes);
 // Expected device reads per lookup (m above).
 double ReadMissesPerOp(const Workload& w, const LsmShape& shape,
                        double data_bytes);
