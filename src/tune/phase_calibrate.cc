@@ -6,7 +6,7 @@
 
 #include "src/core/units.h"
 #include "src/tune/phases.h"
-#include "src/tune/tune_state.h"
+#include "src/tune/tune_context.h"
 
 namespace disktune::tune::phases {
 namespace {
@@ -20,16 +20,18 @@ constexpr double kCalibrationRunShare = 10;
 
 }  // namespace
 
-Result<CostModel> Calibrate(TuneState& st) {
-  const Workload& w = st.res.workload;
-  st.progress->Info("tune: " + std::to_string(st.res.candidates.size()) +
-                    " candidates after the rules; calibrating trial cost");
-  auto c1 = st.trials->Run(st.res.baseline, st.s_rank, "calibrate");
+Result<CostModel> Calibrate(const TuneContext& ctx) {
+  const SetupOutcome& setup = ctx.setup;
+  const Workload& w = setup.workload;
+  const double s_rank = setup.s_rank;
+  ctx.run.progress->Info("tune: " + std::to_string(setup.candidates.size()) +
+                         " candidates after the rules; calibrating trial cost");
+  auto c1 = ctx.trials.Run(setup.baseline, s_rank, "calibrate");
   if (!c1.ok()) return c1.status().WithContext("baseline trial");
   const double first = static_cast<double>(c1->Cost());
   CostModel cost(kCalibrationFixedShare * first,
-                 (1 - kCalibrationFixedShare) * first / st.s_rank);
-  cost.Observe(st.s_rank, c1->Cost());
+                 (1 - kCalibrationFixedShare) * first / s_rank);
+  cost.Observe(s_rank, c1->Cost());
   // Up the scales while a run is cheap: beyond the largest scale it has
   // seen the cost model grows as scale^1.5 at least, so from copies
   // hundreds of times smaller than the full size it overestimates a
@@ -38,20 +40,21 @@ Result<CostModel> Calibrate(TuneState& st) {
   // at 64 MiB, calibrated at scales 0.001 and 0.004 only, it put a
   // full-size trial at 2,810 s; db_bench's defaults ran the full size in
   // 343 s.
-  for (double last = st.s_rank;;) {
+  for (double last = s_rank;;) {
     double next = EffectiveScale(w, std::min(1.0, 4 * last));
     if (next <= last ||
-        st.Remaining() <= kCalibrationRunShare * cost.Estimate(next)) {
+        ctx.Remaining() <= kCalibrationRunShare * cost.Estimate(next)) {
       break;
     }
-    auto c = st.trials->Run(st.res.baseline, next, "calibrate");
+    auto c = ctx.trials.Run(setup.baseline, next, "calibrate");
     if (!c.ok()) return c.status().WithContext("baseline trial");
     cost.Observe(next, c->Cost());
     last = next;
   }
-  st.progress->Info("tune: a trial costs ~" + FormatDuration(cost.fixed_ns()) +
-                    " + " + FormatDuration(cost.per_scale_ns()) +
-                    " x scale (scale 1 = the full workload)");
+  ctx.run.progress->Info("tune: a trial costs ~" +
+                         FormatDuration(cost.fixed_ns()) + " + " +
+                         FormatDuration(cost.per_scale_ns()) +
+                         " x scale (scale 1 = the full workload)");
   return cost;
 }
 

@@ -6,7 +6,7 @@
 
 #include "src/core/units.h"
 #include "src/tune/phases.h"
-#include "src/tune/tune_state.h"
+#include "src/tune/tune_context.h"
 
 namespace disktune::tune::phases {
 namespace {
@@ -22,9 +22,10 @@ const RuleRecord* FindRecord(const std::vector<RuleRecord>& rules,
 }
 
 // The unjudged shape that names knob k, if any.
-const UnjudgedShape* UnjudgedFor(const TuneResult& res, Knob k) {
+const UnjudgedShape* UnjudgedFor(const std::vector<UnjudgedShape>& unjudged,
+                                 Knob k) {
   const std::string name = std::string(KnobName(k)) + " ";
-  for (const UnjudgedShape& u : res.unjudged) {
+  for (const UnjudgedShape& u : unjudged) {
     if (u.knobs.starts_with(name) ||
         u.knobs.find(", " + name) != std::string::npos) {
       return &u;
@@ -35,7 +36,8 @@ const UnjudgedShape* UnjudgedFor(const TuneResult& res, Knob k) {
 
 // The evidence for check.changed[i], the knob the winner changed, with the
 // A/B's outcome (`significant`) and the rule's decision.
-KnobEvidence ChangedKnobEvidence(const TuneState& st,
+KnobEvidence ChangedKnobEvidence(const TuneContext& ctx,
+                                 const ShapeGuard& shape,
                                  const KnobCheckOutcome& check,
                                  const VerifyOutcome& verified,
                                  bool significant, size_t i,
@@ -88,8 +90,8 @@ KnobEvidence ChangedKnobEvidence(const TuneState& st,
                      "defaults, so the default stays";
   } else if (proof == KnobProof::kRule) {
     e.outcome = KnobOutcome::kRule;
-    e.reason = Guarded(st, k) && st.shape.deep_scale > 0
-                   ? std::string(st.shape.shape_on_rule
+    e.reason = Guarded(ctx, k) && shape.deep_scale > 0
+                   ? std::string(shape.shape_on_rule
                                      ? "taken from the rule and judged by the "
                                        "A/B: the search's trials"
                                      : "judged by the A/B: the knob check's "
@@ -97,7 +99,7 @@ KnobEvidence ChangedKnobEvidence(const TuneState& st,
                          " are not faithful for it (their data within the "
                          "memtables and cache, or fewer LSM levels than the "
                          "full size's), and only from scale " +
-                         Fixed(st.shape.deep_scale, 3) +
+                         Fixed(shape.deep_scale, 3) +
                          " does its effect on the LSM show; the A/B ran at " +
                          Fixed(verified.ab_scale, 3) + "; " + rule
                    : "kept on the rule: the scaled trial has too few tables to "
@@ -118,29 +120,32 @@ KnobEvidence ChangedKnobEvidence(const TuneState& st,
 
 }  // namespace
 
-Judgement Judge(const TuneState& st, const KnobCheckOutcome& check,
-                const VerifyOutcome& verified) {
-  const TuneResult& res = st.res;
+Judgement Judge(const TuneContext& ctx, const SearchPhaseResult& searched,
+                const KnobCheckOutcome& check, const VerifyOutcome& verified) {
+  const SetupOutcome& setup = ctx.setup;
+  const std::string& engine = ctx.run.req.engine;
+  const std::vector<UnjudgedShape> unjudged_shapes =
+      AllUnjudged(searched, verified);
   const std::vector<Knob>& changed = check.changed;
   Judgement out;
   bool& significant = out.significant;
   significant = verified.significant;
-  out.recommendation = significant ? verified.candidate : res.baseline;
+  out.recommendation = significant ? verified.candidate : setup.baseline;
   for (Knob k : AllKnobs()) {
     // A knob the engine has no such option for (RocksDB's own, for
     // LevelDB) has no outcome to state.
-    if (k.spec != nullptr && !KnobDefault(*k.spec, res.engine)) continue;
+    if (k.spec != nullptr && !KnobDefault(*k.spec, engine)) continue;
     KnobEvidence e;
     e.knob = k;
-    const RuleRecord* rec = FindRecord(res.rules, KnobName(k));
+    const RuleRecord* rec = FindRecord(setup.rules, KnobName(k));
     std::string rule = rec ? rec->decision : "";
     auto it = std::find(changed.begin(), changed.end(), k);
-    const UnjudgedShape* unjudged = UnjudgedFor(res, k);
+    const UnjudgedShape* unjudged = UnjudgedFor(unjudged_shapes, k);
     const bool put_back =
         std::find(verified.unfaithful.begin(), verified.unfaithful.end(), k) !=
         verified.unfaithful.end();
     if (put_back || (it == changed.end() && unjudged != nullptr &&
-                     !KnobDiffers(out.recommendation, res.baseline, k))) {
+                     !KnobDiffers(out.recommendation, setup.baseline, k))) {
       e.outcome = KnobOutcome::kDefault;
       e.reason = "not judged: " + UnjudgedText(*unjudged) +
                  ", so the default stays; rule: " + rule;
@@ -149,13 +154,13 @@ Judgement Judge(const TuneState& st, const KnobCheckOutcome& check,
       bool tried = rec != nullptr && rec->candidates.size() > 1;
       e.reason = tried ? "the search kept the default; rule: " + rule : rule;
     } else {
-      e = ChangedKnobEvidence(st, check, verified, significant,
+      e = ChangedKnobEvidence(ctx, searched.shape, check, verified, significant,
                               static_cast<size_t>(it - changed.begin()), rule);
     }
     out.knobs.push_back(e);
   }
-  auto split = SplitBudget(st.model, st.req.memory_budget_bytes, res.shape,
-                           out.recommendation, std::nullopt);
+  auto split = SplitBudget(ctx.run.model, ctx.run.req.memory_budget_bytes,
+                           setup.shape, out.recommendation, std::nullopt);
   if (!split.ok() ||
       out.recommendation.cache_bytes() > split->cache_room_bytes) {
     // A subset of the winner's knobs can need more index memory than the
@@ -164,7 +169,7 @@ Judgement Judge(const TuneState& st, const KnobCheckOutcome& check,
                         ConfigText(out.recommendation) +
                         ") would overrun the memory budget; the defaults "
                         "stay");
-    out.recommendation = res.baseline;
+    out.recommendation = setup.baseline;
     significant = false;
     for (KnobEvidence& e : out.knobs) {
       if (e.outcome == KnobOutcome::kWon || e.outcome == KnobOutcome::kRule)
@@ -174,16 +179,16 @@ Judgement Judge(const TuneState& st, const KnobCheckOutcome& check,
   // A recommended knob names the facts its rule read, the model's
   // prediction for the recommendation, and the A/B that decided it.
   std::optional<double> predicted;
-  for (const auto& [c, p] : st.predicted) {
+  for (const auto& [c, p] : setup.predicted) {
     if (SameKnobs(c, out.recommendation)) predicted = p;
   }
   for (KnobEvidence& e : out.knobs) {
     if (e.outcome != KnobOutcome::kWon && e.outcome != KnobOutcome::kRule)
       continue;
-    const RuleRecord* rec = FindRecord(res.rules, KnobName(e.knob));
+    const RuleRecord* rec = FindRecord(setup.rules, KnobName(e.knob));
     if (rec != nullptr) e.reason += " (facts: " + rec->fact + ")";
     if (predicted) {
-      e.reason += "; the " + res.ranking_model + " predicted " +
+      e.reason += "; the " + setup.ranking_model + " predicted " +
                   Thousands(static_cast<uint64_t>(*predicted)) + " ops/s";
     }
     e.reason += "; decided by the A/B at scale " + Fixed(verified.ab_scale, 3) +
@@ -192,8 +197,9 @@ Judgement Judge(const TuneState& st, const KnobCheckOutcome& check,
   }
   // The split of the cache as recommended (a capped cache holds the
   // overhead of its own capacity, not of the room it left).
-  split = SplitBudget(st.model, st.req.memory_budget_bytes, res.shape,
-                      out.recommendation, out.recommendation.cache_bytes());
+  split =
+      SplitBudget(ctx.run.model, ctx.run.req.memory_budget_bytes, setup.shape,
+                  out.recommendation, out.recommendation.cache_bytes());
   if (split.ok()) out.memory = *split;
   return out;
 }

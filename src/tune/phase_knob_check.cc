@@ -8,7 +8,7 @@
 #include "src/core/units.h"
 #include "src/tune/passengers.h"
 #include "src/tune/phases.h"
-#include "src/tune/tune_state.h"
+#include "src/tune/tune_context.h"
 
 namespace disktune::tune::phases {
 namespace {
@@ -19,34 +19,35 @@ using KnobGains = std::vector<std::optional<Gain>>;
 // When no changed knob survived leave-one-out: each judged knob alone
 // against the defaults, interleaved in rounds at the knob check's scale, if
 // the rounds fit before the A/B's minimum. Sets out->knob_trials[i].alone.
-Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns,
-               KnobCheckOutcome* out) {
-  const TuneResult& res = st.res;
-  const TuneConfig base = WithBudgetCache(st.in, st.space, res.baseline);
+Status SoloAbs(const TuneContext& ctx, double s_k, int max_rounds,
+               double ab_min_ns, KnobCheckOutcome* out) {
+  const SetupOutcome& setup = ctx.setup;
+  const TuneConfig base =
+      WithBudgetCache(setup.in, setup.space, setup.baseline);
   std::vector<size_t> solo;
   std::vector<TuneConfig> configs = {base};
   for (size_t i = 0; i < out->changed.size(); i++) {
     if (out->knob_trials[i].by_rule) continue;
-    TuneConfig c = res.baseline;
+    TuneConfig c = setup.baseline;
     CopyKnob(out->winner, out->changed[i], &c);
     solo.push_back(i);
-    configs.push_back(WithBudgetCache(st.in, st.space, c));
+    configs.push_back(WithBudgetCache(setup.in, setup.space, c));
   }
   // At the knob check's scale when the rounds fit, else at the largest
   // scale that does (no smaller than the smallest worth ranking on).
   const double n = static_cast<double>(configs.size());
-  const double avail = st.Remaining() - ab_min_ns;
+  const double avail = ctx.Remaining() - ab_min_ns;
   double scale = s_k;
-  if (kMinRepeats * n * st.cost->Estimate(scale) > avail) {
-    scale = EffectiveScale(res.workload,
-                           FitScale(st.Plan(), kMinRepeats * n, avail));
+  if (kMinRepeats * n * out->cost.Estimate(scale) > avail) {
+    scale = EffectiveScale(
+        setup.workload, FitScale(ctx.Plan(out->cost), kMinRepeats * n, avail));
   }
-  const double round_ns = st.cost->Estimate(scale) * n;
-  if (scale < st.s_rank || kMinRepeats * round_ns > avail) {
+  const double round_ns = out->cost.Estimate(scale) * n;
+  if (scale < setup.s_rank || kMinRepeats * round_ns > avail) {
     out->notes.push_back(
         "no changed knob survived leave-one-out, and an A/B of each alone "
         "did not fit in the time left (~" +
-        FormatDuration(kMinRepeats * st.cost->Estimate(s_k) * n) +
+        FormatDuration(kMinRepeats * out->cost.Estimate(s_k) * n) +
         " at the knob check's scale): none is recommended on its own");
     return Status::OK();
   }
@@ -56,7 +57,7 @@ Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns,
   }
   std::vector<std::vector<double>> scores(configs.size());
   for (int round = 0; round < max_rounds; round++) {
-    if (round >= kMinRepeats && round_ns > st.Remaining() - ab_min_ns) {
+    if (round >= kMinRepeats && round_ns > ctx.Remaining() - ab_min_ns) {
       break;
     }
     for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
@@ -65,8 +66,8 @@ Status SoloAbs(TuneState& st, double s_k, int max_rounds, double ab_min_ns,
           std::to_string(max_rounds) + ": " +
           (i == 0 ? std::string("defaults")
                   : std::string("only ") + KnobName(out->changed[solo[i - 1]]));
-      DT_RETURN_IF_ERROR(
-          ScoreTrial(st, configs[i], scale, label, "knob A/B", &scores[i]));
+      DT_RETURN_IF_ERROR(ScoreTrial(ctx, &out->cost, configs[i], scale, label,
+                                    "knob A/B", &scores[i]));
     }
   }
   // BlockedGains gives the defaults' gain over each; a knob's is its inverse.
@@ -114,7 +115,8 @@ bool MayStayOnRule(Knob k) {
 // instead of its preferred pairs: otherwise a tune whose knobs are all
 // undecided keeps the defaults and leaves that time unused (the same
 // record).
-Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
+Status ExtendKnobCheck(const TuneContext& ctx,
+                       const std::vector<TuneConfig>& configs,
                        const std::vector<size_t>& judged, double s_k,
                        double ab_reserve_ns, double ab_min_ns,
                        std::vector<std::vector<double>>* scores,
@@ -133,9 +135,9 @@ Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
       std::any_of(judged.begin(), judged.end(),
                   [&](size_t i) { return MayStayOnRule(out->changed[i]); });
   const double reserve = ab_runs_anyway ? ab_reserve_ns : ab_min_ns;
-  const double spare = kExtraKnobRoundsShare * (st.Remaining() - reserve);
+  const double spare = kExtraKnobRoundsShare * (ctx.Remaining() - reserve);
   const ExtraKnobRounds plan =
-      PlanExtraKnobRounds(now, spare, st.cost->Estimate(s_k), done);
+      PlanExtraKnobRounds(now, spare, out->cost.Estimate(s_k), done);
   auto names_of = [&](const std::vector<size_t>& positions) {
     std::string names;
     for (size_t j : positions) {
@@ -169,8 +171,8 @@ Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
       const size_t i = rows[p];
       std::string label =
           KnobCheckLabel(out->changed, judged, i, done + r, done + extra);
-      DT_RETURN_IF_ERROR(
-          ScoreTrial(st, configs[i], s_k, label, "knob check", &(*scores)[i]));
+      DT_RETURN_IF_ERROR(ScoreTrial(ctx, &out->cost, configs[i], s_k, label,
+                                    "knob check", &(*scores)[i]));
     }
   }
   std::vector<std::vector<double>> sub;
@@ -188,10 +190,10 @@ Status ExtendKnobCheck(TuneState& st, const std::vector<TuneConfig>& configs,
 // Reads, when the A/B's copy is shallower than the full size: the check and
 // the A/B run on copies, which do not show what a knob that shapes the LSM
 // does at full size, so those knobs go back to their defaults.
-void KeepShapeKnobsAtDefault(const TuneState& st, double ab_scale,
+void KeepShapeKnobsAtDefault(const TuneContext& ctx, double ab_scale,
                              KnobCheckOutcome* out) {
   for (Knob k : AllKnobs()) {
-    if (Guarded(st, k) && KnobDiffers(out->winner, st.res.baseline, k)) {
+    if (Guarded(ctx, k) && KnobDiffers(out->winner, ctx.setup.baseline, k)) {
       out->notes.push_back(std::string(KnobName(k)) +
                            " stays at its default: the A/B runs on a copy "
                            "of scale " +
@@ -200,14 +202,15 @@ void KeepShapeKnobsAtDefault(const TuneState& st, double ab_scale,
                            "reads");
     }
   }
-  out->winner = WithDefaultShape(st, out->winner);
+  out->winner = WithDefaultShape(ctx, out->winner);
 }
 
 // The knobs `winner` changes from the baseline.
-std::vector<Knob> ChangedKnobs(const TuneState& st, const TuneConfig& winner) {
+std::vector<Knob> ChangedKnobs(const TuneContext& ctx,
+                               const TuneConfig& winner) {
   std::vector<Knob> changed;
   for (Knob k : AllKnobs()) {
-    if (KnobDiffers(winner, st.res.baseline, k)) changed.push_back(k);
+    if (KnobDiffers(winner, ctx.setup.baseline, k)) changed.push_back(k);
   }
   return changed;
 }
@@ -227,22 +230,23 @@ struct KnobCheckPlan {
 // one); the A/B gets what remains. The check's scale depends on what it
 // judges, and what it judges on its scale: at most a second fit, without
 // the shape knobs.
-KnobCheckPlan PlanJudgedKnobs(const TuneState& st,
+KnobCheckPlan PlanJudgedKnobs(const TuneContext& ctx, const ShapeGuard& shape,
+                              const CostModel& cost,
                               const std::vector<Knob>& changed,
                               double ab_scale) {
   KnobCheckPlan kp;
-  const PlanShares& shares = *st.shape.shares;
+  const PlanShares& shares = *shape.shares;
   for (double at : {ab_scale, 0.0}) {
     kp.judged.clear();
     for (size_t i = 0; i < changed.size(); i++) {
-      if (IsJudged(st, st.shape, changed[i], at)) kp.judged.push_back(i);
+      if (IsJudged(ctx, shape, changed[i], at)) kp.judged.push_back(i);
     }
     kp.check_runs =
         KnobCheckRuns(changed.size(), kp.judged.size(), shares.knob_rounds);
-    kp.plan = PlanKnobCheck(st.Plan(), shares, st.Remaining(), ab_scale,
+    kp.plan = PlanKnobCheck(ctx.Plan(cost), shares, ctx.Remaining(), ab_scale,
                             kp.check_runs, kp.judged.size());
     if (std::all_of(kp.judged.begin(), kp.judged.end(), [&](size_t i) {
-          return IsJudged(st, st.shape, changed[i], kp.plan.knob_scale);
+          return IsJudged(ctx, shape, changed[i], kp.plan.knob_scale);
         })) {
       return kp;
     }
@@ -252,13 +256,14 @@ KnobCheckPlan PlanJudgedKnobs(const TuneState& st,
 
 // The knob check's plan, and out->changed; for reads, the changed knobs it
 // cannot judge go back to their defaults first (see below).
-KnobCheckPlan PlanCheck(const TuneState& st, double ab_scale,
-                        KnobCheckOutcome* out) {
-  out->changed = ChangedKnobs(st, out->winner);
-  KnobCheckPlan kp = PlanJudgedKnobs(st, out->changed, ab_scale);
+KnobCheckPlan PlanCheck(const TuneContext& ctx, const ShapeGuard& shape,
+                        double ab_scale, KnobCheckOutcome* out) {
+  out->changed = ChangedKnobs(ctx, out->winner);
+  KnobCheckPlan kp =
+      PlanJudgedKnobs(ctx, shape, out->cost, out->changed, ab_scale);
   const std::vector<Knob>& changed = out->changed;
   const std::vector<size_t>& judged = kp.judged;
-  if (!WritesScored(st) && !judged.empty() && judged.size() < changed.size()) {
+  if (!WritesScored(ctx) && !judged.empty() && judged.size() < changed.size()) {
     // Reads: the A/B's gain would come from the knobs the check judges, and
     // a knob that shapes the LSM, which the check's copies cannot judge,
     // would ride on it (no passengers; benchmarks/README.md, Tuner design
@@ -269,15 +274,15 @@ KnobCheckPlan PlanCheck(const TuneState& st, double ab_scale,
         names.push_back(KnobName(changed[i]));
       }
     }
-    out->winner = WithDefaultShape(st, out->winner);
+    out->winner = WithDefaultShape(ctx, out->winner);
     out->notes.push_back(
         Join(names, ", ") +
         " kept at the default: the knob check cannot run them at full size "
         "in the time left, the only size that shows a knob's effect on the "
         "LSM for reads, and the A/B would credit them with the gain of the "
         "knobs the check judges");
-    out->changed = ChangedKnobs(st, out->winner);
-    kp = PlanJudgedKnobs(st, out->changed, ab_scale);
+    out->changed = ChangedKnobs(ctx, out->winner);
+    kp = PlanJudgedKnobs(ctx, shape, out->cost, out->changed, ab_scale);
   }
   return kp;
 }
@@ -285,16 +290,18 @@ KnobCheckPlan PlanCheck(const TuneState& st, double ab_scale,
 // The check's interleaved rounds: the winner and, per judged knob, the
 // winner with that knob reverted; returns each changed knob's gain
 // (leave-one-out).
-Result<KnobGains> RunKnobCheckRounds(TuneState& st, const KnobCheckPlan& kp,
-                                     double ab_min_ns, double ab_reserve_ns,
+Result<KnobGains> RunKnobCheckRounds(const TuneContext& ctx,
+                                     const ShapeGuard& shape,
+                                     const KnobCheckPlan& kp, double ab_min_ns,
+                                     double ab_reserve_ns,
                                      KnobCheckOutcome* out) {
-  const TuneResult& res = st.res;
+  const SetupOutcome& setup = ctx.setup;
   const std::vector<Knob>& changed = out->changed;
   const std::vector<size_t>& judged = kp.judged;
   const double s_k = kp.plan.knob_scale;
   auto revert = [&](TuneConfig c, Knob k) {
-    CopyKnob(res.baseline, k, &c);
-    return WithBudgetCache(st.in, st.space, c);
+    CopyKnob(setup.baseline, k, &c);
+    return WithBudgetCache(setup.in, setup.space, c);
   };
   KnobGains gain(changed.size(), std::nullopt);
   if (kp.check_runs <= 0) return gain;
@@ -309,24 +316,24 @@ Result<KnobGains> RunKnobCheckRounds(TuneState& st, const KnobCheckPlan& kp,
     // (benchmarks/README.md, Tuner design records: Undecided knobs get
     // more rounds).
     const double reserve =
-        round < st.shape.shares->knob_rounds ? ab_min_ns : ab_reserve_ns;
+        round < shape.shares->knob_rounds ? ab_min_ns : ab_reserve_ns;
     if (round >= kMinRepeats &&
-        st.cost->Estimate(s_k) * static_cast<double>(configs.size()) >
-            st.Remaining() - reserve) {
+        out->cost.Estimate(s_k) * static_cast<double>(configs.size()) >
+            ctx.Remaining() - reserve) {
       break;
     }
     for (size_t i : RoundOrder(configs.size(), static_cast<size_t>(round))) {
       std::string label =
           KnobCheckLabel(changed, judged, i, round, kp.plan.knob_rounds);
-      DT_RETURN_IF_ERROR(
-          ScoreTrial(st, configs[i], s_k, label, "knob check", &scores[i]));
+      DT_RETURN_IF_ERROR(ScoreTrial(ctx, &out->cost, configs[i], s_k, label,
+                                    "knob check", &scores[i]));
     }
   }
   std::vector<Gain> gains = BlockedGains(scores);
   for (size_t j = 0; j < judged.size(); j++) {
     gain[judged[j]] = gains[j];
   }
-  DT_RETURN_IF_ERROR(ExtendKnobCheck(st, configs, judged, s_k, ab_reserve_ns,
+  DT_RETURN_IF_ERROR(ExtendKnobCheck(ctx, configs, judged, s_k, ab_reserve_ns,
                                      ab_min_ns, &scores, &gain, out));
   return gain;
 }
@@ -335,12 +342,12 @@ Result<KnobGains> RunKnobCheckRounds(TuneState& st, const KnobCheckPlan& kp,
 // whose condition the scaled trial cannot reproduce (its few tables all fit
 // in the default open files) are kept on the rule, and so is a knob that
 // shapes the LSM on copies too shallow to judge it.
-std::vector<KnobTrial> RecordKnobTrials(const TuneState& st,
+std::vector<KnobTrial> RecordKnobTrials(const TuneContext& ctx,
                                         const std::vector<Knob>& changed,
                                         const KnobGains& gain,
                                         const std::vector<size_t>& judged,
                                         double s_k) {
-  const TuneResult& res = st.res;
+  const SetupOutcome& setup = ctx.setup;
   std::vector<KnobTrial> trials(changed.size());
   for (size_t i = 0; i < changed.size(); i++) {
     trials[i].leave_one_out = gain[i];
@@ -356,8 +363,8 @@ std::vector<KnobTrial> RecordKnobTrials(const TuneState& st,
     if (won || !MayStayOnRule(k)) {
       continue;
     }
-    TuneConfig b = st.trials->Scaled(res.baseline, s_k);
-    uint64_t tables = st.trials->TablesAt(res.baseline, s_k);
+    TuneConfig b = ctx.trials.Scaled(setup.baseline, s_k);
+    uint64_t tables = ctx.trials.TablesAt(setup.baseline, s_k);
     bool reproducible = b.max_open_files() &&
                         tables > static_cast<uint64_t>(*b.max_open_files());
     if (!reproducible) trials[i].by_rule = true;
@@ -366,49 +373,54 @@ std::vector<KnobTrial> RecordKnobTrials(const TuneState& st,
 }
 
 // The knobs with a proof, on the baseline: the A/B's candidate.
-void ChooseCandidate(const TuneState& st, KnobCheckOutcome* out) {
-  const TuneResult& res = st.res;
+void ChooseCandidate(const TuneContext& ctx, KnobCheckOutcome* out) {
+  const SetupOutcome& setup = ctx.setup;
   const std::vector<Knob>& changed = out->changed;
   out->proofs = RecommendKnobs(out->knob_trials);
   if (changed.size() == 1 && !out->knob_trials[0].by_rule) {
     // One changed knob: the final A/B is its own A/B.
     out->proofs[0] = KnobProof::kOwnAb;
   }
-  TuneConfig candidate = res.baseline;
+  TuneConfig candidate = setup.baseline;
   for (size_t i = 0; i < changed.size(); i++) {
     if (out->proofs[i] != KnobProof::kNone) {
       CopyKnob(out->winner, changed[i], &candidate);
     }
   }
-  candidate = WithBudgetCache(st.in, st.space, candidate);
+  candidate = WithBudgetCache(setup.in, setup.space, candidate);
   out->nothing_kept =
       !changed.empty() &&
-      candidate == WithBudgetCache(st.in, st.space, res.baseline);
+      candidate == WithBudgetCache(setup.in, setup.space, setup.baseline);
   out->candidate = candidate;
 }
 
 }  // namespace
 
-Result<KnobCheckOutcome> CheckKnobs(TuneState& st, const TuneConfig& winner,
-                                    double ab_scale) {
-  KnobCheckOutcome out;
-  out.winner = winner;
-  if (!WritesScored(st) && ab_scale < st.shape.deep_scale) {
-    KeepShapeKnobsAtDefault(st, ab_scale, &out);
+Result<KnobCheckOutcome> CheckKnobs(const TuneContext& ctx,
+                                    const SearchPhaseResult& searched) {
+  // out.cost is the knob check's cost model from here on: the search's,
+  // which every round adds to.
+  KnobCheckOutcome out(searched.cost);
+  const ShapeGuard& shape = searched.shape;
+  const double ab_scale = searched.ab_scale;
+  out.winner = searched.winner;
+  if (!WritesScored(ctx) && ab_scale < shape.deep_scale) {
+    KeepShapeKnobsAtDefault(ctx, ab_scale, &out);
   }
-  const KnobCheckPlan kp = PlanCheck(st, ab_scale, &out);
+  const KnobCheckPlan kp = PlanCheck(ctx, shape, ab_scale, &out);
   out.ab_scale = kp.plan.ab_scale;
   const double s_k = kp.plan.knob_scale;
-  const double ab_min_ns = kAbMinRuns * st.cost->Estimate(out.ab_scale);
+  const double ab_min_ns = kAbMinRuns * out.cost.Estimate(out.ab_scale);
   // What knob-check rounds past the minimum leave to the A/B (plan.h).
-  const double ab_reserve_ns = kAbReserveRuns * st.cost->Estimate(out.ab_scale);
-  auto gain = RunKnobCheckRounds(st, kp, ab_min_ns, ab_reserve_ns, &out);
+  const double ab_reserve_ns = kAbReserveRuns * out.cost.Estimate(out.ab_scale);
+  auto gain =
+      RunKnobCheckRounds(ctx, shape, kp, ab_min_ns, ab_reserve_ns, &out);
   if (!gain.ok()) return gain.status();
-  out.knob_trials = RecordKnobTrials(st, out.changed, *gain, kp.judged, s_k);
+  out.knob_trials = RecordKnobTrials(ctx, out.changed, *gain, kp.judged, s_k);
   if (out.changed.size() >= 2 && NeedsSoloAbs(out.knob_trials)) {
-    DT_RETURN_IF_ERROR(SoloAbs(st, s_k, kp.plan.knob_rounds, ab_min_ns, &out));
+    DT_RETURN_IF_ERROR(SoloAbs(ctx, s_k, kp.plan.knob_rounds, ab_min_ns, &out));
   }
-  ChooseCandidate(st, &out);
+  ChooseCandidate(ctx, &out);
   return out;
 }
 

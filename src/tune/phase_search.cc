@@ -7,7 +7,7 @@
 
 #include "src/core/units.h"
 #include "src/tune/phases.h"
-#include "src/tune/tune_state.h"
+#include "src/tune/tune_context.h"
 
 namespace disktune::tune::phases {
 namespace {
@@ -26,9 +26,9 @@ std::vector<KnobValue> RuleValues(const CandidateSpace& space, Knob k) {
 // for reads a knob that shapes the LSM is judged at
 // full size only: the search ranks no lower, and when full-size trials do
 // not fit, such knobs keep their defaults.
-void KeepShapeForReads(const TuneState& st, double s_search,
+void KeepShapeForReads(const TuneContext& ctx, double s_search,
                        SearchPhaseResult* out) {
-  const TuneResult& res = st.res;
+  const TuneConfig& baseline = ctx.setup.baseline;
   if (s_search >= 1.0) {
     out->shape.deep_scale = 1.0;
     return;
@@ -38,17 +38,16 @@ void KeepShapeForReads(const TuneState& st, double s_search,
   // in every candidate), once.
   std::vector<std::string> names;
   for (Knob k : AllKnobs()) {
-    if (Guarded(st, k) &&
-        std::any_of(out->candidates.begin(), out->candidates.end(),
-                    [&](const TuneConfig& c) {
-                      return KnobDiffers(c, res.baseline, k);
-                    })) {
+    if (Guarded(ctx, k) &&
+        std::any_of(
+            out->candidates.begin(), out->candidates.end(),
+            [&](const TuneConfig& c) { return KnobDiffers(c, baseline, k); })) {
       names.push_back(KnobName(k));
     }
   }
   std::vector<TuneConfig> kept;
   for (const TuneConfig& candidate : out->candidates) {
-    TuneConfig c = WithDefaultShape(st, candidate);
+    TuneConfig c = WithDefaultShape(ctx, candidate);
     if (std::find(kept.begin(), kept.end(), c) == kept.end()) {
       kept.push_back(c);
     }
@@ -68,24 +67,23 @@ void KeepShapeForReads(const TuneState& st, double s_search,
 // Each knob that shapes the LSM, with values left by the rules, takes the
 // rule's first value some of `kept` holds (else the defaults'): `kept` loses
 // the candidates without it; `taken` and `untried` name the values.
-void TakeRuleValues(const TuneState& st, std::vector<TuneConfig>* kept,
+void TakeRuleValues(const TuneContext& ctx, std::vector<TuneConfig>* kept,
                     std::vector<std::string>* taken,
                     std::vector<std::string>* untried) {
-  const TuneResult& res = st.res;
+  const TuneConfig& baseline = ctx.setup.baseline;
   for (Knob k : AllKnobs()) {
-    if (!Guarded(st, k) || k.spec == nullptr) continue;
+    if (!Guarded(ctx, k) || k.spec == nullptr) continue;
     auto holds = [k](KnobValue v) {
       return [k, v](const TuneConfig& c) { return KnobValueOf(c, k) == v; };
     };
-    std::vector<KnobValue> values = RuleValues(st.space, k);
+    std::vector<KnobValue> values = RuleValues(ctx.setup.space, k);
     if (values.size() < 2) continue;
     auto pick = std::find_if(values.begin(), values.end(), [&](KnobValue v) {
-      return v != KnobValueOf(res.baseline, k) &&
+      return v != KnobValueOf(baseline, k) &&
              std::any_of(kept->begin(), kept->end(), holds(v));
     });
     if (pick == values.end())
-      pick =
-          std::find(values.begin(), values.end(), KnobValueOf(res.baseline, k));
+      pick = std::find(values.begin(), values.end(), KnobValueOf(baseline, k));
     if (pick == values.end()) continue;
     const KnobValue v = *pick;
     std::erase_if(*kept, [&](const TuneConfig& c) { return !holds(v)(c); });
@@ -93,7 +91,7 @@ void TakeRuleValues(const TuneState& st, std::vector<TuneConfig>* kept,
                      disktune::KnobValueText(*k.spec, v));
     // The defaults' value is measured anyway, in the baseline.
     for (KnobValue u : values) {
-      if (u != v && u != KnobValueOf(res.baseline, k)) {
+      if (u != v && u != KnobValueOf(baseline, k)) {
         untried->push_back(std::string(k.spec->name) + " " +
                            disktune::KnobValueText(*k.spec, u));
       }
@@ -117,32 +115,32 @@ void TakeRuleValues(const TuneState& st, std::vector<TuneConfig>* kept,
 // ranks the other knobs, and the A/B, given the larger share of
 // kPlanShapeOnRule at the largest scale it affords, judges them; otherwise
 // the search ranks no lower than deep_scale.
-void TakeShapeFromRule(const TuneState& st, double s_search, double search_ns,
-                       SearchPhaseResult* out) {
-  const TuneResult& res = st.res;
-  const Trials& trials = *st.trials;
+void TakeShapeFromRule(const TuneContext& ctx, double s_search,
+                       double search_ns, SearchPhaseResult* out) {
+  const TuneConfig& baseline = ctx.setup.baseline;
+  const Trials& trials = ctx.trials;
   auto changes_shape = [&](const TuneConfig& c) {
-    return ChangesGuarded(st, c);
+    return ChangesGuarded(ctx, c);
   };
   if (std::none_of(out->candidates.begin() + 1, out->candidates.end(),
                    changes_shape)) {
     return;
   }
-  if (!WritesScored(st)) {
-    KeepShapeForReads(st, s_search, out);
+  if (!WritesScored(ctx)) {
+    KeepShapeForReads(ctx, s_search, out);
     return;
   }
-  const int full_depth = trials.FidelityAt(res.baseline, 1.0).full_levels;
+  const int full_depth = trials.FidelityAt(baseline, 1.0).full_levels;
   // The copy each candidate needs to be judged on (fidelity.h).
   auto need_of = [&](const TuneConfig& c) {
-    return changes_shape(c) ? FaithfulScale(st, c) : 0.0;
+    return changes_shape(c) ? FaithfulScale(ctx, c) : 0.0;
   };
   out->shape.deep_scale = 0;
   for (const TuneConfig& c : out->candidates) {
     out->shape.deep_scale = std::max(out->shape.deep_scale, need_of(c));
   }
   const double deep_rung_ns = static_cast<double>(out->candidates.size()) *
-                              st.cost->Estimate(out->shape.deep_scale);
+                              out->cost.Estimate(out->shape.deep_scale);
   const bool shallow = s_search < out->shape.deep_scale;
   out->shape.shape_on_rule = shallow || deep_rung_ns > search_ns;
   if (!out->shape.shape_on_rule) return;
@@ -151,9 +149,9 @@ void TakeShapeFromRule(const TuneState& st, double s_search, double search_ns,
   // The largest copy the A/B affords with the larger share it gets when
   // it judges these knobs: a candidate whose shape needs a larger one
   // keeps the defaults' shape (no verdict on a copy that cannot show it).
-  const double ab_cap =
-      PlanTune(st.Plan(), kPlanShapeOnRule, st.Remaining(), st.s_rank, 0)
-          .ab_scale;
+  const double ab_cap = PlanTune(ctx.Plan(out->cost), kPlanShapeOnRule,
+                                 ctx.Remaining(), ctx.setup.s_rank, 0)
+                            .ab_scale;
   std::vector<TuneConfig> kept;
   for (size_t i = 1; i < out->candidates.size(); i++) {
     const TuneConfig& c = out->candidates[i];
@@ -161,18 +159,18 @@ void TakeShapeFromRule(const TuneState& st, double s_search, double search_ns,
     TuneConfig k = c;
     if (need > ab_cap) {
       // No unjudged shape is known before the search.
-      if (auto u = Unfaithful(st, out->unjudged, c, need, ab_cap)) {
+      if (auto u = Unfaithful(ctx, out->unjudged, c, need, ab_cap)) {
         out->unjudged.push_back(std::move(*u));
       }
-      k = WithDefaultShape(st, c);
+      k = WithDefaultShape(ctx, c);
     }
-    if (!SameKnobs(k, res.baseline) &&
+    if (!SameKnobs(k, baseline) &&
         std::find(kept.begin(), kept.end(), k) == kept.end()) {
       kept.push_back(k);
     }
   }
   std::vector<std::string> taken, untried;
-  TakeRuleValues(st, &kept, &taken, &untried);
+  TakeRuleValues(ctx, &kept, &taken, &untried);
   out->shape.deep_scale = 0;
   for (const TuneConfig& c : kept) {
     out->shape.deep_scale = std::max(out->shape.deep_scale, need_of(c));
@@ -218,7 +216,7 @@ void TakeShapeFromRule(const TuneState& st, double s_search, double search_ns,
 
 // The search's winner, with a note on its tie; when the defaults ranked
 // first, the best alternative instead.
-void ChooseWinner(const TuneResult& res, SearchPhaseResult* out) {
+void ChooseWinner(const TuneConfig& baseline, SearchPhaseResult* out) {
   out->winner = out->candidates[out->search.winner];
   if (out->search.tie) {
     const HeadToHead& h = *out->search.tie;
@@ -232,7 +230,7 @@ void ChooseWinner(const TuneResult& res, SearchPhaseResult* out) {
                               : std::string("not significant, so the rules' "
                                             "preference decides")));
   }
-  if (SameKnobs(out->winner, res.baseline)) {
+  if (SameKnobs(out->winner, baseline)) {
     // The defaults ranked first. Verify the best alternative against them
     // rather than stop: "nothing beats the defaults" then rests on an A/B.
     for (auto rung = out->search.rungs.rbegin();
@@ -241,7 +239,7 @@ void ChooseWinner(const TuneResult& res, SearchPhaseResult* out) {
       std::optional<size_t> pick;
       for (size_t i = 0; i < rung->candidates.size(); i++) {
         const TuneConfig& c = out->candidates[rung->candidates[i]];
-        if (rung->ops_per_sec[i] > best && !SameKnobs(c, res.baseline)) {
+        if (rung->ops_per_sec[i] > best && !SameKnobs(c, baseline)) {
           best = rung->ops_per_sec[i];
           pick = rung->candidates[i];
         }
@@ -259,37 +257,39 @@ void ChooseWinner(const TuneResult& res, SearchPhaseResult* out) {
 
 }  // namespace
 
-Result<SearchPhaseResult> Search(TuneState& st) {
-  const TuneResult& res = st.res;
-  SearchPhaseResult out;
-  out.candidates = res.candidates;
-  const PlanContext ctx = st.Plan();
-  const double left = st.Remaining();
+Result<SearchPhaseResult> Search(const TuneContext& ctx, CostModel cost) {
+  const SetupOutcome& setup = ctx.setup;
+  // out.cost is the search's cost model from here on: the plans read it
+  // and every trial adds to it.
+  SearchPhaseResult out(std::move(cost));
+  out.candidates = setup.candidates;
+  const PlanContext pc = ctx.Plan(out.cost);
+  const double left = ctx.Remaining();
   // Reads scored: the knob check gets more rounds on smaller copies (plan.h).
-  if (!WritesScored(st)) out.shape.shares = &kPlanReads;
+  if (!WritesScored(ctx)) out.shape.shares = &kPlanReads;
   // The search stays at the scale whose LSM depth was checked.
-  const TunePlan first = PlanTune(ctx, *out.shape.shares, left, st.s_rank, 0);
+  const TunePlan first = PlanTune(pc, *out.shape.shares, left, setup.s_rank, 0);
   const double s_search = first.ab_scale;
-  TakeShapeFromRule(st, s_search, static_cast<double>(first.search_budget_ns),
+  TakeShapeFromRule(ctx, s_search, static_cast<double>(first.search_budget_ns),
                     &out);
   // Knobs that may change, and of them those the knob check would judge.
   size_t varying = 0, varying_judged = 0;
   for (Knob k : AllKnobs()) {
     bool any = std::any_of(
         out.candidates.begin(), out.candidates.end(),
-        [&](const TuneConfig& c) { return KnobDiffers(c, res.baseline, k); });
+        [&](const TuneConfig& c) { return KnobDiffers(c, setup.baseline, k); });
     varying += any ? 1 : 0;
-    varying_judged += any && IsJudged(st, out.shape, k, s_search) ? 1 : 0;
+    varying_judged += any && IsJudged(ctx, out.shape, k, s_search) ? 1 : 0;
   }
   const double knob_runs =
       KnobCheckRuns(varying, varying_judged, out.shape.shares->knob_rounds);
   const TunePlan plan =
-      PlanTune(ctx, *out.shape.shares, left, st.s_rank, knob_runs);
+      PlanTune(pc, *out.shape.shares, left, setup.s_rank, knob_runs);
   out.ab_scale = plan.ab_scale;
   TunePlan shown = plan;
   shown.ab_scale = s_search;  // the search ranks no larger than this
   out.notes.push_back(
-      PlanText(ctx, *out.shape.shares, shown, left, out.candidates.size()));
+      PlanText(pc, *out.shape.shares, shown, left, out.candidates.size()));
 
   SearchBudget sb;
   sb.budget_ns = plan.search_budget_ns;
@@ -299,8 +299,8 @@ Result<SearchPhaseResult> Search(TuneState& st) {
   // The tie's rounds come out of the time the verification's minimum (the
   // knob check's rounds and the A/B's pairs, at their planned scales, as
   // the cost model now prices them) leaves.
-  sb.tie_left_ns = [&st, &ctx, &plan, knob_runs] {
-    return kUsableTimeShare * st.Remaining() - VerifyNs(ctx, plan, knob_runs);
+  sb.tie_left_ns = [&ctx, &pc, &plan, knob_runs] {
+    return kUsableTimeShare * ctx.Remaining() - VerifyNs(pc, plan, knob_runs);
   };
   if (out.shape.deep_scale > 0 && !out.shape.shape_on_rule) {
     // Knobs that shape the LSM are ranked: no rung shallower than the full
@@ -309,27 +309,27 @@ Result<SearchPhaseResult> Search(TuneState& st) {
         std::max(sb.min_scale, std::min(out.shape.deep_scale, s_search));
   }
   int trial_no = 0;
-  const Workload& w = res.workload;
+  const Workload& w = setup.workload;
   TrialFn trial_fn = [&](const TuneConfig& c, double scale) {
     trial_no++;
-    return st.trials->Run(
+    return ctx.trials.Run(
         c, EffectiveScale(w, scale),
         "search trial " + std::to_string(trial_no) + ": " + ConfigText(c));
   };
-  st.progress->Info(
+  ctx.run.progress->Info(
       "tune: successive halving over " + std::to_string(out.candidates.size()) +
       " candidates, " + FormatDuration(static_cast<double>(sb.budget_ns)) +
       " for the search, trials up to scale " + Fixed(plan.knob_scale, 3) +
       "; A/B at scale " + Fixed(out.ab_scale, 3));
   // The search's clock is the budget's: it advances with writes too.
-  auto search = SuccessiveHalving(out.candidates, sb, &*st.cost, trial_fn,
-                                  [&] { return st.budget.ClockNs(); });
+  auto search = SuccessiveHalving(out.candidates, sb, &out.cost, trial_fn,
+                                  [&] { return ctx.run.budget.ClockNs(); });
   if (!search.ok()) return search.status();
   out.search = *search;
-  ChooseWinner(res, &out);
-  st.progress->Info("tune: search winner after " +
-                    std::to_string(out.search.trials) +
-                    " trials: " + ConfigText(out.winner));
+  ChooseWinner(setup.baseline, &out);
+  ctx.run.progress->Info("tune: search winner after " +
+                         std::to_string(out.search.trials) +
+                         " trials: " + ConfigText(out.winner));
   for (const std::string& n : out.search.notes) out.notes.push_back(n);
   return out;
 }

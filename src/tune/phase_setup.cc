@@ -15,7 +15,7 @@
 #include "src/predict/engine_facts.h"
 #include "src/tune/phases.h"
 #include "src/tune/predictor_model.h"
-#include "src/tune/tune_state.h"
+#include "src/tune/tune_context.h"
 
 namespace disktune::tune::phases {
 namespace {
@@ -41,7 +41,7 @@ uint64_t FdLimit() {
 // depth 1, sequential writes, and 4 KiB appending fdatasync.
 Status ProbeDevice(const ScratchDir& scratch,
                    const std::optional<Environment>& given,
-                   ProgressSink* progress, TuneResult* out) {
+                   ProgressSink* progress, SetupOutcome* out) {
   ProbeConfig config = ProbeConfig::Defaults(true);
   config.queue_depths = {1};
   config.fsync_methods = {"fdatasync"};
@@ -92,36 +92,38 @@ std::optional<double> MeasureSnappy(const TuneRequest& req, const Workload& w,
 // above; nullptr (the internal estimate ranks) when a
 // fake trial stands for the engine, the engine has no model, the facts lack
 // the figures it reads, or the in-memory run fails (the notes say which).
-std::unique_ptr<ThroughputModel> CalibratedPredictor(TuneState& st) {
-  const TuneRequest& req = st.req;
-  TuneResult& res = st.res;
+// Only asks `trials` for the bench run of a trial; runs none.
+std::unique_ptr<ThroughputModel> CalibratedPredictor(const TuneRun& run,
+                                                     const Trials& trials,
+                                                     SetupOutcome* out) {
+  const TuneRequest& req = run.req;
   if (req.env.trial || !predict::HasModel(req.engine)) return nullptr;
-  if (!res.facts.seq_write_bytes_per_sec || !res.facts.rand_read_4k_p50_ns) {
-    res.notes.push_back(
+  if (!out->facts.seq_write_bytes_per_sec || !out->facts.rand_read_4k_p50_ns) {
+    out->notes.push_back(
         "the predictor did not rank the candidates: the device facts lack "
         "the write bandwidth or the 4 KiB read latency");
     return nullptr;
   }
-  const Workload& w = res.workload;
-  double scale = st.trials->FirstScaleAtFullDepth(res.baseline, st.s_rank);
+  const Workload& w = out->workload;
+  double scale = trials.FirstScaleAtFullDepth(out->baseline, out->s_rank);
   scale = std::min(scale,
                    EffectiveScale(w, static_cast<double>(kMaxCalibrationNum) /
                                          static_cast<double>(w.num)));
-  scale =
-      std::max(std::min(scale, kMaxCalibrationOverRank * st.s_rank), st.s_rank);
-  st.progress->Info(
+  scale = std::max(std::min(scale, kMaxCalibrationOverRank * out->s_rank),
+                   out->s_rank);
+  run.progress->Info(
       "tune: calibrating the predictor (the baseline in "
       "memory, scale " +
       Fixed(scale, 3) + ")");
-  auto cal = CalibratePredictor(st.trials->Request(res.baseline, scale),
-                                res.baseline, w.measured, scale);
+  auto cal = CalibratePredictor(trials.Request(out->baseline, scale),
+                                out->baseline, w.measured, scale);
   if (!cal.ok()) {
-    res.notes.push_back("the predictor did not rank the candidates (" +
-                        cal.status().message() +
-                        "); the internal estimate did");
+    out->notes.push_back("the predictor did not rank the candidates (" +
+                         cal.status().message() +
+                         "); the internal estimate did");
     return nullptr;
   }
-  res.notes.push_back(
+  out->notes.push_back(
       "the predictor ranked the candidates from the device facts and the "
       "baseline's CPU cost per op, measured in memory at scale " +
       Fixed(scale, 3) + " of the workload");
@@ -130,27 +132,26 @@ std::unique_ptr<ThroughputModel> CalibratedPredictor(TuneState& st) {
 
 // The model's ranking (rank.h): candidates it predicts behind the best by
 // more than its error are left out before any trial.
-void RankByModel(TuneState& st) {
-  TuneResult& res = st.res;
+void RankByModel(const TuneRun& run, const Trials& trials, SetupOutcome* out) {
   std::unique_ptr<ThroughputModel> own;
-  const ThroughputModel* model = st.req.model;
+  const ThroughputModel* model = run.req.model;
   if (model == nullptr) {
-    own = CalibratedPredictor(st);
+    own = CalibratedPredictor(run, trials, out);
     if (!own) own = InternalEstimate();
     model = own.get();
   }
-  const Ranking rank = RankCandidates(*model, st.in, res.candidates);
-  res.ranking_model = rank.model;
+  const Ranking rank = RankCandidates(*model, out->in, out->candidates);
+  out->ranking_model = rank.model;
   double best = 0;
   for (const auto& p : rank.predicted) best = std::max(best, p.value_or(0));
-  for (size_t i = 0; i < res.candidates.size(); i++) {
-    st.predicted.push_back({res.candidates[i], rank.predicted[i]});
+  for (size_t i = 0; i < out->candidates.size(); i++) {
+    out->predicted.push_back({out->candidates[i], rank.predicted[i]});
   }
   std::vector<TuneConfig> kept;
-  for (size_t i : rank.kept) kept.push_back(res.candidates[i]);
+  for (size_t i : rank.kept) kept.push_back(out->candidates[i]);
   for (size_t i : rank.left_out) {
     PlanEntry e;
-    e.candidate = ConfigText(res.candidates[i]);
+    e.candidate = ConfigText(out->candidates[i]);
     e.predicted_ops_per_sec = rank.predicted[i];
     e.reason = "the " + rank.model + " predicts " +
                Thousands(static_cast<uint64_t>(*rank.predicted[i])) +
@@ -159,73 +160,68 @@ void RankByModel(TuneState& st) {
                ", behind by more "
                "than its error (" +
                Fixed(100 * model->error_share(), 0) + "%)";
-    res.left_out.push_back(std::move(e));
+    out->left_out.push_back(std::move(e));
   }
   if (!rank.left_out.empty()) {
-    res.notes.push_back(
+    out->notes.push_back(
         "the " + rank.model + " left out " +
         std::to_string(rank.left_out.size()) + " of " +
-        std::to_string(res.candidates.size()) +
+        std::to_string(out->candidates.size()) +
         " candidates it predicts far behind the best (see plan.left_out); "
         "trials go to the " +
         std::to_string(kept.size()) + " it cannot separate");
   }
-  res.candidates = std::move(kept);
+  out->candidates = std::move(kept);
 }
 
 }  // namespace
 
-Status Setup(TuneState& st) {
-  const TuneRequest& req = st.req;
-  TuneResult& res = st.res;
-  res.engine = req.engine;
-  res.memory_budget_bytes = req.memory_budget_bytes;
-  res.time_budget_ns = req.time_budget_ns;
-  res.write_budget_bytes = req.write_budget_bytes;
-  res.quick = req.quick;
-  res.workload = req.workload;
-  Workload& w = res.workload;
+Result<SetupOutcome> Setup(const TuneRun& run) {
+  const TuneRequest& req = run.req;
+  SetupOutcome out;
+  out.workload = req.workload;
+  Workload& w = out.workload;
   if (req.data_size_bytes) {
     DT_RETURN_IF_ERROR(ApplyDataSize(*req.data_size_bytes, req.engine, &w));
   }
   auto shape = ShapeOf(w, req.engine);
   if (!shape.ok()) return shape.status();
-  res.shape = *shape;
-  res.traits = TraitsOf(w);
+  out.shape = *shape;
+  out.traits = TraitsOf(w);
 
   if (req.facts) {
-    res.facts = *req.facts;
+    out.facts = *req.facts;
   } else {
-    st.progress->Info("tune: probing the device under " + st.scratch.path());
+    run.progress->Info("tune: probing the device under " + run.scratch.path());
     DT_RETURN_IF_ERROR(
-        ProbeDevice(st.scratch, req.environment, st.progress, &res));
+        ProbeDevice(run.scratch, req.environment, run.progress, &out));
   }
   SystemInfo sys = ReadSystemInfo();
-  res.facts.memory_bytes = sys.memory_bytes;
-  res.facts.cpu_count = std::max(1, sys.cpu_count);
-  res.facts.fd_limit = FdLimit();
+  out.facts.memory_bytes = sys.memory_bytes;
+  out.facts.cpu_count = std::max(1, sys.cpu_count);
+  out.facts.fd_limit = FdLimit();
   // A fake trial function stands for the engine: no CPU figure either.
   if (!req.env.trial) {
-    res.facts.snappy_bytes_per_sec = MeasureSnappy(req, w, st.scratch);
+    out.facts.snappy_bytes_per_sec = MeasureSnappy(req, w, run.scratch);
   }
   if (InterruptRequested()) return Status::Aborted("interrupted");
 
-  RuleInput& in = st.in;
-  in.engine = &st.model;
+  RuleInput& in = out.in;
+  in.engine = &run.model;
   in.workload = w;
-  in.traits = res.traits;
-  in.shape = res.shape;
+  in.traits = out.traits;
+  in.shape = out.shape;
   in.budget_bytes = req.memory_budget_bytes;
-  in.facts = res.facts;
-  st.space = ApplyRules(in);
-  res.baseline = BaselineConfig(in, &res.baseline_definition);
-  res.candidates = EnumerateCandidates(in, res.baseline, &st.space);
-  res.rules = st.space.records;
+  in.facts = out.facts;
+  out.space = ApplyRules(in);
+  out.baseline = BaselineConfig(in, &out.baseline_definition);
+  out.candidates = EnumerateCandidates(in, out.baseline, &out.space);
+  out.rules = out.space.records;
   // The budget is a hard limit: when not even the baseline (the smallest
   // buffers the rules allow and the index blocks the data needs) leaves
   // room for a block cache, nothing the tuner could emit would fit.
-  if (auto split = SplitBudget(st.model, req.memory_budget_bytes, res.shape,
-                               res.baseline, std::nullopt);
+  if (auto split = SplitBudget(run.model, req.memory_budget_bytes, out.shape,
+                               out.baseline, std::nullopt);
       !split.ok()) {
     return Status::InvalidArgument(
         "--memory-budget " +
@@ -235,20 +231,24 @@ Status Setup(TuneState& st) {
 
   // The largest trial must fit the scratch filesystem (twice: compactions
   // write new tables before deleting old ones).
-  uint64_t full_db = EstimateDbBytes(res.shape, st.model.defaults);
-  DT_RETURN_IF_ERROR(st.scratch.RequireFreeSpace(
+  uint64_t full_db = EstimateDbBytes(out.shape, run.model.defaults);
+  DT_RETURN_IF_ERROR(run.scratch.RequireFreeSpace(
       2 * full_db + 64 * kMiB,
       "the trial databases (--data-size " +
-          FormatBytes(static_cast<double>(res.shape.user_bytes())) + ")"));
+          FormatBytes(static_cast<double>(out.shape.user_bytes())) + ")"));
 
-  st.trials.emplace(req, w, res.shape, st.scratch, st.budget, st.progress);
-  st.s_min = EffectiveScale(w, 0);
-  st.s_rank =
-      EffectiveScale(w, std::max(st.s_min, static_cast<double>(kMinRankNum) /
-                                               static_cast<double>(w.num)));
-  RankByModel(st);
+  out.s_min = EffectiveScale(w, 0);
+  out.s_rank =
+      EffectiveScale(w, std::max(out.s_min, static_cast<double>(kMinRankNum) /
+                                                static_cast<double>(w.num)));
+  {
+    // The trials on this workload, for the predictor's calibration run;
+    // the later phases' are RunTuner's, on the workload this returns.
+    const Trials trials = run.TrialsOn(w, out.shape);
+    RankByModel(run, trials, &out);
+  }
   if (InterruptRequested()) return Status::Aborted("interrupted");
-  return Status::OK();
+  return out;
 }
 
 }  // namespace disktune::tune::phases

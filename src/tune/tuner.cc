@@ -7,13 +7,63 @@
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
 #include "src/tune/phases.h"
+#include "src/tune/trials.h"
 
 namespace disktune::tune {
 namespace {
 
 template <typename T>
-void Append(std::vector<T> from, std::vector<T>* to) {
-  for (T& x : from) to->push_back(std::move(x));
+void Append(const std::vector<T>& from, std::vector<T>* to) {
+  to->insert(to->end(), from.begin(), from.end());
+}
+
+// The TuneResult from the request and the phases' outcomes: the one place
+// they are put together.
+TuneResult Assemble(const TuneRequest& req, const phases::SetupOutcome& setup,
+                    const phases::SearchPhaseResult& searched,
+                    const phases::KnobCheckOutcome& checked,
+                    const phases::VerifyOutcome& verified,
+                    const phases::Judgement& judged,
+                    const phases::Explanation& ex) {
+  TuneResult res;
+  res.engine = req.engine;
+  res.memory_budget_bytes = req.memory_budget_bytes;
+  res.time_budget_ns = req.time_budget_ns;
+  res.write_budget_bytes = req.write_budget_bytes;
+  res.quick = req.quick;
+  res.workload = setup.workload;
+  res.workload.entries_per_batch = judged.recommendation.entries_per_batch;
+  res.shape = setup.shape;
+  res.traits = setup.traits;
+  res.facts = setup.facts;
+  res.probes = setup.probes;
+  res.environment = setup.environment;
+  res.rules = setup.rules;
+  res.baseline = setup.baseline;
+  res.baseline_definition = setup.baseline_definition;
+  res.ranking_model = setup.ranking_model;
+  res.candidates = searched.candidates;
+  res.search = searched.search;
+  res.winner = checked.winner;
+  res.unjudged = phases::AllUnjudged(searched, verified);
+  res.recommendation = judged.recommendation;
+  res.significant = judged.significant;
+  res.knobs = judged.knobs;
+  if (judged.memory) res.memory = *judged.memory;
+  res.verdict = ex.verdict;
+  res.verification = ex.verification;
+  res.explanation = ex.lines;
+  for (const std::vector<std::string>* notes :
+       {&setup.notes, &searched.notes, &checked.notes, &verified.notes,
+        &judged.notes, &ex.notes}) {
+    Append(*notes, &res.notes);
+  }
+  res.measured = ex.measured;
+  res.left_out = setup.left_out;
+  Append(ex.left_out, &res.left_out);
+  if (ex.bytes_written) res.bytes_written = ex.bytes_written;
+  res.elapsed_ns = ex.elapsed_ns;
+  return res;
 }
 
 }  // namespace
@@ -84,46 +134,29 @@ Result<TuneResult> RunTuner(const TuneRequest& req, const ScratchDir& scratch,
   TuneBudget::Counter bytes = req.env.bytes_written;
   if (!bytes) bytes = [] { return bench::ProcessWriteBytes().value_or(0); };
   TuneBudget::Counter now = req.env.now_ns ? req.env.now_ns : NowNanos;
-  phases::TuneState st(req, scratch, progress, now, bytes);
-  st.bytes_readable = bytes_readable;
-  DT_RETURN_IF_ERROR(phases::Setup(st));
-  auto cost = phases::Calibrate(st);
+  // What the phases share lives in this frame, from before the first phase
+  // to after the last: the run, Setup's outcome and the trials on its
+  // workload. The trials hold references to the request, the scratch
+  // directory, the budget and that workload and its shape, so none of
+  // these may be a value a phase returns and the next one moves on.
+  const phases::TuneRun run(req, scratch, progress, now, bytes, bytes_readable);
+  auto setup = phases::Setup(run);
+  if (!setup.ok()) return setup.status();
+  Trials trials = run.TrialsOn(setup->workload, setup->shape);
+  const phases::TuneContext ctx{run, *setup, trials};
+  auto cost = phases::Calibrate(ctx);
   if (!cost.ok()) return cost.status();
-  st.cost = std::move(*cost);
-  auto searched = phases::Search(st);
+  auto searched = phases::Search(ctx, std::move(*cost));
   if (!searched.ok()) return searched.status();
-  TuneResult& res = st.res;
-  st.shape = searched->shape;
-  res.candidates = std::move(searched->candidates);
-  Append(std::move(searched->unjudged), &res.unjudged);
-  res.search = std::move(searched->search);
-  res.winner = searched->winner;
-  Append(std::move(searched->notes), &res.notes);
-  auto checked = phases::CheckKnobs(st, res.winner, searched->ab_scale);
+  auto checked = phases::CheckKnobs(ctx, *searched);
   if (!checked.ok()) return checked.status();
-  res.winner = checked->winner;
-  Append(std::move(checked->notes), &res.notes);
-  auto verified = phases::Verify(st, *checked);
+  auto verified = phases::Verify(ctx, *searched, *checked);
   if (!verified.ok()) return verified.status();
-  if (verified->unjudged) res.unjudged.push_back(*verified->unjudged);
-  Append(std::move(verified->notes), &res.notes);
-  phases::Judgement judged = phases::Judge(st, *checked, *verified);
-  res.recommendation = judged.recommendation;
-  res.significant = judged.significant;
-  res.knobs = std::move(judged.knobs);
-  Append(std::move(judged.notes), &res.notes);
-  res.workload.entries_per_batch = res.recommendation.entries_per_batch;
-  if (judged.memory) res.memory = *judged.memory;
-  phases::Explanation ex = phases::Explain(st, *checked, *verified);
-  res.verdict = std::move(ex.verdict);
-  res.verification = std::move(ex.verification);
-  Append(std::move(ex.lines), &res.explanation);
-  Append(std::move(ex.notes), &res.notes);
-  Append(std::move(ex.measured), &res.measured);
-  Append(std::move(ex.left_out), &res.left_out);
-  if (ex.bytes_written) res.bytes_written = ex.bytes_written;
-  res.elapsed_ns = ex.elapsed_ns;
-  return std::move(st.res);
+  const phases::Judgement judged =
+      phases::Judge(ctx, *searched, *checked, *verified);
+  const phases::Explanation ex =
+      phases::Explain(ctx, *searched, *checked, *verified, judged);
+  return Assemble(req, *setup, *searched, *checked, *verified, judged, ex);
 }
 
 }  // namespace disktune::tune
