@@ -102,11 +102,6 @@ const std::vector<Rule>& Rules() {
 
 }  // namespace
 
-std::optional<double> DurabilityEvidence::flushes_per_sync() const {
-  if (!flushes || syncs == 0) return std::nullopt;
-  return static_cast<double>(*flushes) / static_cast<double>(syncs);
-}
-
 const std::vector<DurabilityRule>& DurabilityRules() {
   static const std::vector<DurabilityRule>* rules = [] {
     auto* v = new std::vector<DurabilityRule>();

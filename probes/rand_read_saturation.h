@@ -13,31 +13,14 @@
 #include <vector>
 
 #include "probes/probe_result.h"
+#include "src/model/analysis_rand_read_saturation.h"
 
 namespace disktune {
-
-struct RandReadSaturation {
-  static constexpr const char* kKey = "rand_read_saturation";
-  std::string rule;
-  int queue_depth = 0;
-  double iops = 0;
-  std::optional<LatencySummary> latency_ns;  // at queue_depth
-  int best_queue_depth = 0;
-  double best_iops = 0;
-  // The knee; unset in results written before it was defined.
-  std::optional<int> knee_queue_depth;
-  std::optional<double> knee_iops;
-  std::optional<uint64_t> knee_p99_ns;
-  std::string knee_rule;
-};
 
 // The knee's rule: the next depth gains less than this fraction of IOPS...
 inline constexpr double kKneeMinGain = 0.10;
 // ...or its p99 is at least this many times the current one.
 inline constexpr double kKneeP99Factor = 2.0;
-
-void to_json(nlohmann::json& j, const RandReadSaturation& s);
-void from_json(const nlohmann::json& j, RandReadSaturation& s);
 
 // From the rand_read results; nullopt when none has IOPS.
 std::optional<RandReadSaturation> FindSaturation(

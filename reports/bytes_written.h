@@ -8,22 +8,10 @@
 #include <optional>
 #include <string>
 
+#include "src/model/analysis_bytes_written.h"
+
 namespace disktune {
 
-struct BytesWritten {
-  static constexpr const char* kKey = "bytes_written";
-  static constexpr const char* kRule =
-      "disk_bytes: sectors the disk completed writing during the run (all "
-      "writers on it); process_bytes: the kernel's per-process write count "
-      "(/proc/self/io)";
-  std::string rule = kRule;
-  std::optional<uint64_t> process_bytes;
-  std::string disk;  // with disk_bytes
-  std::optional<uint64_t> disk_bytes;
-};
-
-void to_json(nlohmann::json& j, const BytesWritten& b);
-void from_json(const nlohmann::json& j, BytesWritten& b);
 std::optional<BytesWritten> BytesWrittenOf(const nlohmann::json& analyses);
 
 }  // namespace disktune
