@@ -19,12 +19,6 @@ std::optional<DurabilityFindings> JudgeScopes(
   return d;
 }
 
-std::optional<DurabilityFindings> DurabilityFindingsOf(
-    const nlohmann::json& analyses) {
-  return json_fields::Find<DurabilityFindings>(analyses,
-                                               DurabilityFindings::kKey);
-}
-
 std::optional<WriteCacheViews> ReadScratchWriteCaches(
     const std::vector<ProbeResult>& results) {
   std::vector<std::string> disks;
@@ -46,11 +40,6 @@ std::optional<WriteCacheViews> ReadScratchWriteCaches(
   WriteCacheViews w;
   for (const auto& d : disks) w.devices.push_back(ReadWriteCacheView(d));
   return w;
-}
-
-std::optional<WriteCacheViews> WriteCacheViewsOf(
-    const nlohmann::json& analyses) {
-  return json_fields::Find<WriteCacheViews>(analyses, WriteCacheViews::kKey);
 }
 
 }  // namespace disktune

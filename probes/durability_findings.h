@@ -19,14 +19,10 @@ namespace disktune {
 // Unset when the results hold no flushing sync point.
 std::optional<DurabilityFindings> JudgeScopes(
     const std::vector<ProbeResult>& results);
-std::optional<DurabilityFindings> DurabilityFindingsOf(
-    const nlohmann::json& analyses);
 
 // The views of the devices under the scratch directory (the cache as found),
 // read now; unset when the results name none.
 std::optional<WriteCacheViews> ReadScratchWriteCaches(
     const std::vector<ProbeResult>& results);
-std::optional<WriteCacheViews> WriteCacheViewsOf(
-    const nlohmann::json& analyses);
 
 }  // namespace disktune

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "probes/named_check.h"
 #include "probes/probe_result.h"
+#include "src/model/analyses.h"
 #include "src/model/analysis_durability.h"
 
 namespace disktune {
@@ -44,6 +44,6 @@ std::optional<NamedCheck> JudgeEtcd(const std::vector<ProbeResult>& results);
 // Fills analyses "durability", "write_cache" (read now, from the devices the
 // results name), "write_cache_ab", "fs_matrix" and checks.etcd.
 void AnalyzeDurability(const std::vector<ProbeResult>& results,
-                       nlohmann::json* analyses);
+                       model::Analyses* analyses);
 
 }  // namespace disktune

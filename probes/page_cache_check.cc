@@ -16,8 +16,4 @@ PageCacheCheck CheckPageCache(uint64_t resident_bytes,
   return c;
 }
 
-std::optional<PageCacheCheck> PageCacheCheckOf(const nlohmann::json& analyses) {
-  return json_fields::Find<PageCacheCheck>(analyses, PageCacheCheck::kKey);
-}
-
 }  // namespace disktune

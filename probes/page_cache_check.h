@@ -17,6 +17,4 @@ namespace disktune {
 PageCacheCheck CheckPageCache(uint64_t resident_bytes,
                               uint64_t file_size_bytes);
 
-std::optional<PageCacheCheck> PageCacheCheckOf(const nlohmann::json& analyses);
-
 }  // namespace disktune

@@ -74,15 +74,4 @@ std::optional<RandReadSaturation> FindSaturation(
   return s;
 }
 
-std::optional<RandReadSaturation> FindRandReadSaturation(
-    const nlohmann::json& analyses) {
-  auto it = analyses.find(RandReadSaturation::kKey);
-  if (it == analyses.end() || !it->is_object()) return std::nullopt;
-  try {
-    return it->get<RandReadSaturation>();
-  } catch (const nlohmann::json::exception&) {
-    return std::nullopt;
-  }
-}
-
 }  // namespace disktune

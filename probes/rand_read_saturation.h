@@ -4,7 +4,7 @@
 // or doubles the p99 (kKneeMinGain, kKneeP99Factor). Past the knee, more
 // outstanding reads mostly add latency: the depth an engine's concurrent
 // readers should aim for. Stored in a report's analyses under kKey; renderers
-// read it through FindRandReadSaturation.
+// read it from the report's analyses.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -25,9 +25,5 @@ inline constexpr double kKneeP99Factor = 2.0;
 // From the rand_read results; nullopt when none has IOPS.
 std::optional<RandReadSaturation> FindSaturation(
     const std::vector<ProbeResult>& results);
-// The analysis in a report's `analyses`; nullopt when absent or not of this
-// shape.
-std::optional<RandReadSaturation> FindRandReadSaturation(
-    const nlohmann::json& analyses);
 
 }  // namespace disktune

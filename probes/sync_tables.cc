@@ -89,10 +89,6 @@ std::optional<WriteCacheAb> WriteCacheAbTable(
   return table;
 }
 
-std::optional<WriteCacheAb> WriteCacheAbOf(const nlohmann::json& analyses) {
-  return json_fields::Find<WriteCacheAb>(analyses, WriteCacheAb::kKey);
-}
-
 std::optional<FsMatrix> FsMatrixTable(const std::vector<ProbeResult>& results) {
   FsMatrix m;
   std::set<std::string> seen;
@@ -130,10 +126,6 @@ std::optional<FsMatrix> FsMatrixTable(const std::vector<ProbeResult>& results) {
   }
   if (m.filesystems.empty()) return std::nullopt;
   return m;
-}
-
-std::optional<FsMatrix> FsMatrixOf(const nlohmann::json& analyses) {
-  return json_fields::Find<FsMatrix>(analyses, FsMatrix::kKey);
 }
 
 }  // namespace disktune

@@ -20,10 +20,8 @@ namespace disktune {
 // Unset when no run switched a cache or was skipped.
 std::optional<WriteCacheAb> WriteCacheAbTable(
     const std::vector<ProbeResult>& results);
-std::optional<WriteCacheAb> WriteCacheAbOf(const nlohmann::json& analyses);
 
 // Unset when no filesystem of the matrix was tried.
 std::optional<FsMatrix> FsMatrixTable(const std::vector<ProbeResult>& results);
-std::optional<FsMatrix> FsMatrixOf(const nlohmann::json& analyses);
 
 }  // namespace disktune

@@ -12,17 +12,6 @@ DeviceRegistry<ThrottleMeter>& Meters() {
 
 }  // namespace
 
-std::optional<ThrottleByProbe> ThrottleByProbeOf(
-    const nlohmann::json& analyses) {
-  auto it = analyses.find(ThrottleByProbe::kKey);
-  if (it == analyses.end() || !it->is_object()) return std::nullopt;
-  try {
-    return it->get<ThrottleByProbe>();
-  } catch (const nlohmann::json::exception&) {
-    return std::nullopt;
-  }
-}
-
 std::string ProbeAccountingLine(const ProbeAccounting& p) {
   return "throttle, " + p.probe + " (" + std::to_string(p.points) +
          (p.points == 1 ? " point" : " points") +

@@ -28,10 +28,6 @@
 
 namespace disktune {
 
-// The record in `analyses`, when the run was throttled and it parses.
-std::optional<ThrottleByProbe> ThrottleByProbeOf(
-    const nlohmann::json& analyses);
-
 // The report's line for one family: "throttle, <probe> (<n> points): <bytes>
 // reached the device, <bytes> through the throttle, <bytes> around it
 // (<share> escaped)".

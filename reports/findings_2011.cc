@@ -187,9 +187,4 @@ std::optional<Findings2011Check> CheckFindings2011(
   return c;
 }
 
-std::optional<Findings2011Check> Findings2011Of(const json& analyses) {
-  return json_fields::Find<Findings2011Check>(analyses,
-                                              Findings2011Check::kKey);
-}
-
 }  // namespace disktune

@@ -21,6 +21,5 @@ inline constexpr const char* kCompare2011Set = "compare-2011";
 // Unset when no result of the set ran.
 std::optional<Findings2011Check> CheckFindings2011(
     const std::vector<bench::BenchResult>& benches);
-std::optional<Findings2011Check> Findings2011Of(const nlohmann::json& analyses);
 
 }  // namespace disktune

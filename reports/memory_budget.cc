@@ -68,12 +68,9 @@ std::string MemoryBudgetText(const MemoryBudgetCheck& c) {
          "kernel reclaims as page cache)";
 }
 
-std::optional<MemoryBudgetCheck> MemoryBudgetOf(
-    const nlohmann::json& analyses) {
-  std::optional<MemoryBudgetCheck> c =
-      json_fields::Find<MemoryBudgetCheck>(analyses, kMemoryBudgetKey);
-  if (!c || c->rows.empty()) return std::nullopt;
-  return c;
+const MemoryBudgetCheck* MemoryBudgetOf(const model::Analyses& analyses) {
+  const std::optional<MemoryBudgetCheck>& c = analyses.memory_budget;
+  return c && !c->rows.empty() ? &*c : nullptr;
 }
 
 }  // namespace disktune

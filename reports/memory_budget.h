@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "src/bench/bench_result.h"
+#include "src/model/analyses.h"
 #include "src/model/analysis_memory_budget.h"
 
 namespace disktune {
@@ -30,7 +31,8 @@ std::optional<MemoryBudgetCheck> CheckMemoryBudget(
 // 8.7 MiB) against the profile's memory budget of 128 MiB: within it; ...".
 std::string MemoryBudgetText(const MemoryBudgetCheck& c);
 
-// The check a report's analyses hold; unset when they hold none.
-std::optional<MemoryBudgetCheck> MemoryBudgetOf(const nlohmann::json& analyses);
+// The check a report's analyses hold; nullptr when they hold none or one
+// without rows.
+const MemoryBudgetCheck* MemoryBudgetOf(const model::Analyses& analyses);
 
 }  // namespace disktune
