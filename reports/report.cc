@@ -76,7 +76,7 @@ Result<Report> ReportFromJson(const nlohmann::json& j) {
     r.environment = j.at("environment").get<Environment>();
     r.config = j.value("config", nlohmann::json::object());
     r.probes = j.at("probes").get<std::vector<ProbeResult>>();
-    if (auto it = j.find("analyses"); it != j.end()) {
+    if (auto it = j.find("analyses"); it != j.end() && !it->is_null()) {
       Result<model::Analyses> a = model::AnalysesFromJson(*it);
       if (!a.ok()) {
         return Status::Corruption(
