@@ -1,5 +1,5 @@
-// The typed analyses survive to_json / from_json unchanged, and a finder
-// tolerates what an older or foreign result holds.
+// The typed analyses survive to_json / from_json unchanged, read what an
+// older result holds, and a kind without its shape is an error.
 #include <gtest/gtest.h>
 
 #include "probes/durability_analyses.h"
@@ -7,6 +7,14 @@
 
 namespace disktune {
 namespace {
+
+// The analyses read from `j`; empty (after a failed expectation) when they
+// do not read.
+model::Analyses Read(const nlohmann::json& j) {
+  Result<model::Analyses> a = model::AnalysesFromJson(j);
+  EXPECT_TRUE(a.ok()) << a.status().ToString();
+  return a.ok() ? *a : model::Analyses{};
+}
 
 template <typename T>
 nlohmann::json RoundTrip(const T& v) {
@@ -32,18 +40,22 @@ TEST(AnalysesJsonTest, NamedCheckRoundTrip) {
   EXPECT_FALSE(old.samples);
 }
 
-TEST(AnalysesJsonTest, ChecksOfReadsEveryNamedCheck) {
-  nlohmann::json a;
+TEST(AnalysesJsonTest, ChecksReadEveryNamedCheck) {
+  model::Analyses a;
   NamedCheck c;
   c.verdict = "pass";
   c.pass = true;
-  PutCheck("etcd", c, &a);
-  a["checks"]["other"] = 3;  // not an object: a failed check with no figures
-  NamedChecks checks = ChecksOf(a);
-  ASSERT_EQ(checks.size(), 2u);
-  EXPECT_TRUE(checks["etcd"].pass);
-  EXPECT_FALSE(checks["other"].pass);
-  EXPECT_TRUE(ChecksOf(nlohmann::json::object()).empty());
+  a.PutCheck("etcd", c);
+  a.PutCheck("other", NamedCheck{});
+  nlohmann::json j = model::AnalysesToJson(a);
+  model::Analyses back = Read(j);
+  ASSERT_TRUE(back.checks);
+  ASSERT_EQ(back.checks->size(), 2u);
+  EXPECT_TRUE(back.checks->at("etcd").pass);
+  EXPECT_FALSE(back.checks->at("other").pass);
+  EXPECT_FALSE(Read(nlohmann::json::object()).checks);
+  j["checks"]["other"] = 3;  // not an object
+  EXPECT_FALSE(model::AnalysesFromJson(j).ok());
 }
 
 TEST(AnalysesJsonTest, DurabilityFindingsRoundTrip) {
@@ -63,16 +75,17 @@ TEST(AnalysesJsonTest, DurabilityFindingsRoundTrip) {
   EXPECT_EQ(RoundTrip(d), j);
   EXPECT_EQ(j["verdicts"][0]["evidence"]["flushes_per_sync"], 2.0);
   EXPECT_FALSE(j["verdicts"][0]["evidence"].contains("scope"));
-  auto back = DurabilityFindingsOf({{"durability", j}});
+  auto back = Read({{"durability", j}}).durability;
   ASSERT_TRUE(back);
   EXPECT_EQ(back->verdicts[0].evidence->disk, "sda");
   EXPECT_TRUE(back->verdicts[0].good());
-  // A verdict without evidence keeps its text; a non-object is no finding.
-  auto bare = DurabilityFindingsOf(
-      {{"durability", {{"verdicts", {{{"scope", "s"}, {"verdict", "x"}}}}}}});
+  // A verdict without evidence keeps its text; a non-object is an error.
+  auto bare = Read({{"durability",
+                     {{"verdicts", {{{"scope", "s"}, {"verdict", "x"}}}}}}})
+                  .durability;
   ASSERT_TRUE(bare);
   EXPECT_FALSE(bare->verdicts[0].evidence);
-  EXPECT_FALSE(DurabilityFindingsOf({{"durability", 1}}));
+  EXPECT_FALSE(model::AnalysesFromJson({{"durability", 1}}).ok());
 }
 
 TEST(AnalysesJsonTest, WriteCacheViewsRoundTrip) {
@@ -121,7 +134,7 @@ TEST(AnalysesJsonTest, WriteCacheAbRoundTrip) {
   EXPECT_EQ(RoundTrip(ab), j);
   EXPECT_FALSE(j["runs"][1].contains("points"));
   EXPECT_FALSE(j["runs"][0].contains("reason"));
-  EXPECT_EQ(WriteCacheAbOf({{"write_cache_ab", j}})->runs.size(), 2u);
+  EXPECT_EQ(Read({{"write_cache_ab", j}}).write_cache_ab->runs.size(), 2u);
 }
 
 TEST(AnalysesJsonTest, FsMatrixRoundTrip) {
@@ -133,7 +146,7 @@ TEST(AnalysesJsonTest, FsMatrixRoundTrip) {
   EXPECT_EQ(RoundTrip(m), j);
   EXPECT_EQ(j["points"][0]["ext4"]["p50_ns"], 300);
   EXPECT_FALSE(j["filesystems"][1].contains("mount_options"));
-  EXPECT_FALSE(FsMatrixOf(nlohmann::json::object()));
+  EXPECT_FALSE(Read(nlohmann::json::object()).fs_matrix);
 }
 
 TEST(AnalysesJsonTest, PageCacheRoundTrip) {
@@ -142,18 +155,18 @@ TEST(AnalysesJsonTest, PageCacheRoundTrip) {
   EXPECT_FALSE(CheckPageCache(1 << 19, 1 << 20).bypassed);
   nlohmann::json j = c;
   EXPECT_EQ(RoundTrip(c), j);
-  auto back = PageCacheCheckOf({{"page_cache", j}});
+  auto back = Read({{"page_cache", j}}).page_cache;
   ASSERT_TRUE(back);
   EXPECT_EQ(back->resident_bytes, 4096u);
-  EXPECT_FALSE(PageCacheCheckOf({{"page_cache", "yes"}}));
+  EXPECT_FALSE(model::AnalysesFromJson({{"page_cache", "yes"}}).ok());
 }
 
 TEST(AnalysesJsonTest, DurabilityAnalysesOfAReport) {
-  DurabilityAnalyses none = DurabilityAnalysesOf(nlohmann::json::object());
+  DurabilityAnalyses none = DurabilityAnalysesOf(model::Analyses{});
   EXPECT_TRUE(none.empty());
-  nlohmann::json a;
-  PutCheck("etcd", NamedCheck{}, &a);
-  a["fs_matrix"] = FsMatrix{};
+  model::Analyses a;
+  a.PutCheck("etcd", NamedCheck{});
+  a.fs_matrix = FsMatrix{};
   DurabilityAnalyses d = DurabilityAnalysesOf(a);
   EXPECT_FALSE(d.empty());
   EXPECT_TRUE(d.fs_matrix);

@@ -75,8 +75,8 @@ TEST_F(BlockIoProbeTest, SequentialOneMiBBeatsFourKiBBandwidth) {
   EXPECT_GT(*small.samples, 10u);
   EXPECT_TRUE(*small.params.direct);
   // The O_DIRECT reads left the test file out of the page cache.
-  ASSERT_TRUE(out.analyses.contains("page_cache"));
-  EXPECT_TRUE(out.analyses["page_cache"]["bypassed"].get<bool>());
+  ASSERT_TRUE(out.analyses.page_cache);
+  EXPECT_TRUE(out.analyses.page_cache->bypassed);
 }
 
 TEST_F(BlockIoProbeTest, IopsDoNotFallAsDepthGrowsToSaturation) {
@@ -90,8 +90,8 @@ TEST_F(BlockIoProbeTest, IopsDoNotFallAsDepthGrowsToSaturation) {
     ASSERT_EQ(r.status, ProbeStatus::kOk) << r.error;
     iops[*r.params.queue_depth] = *r.iops;
   }
-  ASSERT_TRUE(out.analyses.contains("rand_read_saturation"));
-  int sat = out.analyses["rand_read_saturation"]["queue_depth"];
+  ASSERT_TRUE(out.analyses.rand_read_saturation);
+  int sat = out.analyses.rand_read_saturation->queue_depth;
   // Up to the saturation depth, more outstanding I/O must not lose throughput
   // (10% allowance for noise on a shared virtual disk).
   double prev = 0;

@@ -15,12 +15,12 @@ std::vector<BlockPoint> RandReadPoints(const ProbeConfig& config);
 std::vector<BlockPoint> SeqWritePoints(const ProbeConfig& config);
 std::vector<BlockPoint> RandWritePoints(const ProbeConfig& config);
 void AnalyzeRandRead(const std::vector<ProbeResult>& results,
-                     nlohmann::json* analyses);
+                     model::Analyses* analyses);
 
 class BlockIoProbe : public Probe {
  public:
   using PointsFn = std::vector<BlockPoint> (*)(const ProbeConfig&);
-  using AnalyzeFn = void (*)(const std::vector<ProbeResult>&, nlohmann::json*);
+  using AnalyzeFn = void (*)(const std::vector<ProbeResult>&, model::Analyses*);
   BlockIoProbe(std::string_view id, std::string_view description,
                PointsFn points, AnalyzeFn analyze = nullptr)
       : id_(id),
@@ -38,7 +38,7 @@ class BlockIoProbe : public Probe {
   Status Run(ProbeContext& ctx,
              std::vector<ProbeResult>* results) const override;
   void Analyze(const std::vector<ProbeResult>& results,
-               nlohmann::json* analyses) const override {
+               model::Analyses* analyses) const override {
     if (analyze_) analyze_(results, analyses);
   }
 

@@ -2,13 +2,13 @@
 
 namespace disktune {
 
-DurabilityAnalyses DurabilityAnalysesOf(const nlohmann::json& analyses) {
+DurabilityAnalyses DurabilityAnalysesOf(const model::Analyses& analyses) {
   DurabilityAnalyses d;
-  d.findings = DurabilityFindingsOf(analyses);
-  d.write_cache = WriteCacheViewsOf(analyses);
-  d.checks = ChecksOf(analyses);
-  d.write_cache_ab = WriteCacheAbOf(analyses);
-  d.fs_matrix = FsMatrixOf(analyses);
+  d.findings = analyses.durability;
+  d.write_cache = analyses.write_cache;
+  d.checks = analyses.checks.value_or(NamedChecks{});
+  d.write_cache_ab = analyses.write_cache_ab;
+  d.fs_matrix = analyses.fs_matrix;
   return d;
 }
 

@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "probes/durability_findings.h"
-#include "probes/named_check.h"
 #include "probes/sync_tables.h"
+#include "src/model/analyses.h"
 
 namespace disktune {
 
@@ -26,6 +26,6 @@ struct DurabilityAnalyses {
   }
 };
 
-DurabilityAnalyses DurabilityAnalysesOf(const nlohmann::json& analyses);
+DurabilityAnalyses DurabilityAnalysesOf(const model::Analyses& analyses);
 
 }  // namespace disktune

@@ -102,11 +102,6 @@ const std::vector<Rule>& Rules() {
 
 }  // namespace
 
-std::optional<double> DurabilityEvidence::flushes_per_sync() const {
-  if (!flushes || syncs == 0) return std::nullopt;
-  return static_cast<double>(*flushes) / static_cast<double>(syncs);
-}
-
 const std::vector<DurabilityRule>& DurabilityRules() {
   static const std::vector<DurabilityRule>* rules = [] {
     auto* v = new std::vector<DurabilityRule>();
@@ -214,13 +209,14 @@ std::optional<NamedCheck> JudgeEtcd(const std::vector<ProbeResult>& results) {
 }
 
 void AnalyzeDurability(const std::vector<ProbeResult>& results,
-                       nlohmann::json* analyses) {
-  nlohmann::json& a = *analyses;
-  if (auto d = JudgeScopes(results)) a[DurabilityFindings::kKey] = *d;
-  if (auto w = ReadScratchWriteCaches(results)) a[WriteCacheViews::kKey] = *w;
-  if (auto ab = WriteCacheAbTable(results)) a[WriteCacheAb::kKey] = *ab;
-  if (auto fsm = FsMatrixTable(results)) a[FsMatrix::kKey] = *fsm;
-  if (auto etcd = JudgeEtcd(results)) PutCheck("etcd", *etcd, analyses);
+                       model::Analyses* analyses) {
+  if (auto d = JudgeScopes(results)) analyses->durability = std::move(*d);
+  if (auto w = ReadScratchWriteCaches(results))
+    analyses->write_cache = std::move(*w);
+  if (auto ab = WriteCacheAbTable(results))
+    analyses->write_cache_ab = std::move(*ab);
+  if (auto fsm = FsMatrixTable(results)) analyses->fs_matrix = std::move(*fsm);
+  if (auto etcd = JudgeEtcd(results)) analyses->PutCheck("etcd", *etcd);
 }
 
 }  // namespace disktune

@@ -11,25 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "probes/named_check.h"
 #include "probes/probe_result.h"
+#include "src/model/analyses.h"
+#include "src/model/analysis_durability.h"
 
 namespace disktune {
-
-// The facts one verdict is drawn from: the sync points of one scope.
-struct DurabilityEvidence {
-  std::string scope;  // "scratch directory", "ext4 on loop0 (...)", ...
-  std::string disk;   // the physical disk
-  std::optional<bool> rotational;
-  std::string kernel_write_cache;  // during the measurement
-  std::optional<bool> drive_cache_enabled;
-  uint64_t syncs = 0;
-  std::optional<uint64_t> flushes;  // absent when not counted
-  std::optional<uint64_t> fastest_sync_p50_ns;
-  std::string fastest_point;
-
-  std::optional<double> flushes_per_sync() const;
-};
 
 struct DurabilityRule {
   const char* id;
@@ -38,10 +24,6 @@ struct DurabilityRule {
 // In the order they are tried; the first that holds is the verdict.
 const std::vector<DurabilityRule>& DurabilityRules();
 
-struct DurabilityVerdict {
-  std::string id;    // a DurabilityRules() id
-  std::string rule;  // its text
-};
 DurabilityVerdict JudgeDurability(const DurabilityEvidence& e);
 
 // The evidence per scope from the fsync probe's ok results whose method
@@ -62,6 +44,6 @@ std::optional<NamedCheck> JudgeEtcd(const std::vector<ProbeResult>& results);
 // Fills analyses "durability", "write_cache" (read now, from the devices the
 // results name), "write_cache_ab", "fs_matrix" and checks.etcd.
 void AnalyzeDurability(const std::vector<ProbeResult>& results,
-                       nlohmann::json* analyses);
+                       model::Analyses* analyses);
 
 }  // namespace disktune

@@ -9,6 +9,13 @@
 namespace disktune {
 namespace {
 
+// The analyses the fsync probe writes for `results`, in their JSON form.
+nlohmann::json Analyzed(const std::vector<ProbeResult>& results) {
+  model::Analyses a;
+  AnalyzeDurability(results, &a);
+  return model::AnalysesToJson(a);
+}
+
 using testing::Evidence;
 
 // The etcd check as stored under analyses.checks.etcd.
@@ -143,8 +150,7 @@ TEST(DurabilityVerdictTest, AnalysesFromResults) {
   EXPECT_EQ(*ev[0].flushes, 400u);
   EXPECT_EQ(*ev[0].fastest_sync_p50_ns, 8000000u);
 
-  nlohmann::json a = nlohmann::json::object();
-  AnalyzeDurability(results, &a);
+  nlohmann::json a = Analyzed(results);
   ASSERT_EQ(a["durability"]["verdicts"].size(), 3u);
   EXPECT_EQ(a["durability"]["verdicts"][0]["verdict"], "flushes_reach_device");
   EXPECT_DOUBLE_EQ(
@@ -175,13 +181,11 @@ TEST(DurabilityVerdictTest, AnalysesFromResults) {
 // What a result is comes from its params: the same results under other names
 // give the same analyses, apart from the names they quote.
 TEST(DurabilityVerdictTest, RenamedPointsGiveTheSameAnalyses) {
-  nlohmann::json want = nlohmann::json::object();
-  AnalyzeDurability(AnalysedResults(kNames), &want);
+  nlohmann::json want = Analyzed(AnalysedResults(kNames));
   std::vector<std::string> renamed = {"commit-log",   "floor",
                                       "log-no-cache", "on-ext4",
                                       "xfs-refused",  "etcd-wal"};
-  nlohmann::json got = nlohmann::json::object();
-  AnalyzeDurability(AnalysedResults(renamed), &got);
+  nlohmann::json got = Analyzed(AnalysedResults(renamed));
   want["durability"]["verdicts"][0]["evidence"]["fastest_point"] = "commit-log";
   want["durability"]["verdicts"][1]["evidence"]["fastest_point"] =
       "log-no-cache";

@@ -384,7 +384,7 @@ Status FsyncProbe::Run(ProbeContext& ctx,
 }
 
 void FsyncProbe::Analyze(const std::vector<ProbeResult>& results,
-                         nlohmann::json* analyses) const {
+                         model::Analyses* analyses) const {
   AnalyzeDurability(results, analyses);
 }
 

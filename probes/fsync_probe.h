@@ -36,7 +36,7 @@ class FsyncProbe : public Probe {
   // The durability verdicts, the write-cache views, the A/B and matrix
   // tables and the "etcd" check (durability_verdict.cc).
   void Analyze(const std::vector<ProbeResult>& results,
-               nlohmann::json* analyses) const override;
+               model::Analyses* analyses) const override;
 };
 
 // The method x size x mode points, named "<prefix>.<method>.<bytes>.<mode>",

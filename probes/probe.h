@@ -19,6 +19,7 @@
 #include "src/core/plan_clock.h"
 #include "src/core/progress.h"
 #include "src/core/status.h"
+#include "src/model/analyses.h"
 
 namespace disktune {
 
@@ -128,7 +129,7 @@ class Probe {
   // Derived findings over this probe's results, added under report "analyses"
   // (e.g. the saturation queue depth). Default: none.
   virtual void Analyze(const std::vector<ProbeResult>& /*results*/,
-                       nlohmann::json* /*analyses*/) const {}
+                       model::Analyses* /*analyses*/) const {}
 };
 
 struct ProbeInfo {

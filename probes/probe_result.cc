@@ -67,25 +67,6 @@ ProbeResult ProbeResult::Failed(std::string probe, std::string name,
   return r;
 }
 
-void to_json(nlohmann::json& j, const LatencySummary& s) {
-  j = nlohmann::json{
-      {"mean", s.mean}, {"stddev", s.stddev}, {"min", s.min},
-      {"p50", s.p50},   {"p90", s.p90},       {"p99", s.p99},
-      {"p999", s.p999}, {"max", s.max},       {"samples", s.samples}};
-}
-
-void from_json(const nlohmann::json& j, LatencySummary& s) {
-  s.mean = j.at("mean").get<double>();
-  s.stddev = j.value("stddev", 0.0);
-  s.min = j.value("min", uint64_t{0});
-  s.p50 = j.at("p50").get<uint64_t>();
-  s.p90 = j.at("p90").get<uint64_t>();
-  s.p99 = j.at("p99").get<uint64_t>();
-  s.p999 = j.at("p999").get<uint64_t>();
-  s.max = j.at("max").get<uint64_t>();
-  s.samples = j.value("samples", uint64_t{0});
-}
-
 void to_json(nlohmann::json& j, const ProbeParams& p) {
   j = nlohmann::json::object();
   PutOpt(j, "block_size_bytes", p.block_size_bytes);

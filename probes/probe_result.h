@@ -110,8 +110,6 @@ struct ProbeResult {
                             std::string error);
 };
 
-void to_json(nlohmann::json& j, const LatencySummary& s);
-void from_json(const nlohmann::json& j, LatencySummary& s);
 void to_json(nlohmann::json& j, const ProbeParams& p);
 void from_json(const nlohmann::json& j, ProbeParams& p);
 void to_json(nlohmann::json& j, const FioComparison& f);

@@ -117,7 +117,7 @@ class FamilyMeter {
     if (meter_) by_.Add(std::string(p.id()), points, meter_() - before_);
   }
   void Record(ProbeRunOutput* out) const {
-    if (meter_) out->analyses[ThrottleByProbe::kKey] = by_;
+    if (meter_) out->analyses.throttle_by_probe = by_;
   }
 
  private:
@@ -237,7 +237,7 @@ Status RunProbes(const std::vector<const Probe*>& probes,
     Result<uint64_t> resident = PageCacheResidentBytes(ctx.test_file);
     if (resident.ok()) {
       PageCacheCheck pc = CheckPageCache(*resident, config.file_size_bytes);
-      out->analyses[PageCacheCheck::kKey] = pc;
+      out->analyses.page_cache = pc;
       if (!pc.bypassed) {
         out->warnings.push_back(
             FormatBytes(static_cast<double>(*resident)) +

@@ -9,6 +9,7 @@
 
 #include "probes/environment.h"
 #include "probes/probe.h"
+#include "src/model/analyses.h"
 
 namespace disktune {
 
@@ -16,7 +17,7 @@ class ScratchDir;
 
 struct ProbeRunOutput {
   std::vector<ProbeResult> results;
-  nlohmann::json analyses = nlohmann::json::object();
+  model::Analyses analyses;
   std::vector<std::string> warnings;
   uint64_t bytes_written =
       0;  // by the probes' own files (test file fill + writes)

@@ -13,9 +13,8 @@ std::vector<BlockPoint> RandReadPoints(const ProbeConfig& config) {
 }
 
 void AnalyzeRandRead(const std::vector<ProbeResult>& results,
-                     nlohmann::json* analyses) {
-  if (std::optional<RandReadSaturation> s = FindSaturation(results))
-    (*analyses)[RandReadSaturation::kKey] = *s;
+                     model::Analyses* analyses) {
+  analyses->rand_read_saturation = FindSaturation(results);
 }
 
 }  // namespace disktune

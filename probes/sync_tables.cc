@@ -10,109 +10,6 @@ namespace disktune {
 
 using namespace json_fields;  // NOLINT(google-build-using-namespace)
 
-void to_json(nlohmann::json& j, const SyncFigures& f) {
-  j = nlohmann::json::object();
-  PutOpt(j, "ops_per_sec", f.ops_per_sec);
-  PutOpt(j, "p50_ns", f.p50_ns);
-  PutOpt(j, "p99_ns", f.p99_ns);
-  PutOpt(j, "samples", f.samples);
-  PutOpt(j, "flushes_per_sync", f.flushes_per_sync);
-}
-
-void from_json(const nlohmann::json& j, SyncFigures& f) {
-  f.ops_per_sec = Opt<double>(j, "ops_per_sec");
-  f.p50_ns = Opt<uint64_t>(j, "p50_ns");
-  f.p99_ns = Opt<uint64_t>(j, "p99_ns");
-  f.samples = Opt<uint64_t>(j, "samples");
-  f.flushes_per_sync = Opt<double>(j, "flushes_per_sync");
-}
-
-void to_json(nlohmann::json& j, const WriteCacheAbPoint& p) {
-  j = {
-      {"point", p.point}, {"cache_on", p.cache_on}, {"cache_off", p.cache_off}};
-  PutOpt(j, "off_over_on_p50", p.off_over_on_p50);
-}
-
-void from_json(const nlohmann::json& j, WriteCacheAbPoint& p) {
-  p.point = Str(j, "point");
-  p.cache_on = Opt<SyncFigures>(j, "cache_on").value_or(SyncFigures{});
-  p.cache_off = Opt<SyncFigures>(j, "cache_off").value_or(SyncFigures{});
-  p.off_over_on_p50 = Opt<double>(j, "off_over_on_p50");
-}
-
-void to_json(nlohmann::json& j, const WriteCacheAbRun& r) {
-  j = {{"results", r.results}, {"status", r.status}};
-  if (r.status != "ok") {
-    j["reason"] = r.reason;
-    return;
-  }
-  j["switch"] = r.switch_used;
-  j["switch_kind"] = r.switch_kind;
-  j["as_found"] = r.as_found;
-  j["switched_to"] = r.switched_to;
-  j["points"] = r.points;
-}
-
-void from_json(const nlohmann::json& j, WriteCacheAbRun& r) {
-  r.results = Str(j, "results");
-  r.status = Str(j, "status");
-  r.reason = Str(j, "reason");
-  r.switch_used = Str(j, "switch");
-  r.switch_kind = Str(j, "switch_kind");
-  r.as_found = Str(j, "as_found");
-  r.switched_to = Str(j, "switched_to");
-  r.points = json_fields::List<WriteCacheAbPoint>(j, "points");
-}
-
-void to_json(nlohmann::json& j, const WriteCacheAb& a) {
-  j = {{"runs", a.runs}};
-}
-
-void from_json(const nlohmann::json& j, WriteCacheAb& a) {
-  a.runs = json_fields::List<WriteCacheAbRun>(j, "runs");
-}
-
-void to_json(nlohmann::json& j, const FsMatrixFilesystem& f) {
-  j = {{"filesystem", f.filesystem}, {"status", f.status}};
-  if (f.status == "ok") {
-    j["mount_options"] = f.mount_options;
-    j["device"] = f.device;
-  } else {
-    j["reason"] = f.reason;
-  }
-}
-
-void from_json(const nlohmann::json& j, FsMatrixFilesystem& f) {
-  f.filesystem = Str(j, "filesystem");
-  f.status = Str(j, "status");
-  f.reason = Str(j, "reason");
-  f.mount_options = Str(j, "mount_options");
-  f.device = Str(j, "device");
-}
-
-void to_json(nlohmann::json& j, const FsMatrixPoint& p) {
-  j = {{"point", p.point}};
-  for (const auto& [fs, figures] : p.by_filesystem) j[fs] = figures;
-}
-
-void from_json(const nlohmann::json& j, FsMatrixPoint& p) {
-  p.point = Str(j, "point");
-  p.by_filesystem.clear();
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (it.key() != "point" && it->is_object())
-      p.by_filesystem[it.key()] = it->get<SyncFigures>();
-  }
-}
-
-void to_json(nlohmann::json& j, const FsMatrix& m) {
-  j = {{"filesystems", m.filesystems}, {"points", m.points}};
-}
-
-void from_json(const nlohmann::json& j, FsMatrix& m) {
-  m.filesystems = json_fields::List<FsMatrixFilesystem>(j, "filesystems");
-  m.points = json_fields::List<FsMatrixPoint>(j, "points");
-}
-
 namespace {
 
 SyncFigures Figures(const ProbeResult& r) {
@@ -192,10 +89,6 @@ std::optional<WriteCacheAb> WriteCacheAbTable(
   return table;
 }
 
-std::optional<WriteCacheAb> WriteCacheAbOf(const nlohmann::json& analyses) {
-  return json_fields::Find<WriteCacheAb>(analyses, WriteCacheAb::kKey);
-}
-
 std::optional<FsMatrix> FsMatrixTable(const std::vector<ProbeResult>& results) {
   FsMatrix m;
   std::set<std::string> seen;
@@ -233,10 +126,6 @@ std::optional<FsMatrix> FsMatrixTable(const std::vector<ProbeResult>& results) {
   }
   if (m.filesystems.empty()) return std::nullopt;
   return m;
-}
-
-std::optional<FsMatrix> FsMatrixOf(const nlohmann::json& analyses) {
-  return json_fields::Find<FsMatrix>(analyses, FsMatrix::kKey);
 }
 
 }  // namespace disktune

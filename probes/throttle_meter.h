@@ -24,32 +24,9 @@
 #include <vector>
 
 #include "probes/throttle_spec.h"
+#include "src/model/analysis_throttle_by_probe.h"
 
 namespace disktune {
-
-// One probe family's share of the run's accounting (all its rounds).
-struct ProbeAccounting {
-  std::string probe;  // the probe id: "seq_read", "fsync", ...
-  int points = 0;     // points it ran (rounds included)
-  ThrottleAccounting accounting;
-};
-
-struct ThrottleByProbe {
-  static constexpr const char* kKey = "throttle_by_probe";
-  std::vector<ProbeAccounting> probes;  // in run order
-  // The shared test file's fill, before any probe ran; absent without one.
-  std::optional<ThrottleAccounting> test_file_fill;
-
-  // Adds `a` to `probe`'s entry (made at the end when new).
-  void Add(const std::string& probe, int points, const ThrottleAccounting& a);
-  // Every part: the probes' and the fill's.
-  ThrottleAccounting Sum() const;
-};
-void to_json(nlohmann::json& j, const ThrottleByProbe& t);
-void from_json(const nlohmann::json& j, ThrottleByProbe& t);
-// The record in `analyses`, when the run was throttled and it parses.
-std::optional<ThrottleByProbe> ThrottleByProbeOf(
-    const nlohmann::json& analyses);
 
 // The report's line for one family: "throttle, <probe> (<n> points): <bytes>
 // reached the device, <bytes> through the throttle, <bytes> around it

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "src/model/analyses.h"
+
 namespace disktune {
 namespace {
 
@@ -68,14 +70,17 @@ TEST(ThrottleMeterTest, JsonRoundTripsAndTheLineSaysTheShare) {
   ThrottleByProbe by;
   by.test_file_fill = ThrottleAccounting{0, 64 * kMiB, 0, 64 * kMiB};
   by.Add("fsync", 1, {0, 100 * kMiB, 0, 40 * kMiB});
-  nlohmann::json analyses;
-  analyses[ThrottleByProbe::kKey] = by;
+  model::Analyses typed;
+  typed.throttle_by_probe = by;
+  nlohmann::json analyses = model::AnalysesToJson(typed);
   const nlohmann::json& e = analyses["throttle_by_probe"]["probes"][0];
   EXPECT_EQ(e["probe"], "fsync");
   EXPECT_EQ(e["points"], 1);
   EXPECT_EQ(e["escaped_bytes"].get<uint64_t>(), 60 * kMiB);
   EXPECT_DOUBLE_EQ(e["escaped_share"].get<double>(), 0.6);
-  std::optional<ThrottleByProbe> back = ThrottleByProbeOf(analyses);
+  Result<model::Analyses> read = model::AnalysesFromJson(analyses);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  const std::optional<ThrottleByProbe>& back = read->throttle_by_probe;
   ASSERT_TRUE(back);
   ASSERT_EQ(back->probes.size(), 1u);
   EXPECT_EQ(back->probes[0].accounting.charged_write_bytes, 40 * kMiB);
@@ -83,10 +88,12 @@ TEST(ThrottleMeterTest, JsonRoundTripsAndTheLineSaysTheShare) {
   EXPECT_EQ(ProbeAccountingLine(back->probes[0]),
             "throttle, fsync (1 point): 100 MiB reached the device, 40 MiB "
             "through the throttle, 60 MiB around it (60.0% escaped)");
-  EXPECT_FALSE(ThrottleByProbeOf(nlohmann::json::object()));
+  EXPECT_FALSE(
+      model::AnalysesFromJson(nlohmann::json::object())->throttle_by_probe);
   nlohmann::json broken;
   broken[ThrottleByProbe::kKey] = {{"probes", {{{"points", 1}}}}};
-  EXPECT_FALSE(ThrottleByProbeOf(broken));  // an entry without its probe
+  // An entry without its probe.
+  EXPECT_FALSE(model::AnalysesFromJson(broken).ok());
 }
 
 TEST(ThrottleMeterTest, RegistryFindsTheDeviceOfAnOpenDirectory) {

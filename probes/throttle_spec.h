@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "src/core/status.h"
+#include "src/model/throttle_accounting.h"
 
 namespace disktune {
 
@@ -59,20 +60,6 @@ std::string DescribeThrottleLimits(const ThrottleLimits& l);
 // The limits and the sync floor: "150 IOPS read/write, 150 MB/s read/write,
 // each sync at least 8.33 ms".
 std::string DescribeThrottle(const ThrottleSpec& spec);
-
-// Bytes that reached the throttled device, and the share of them the
-// cgroup was charged with (what the throttle saw). escaped = device - charged.
-struct ThrottleAccounting {
-  uint64_t device_read_bytes = 0, device_write_bytes = 0;
-  uint64_t charged_read_bytes = 0, charged_write_bytes = 0;
-  uint64_t EscapedBytes() const;
-  // Escaped bytes over device bytes; nullopt when nothing reached the device.
-  std::optional<double> EscapedShare() const;
-  ThrottleAccounting operator-(const ThrottleAccounting& before) const;
-  ThrottleAccounting operator+(const ThrottleAccounting& other) const;
-};
-void to_json(nlohmann::json& j, const ThrottleAccounting& a);
-void from_json(const nlohmann::json& j, ThrottleAccounting& a);
 
 // The environment's record of a throttled run.
 struct ThrottleRecord {

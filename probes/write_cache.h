@@ -16,30 +16,12 @@
 #include <string>
 
 #include "src/core/status.h"
+#include "src/model/write_cache_view.h"
 
 namespace disktune {
 
-struct DriveCacheView {
-  std::string
-      source;  // "scsi cache_type", "hdparm -W", "nvme feature 0x06", ...
-  std::optional<bool> enabled;
-  std::optional<bool> volatile_cache_present;  // NVMe Identify VWC bit 0
-  std::string raw;                             // the value as read
-  std::string note;                            // why it is unknown
-  bool switchable = false;
-};
-
-struct WriteCacheView {
-  std::string disk;
-  std::string kernel_view;  // "write back" / "write through"
-  std::optional<bool> fua;
-  DriveCacheView drive;
-};
-
 // Never fails: what cannot be read is left empty with a note.
 WriteCacheView ReadWriteCacheView(const std::string& disk);
-void to_json(nlohmann::json& j, const WriteCacheView& v);
-void from_json(const nlohmann::json& j, WriteCacheView& v);
 
 enum class CacheSwitchKind {
   kScsiCacheType,  // /sys/class/scsi_disk/H:C:T:L/cache_type ("temporary ...")

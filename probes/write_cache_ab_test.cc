@@ -137,10 +137,11 @@ TEST_F(WriteCacheAbTest, WriteThroughIsFasterAndTheSettingComesBack) {
       back->metrics["flushes_by_device"][loop_->loop_name()].get<uint64_t>(),
       0u);
 
-  const auto& run = out.analyses["write_cache_ab"]["runs"][0];
+  nlohmann::json analyses = model::AnalysesToJson(out.analyses);
+  const auto& run = analyses["write_cache_ab"]["runs"][0];
   EXPECT_EQ(run["as_found"], "on");
   EXPECT_LT(run["points"][0]["off_over_on_p50"].get<double>(), 1.0);
-  const auto& verdicts = out.analyses["durability"]["verdicts"];
+  const auto& verdicts = analyses["durability"]["verdicts"];
   ASSERT_EQ(verdicts.size(), 2u);
   // Unsafe when the disk under the loop reports a volatile cache: the loop
   // driver then no longer fsyncs its backing file at all.
@@ -166,7 +167,8 @@ TEST_F(WriteCacheAbTest, StartingWriteThroughComparesWithTheCacheOn) {
   ASSERT_TRUE(on) << nlohmann::json(out.results).dump(2);
   ASSERT_EQ(on->status, ProbeStatus::kOk) << on->error;
   EXPECT_EQ(on->params.extra["kernel_write_cache"], "write back");
-  EXPECT_EQ(out.analyses["write_cache_ab"]["runs"][0]["as_found"], "off");
+  ASSERT_TRUE(out.analyses.write_cache_ab);
+  EXPECT_EQ(out.analyses.write_cache_ab->runs[0].as_found, "off");
 }
 
 TEST_F(WriteCacheAbTest, SigintInTheMiddleRestoresTheSetting) {

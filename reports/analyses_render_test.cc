@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include "probes/durability_evidence_for_test.h"
-#include "reports/bytes_written.h"
 #include "reports/durability_text.h"
 #include "reports/findings_2011.h"
+#include "src/model/analysis_bytes_written.h"
 
 namespace disktune {
 namespace {
@@ -25,7 +25,7 @@ TEST(AnalysesRenderTest, BytesWrittenRoundTrip) {
   nlohmann::json pj = p;
   EXPECT_FALSE(pj.contains("disk"));
   EXPECT_EQ(pj["rule"], BytesWritten::kRule);
-  auto back = BytesWrittenOf({{"bytes_written", pj}});
+  auto back = model::AnalysesFromJson({{"bytes_written", pj}})->bytes_written;
   ASSERT_TRUE(back);
   EXPECT_EQ(back->process_bytes, 5u);
   EXPECT_FALSE(back->disk_bytes);
@@ -41,7 +41,7 @@ TEST(AnalysesRenderTest, Findings2011RoundTrip) {
   nlohmann::json j = c;
   EXPECT_EQ(nlohmann::json(j.get<Findings2011Check>()), j);
   EXPECT_FALSE(j["findings"][1].contains("ratio_measured"));
-  auto back = Findings2011Of({{"leveldb_2011", j}});
+  auto back = model::AnalysesFromJson({{"leveldb_2011", j}})->leveldb_2011;
   ASSERT_TRUE(back);
   EXPECT_EQ(back->findings.size(), 2u);
 }
@@ -75,13 +75,13 @@ TEST(AnalysesRenderTest, DurabilityTextFromTypedAnalyses) {
   EXPECT_NE(out.find("(limit 10.00 ms)"), std::string::npos) << out;
   EXPECT_NE(out.find("PASS"), std::string::npos) << out;
 
-  // The same from the JSON a report stores.
-  nlohmann::json j;
-  j["durability"] = *a.findings;
-  PutCheck("etcd", etcd, &j);
-  std::ostringstream from_json;
-  RenderDurabilityText(j, from_json);
-  EXPECT_EQ(from_json.str(), out);
+  // The same from a report's analyses.
+  model::Analyses typed;
+  typed.durability = *a.findings;
+  typed.PutCheck("etcd", etcd);
+  std::ostringstream from_report;
+  RenderDurabilityText(typed, from_report);
+  EXPECT_EQ(from_report.str(), out);
 }
 
 }  // namespace

@@ -1,60 +1,60 @@
 #include "reports/analysis_registry.h"
 
-#include "probes/durability_findings.h"
-#include "probes/named_check.h"
-#include "probes/page_cache_check.h"
-#include "probes/rand_read_saturation.h"
-#include "probes/sync_tables.h"
-#include "probes/throttle_meter.h"
-#include "reports/bytes_written.h"
-#include "reports/findings_2011.h"
-#include "reports/memory_budget.h"
-
 namespace disktune {
 namespace {
 
-using json = nlohmann::json;
+using model::Analyses;
 
-template <auto Of>
-bool Present(const json& analyses) {
-  return static_cast<bool>(Of(analyses));
+template <auto Member>
+bool Present(const Analyses& analyses) {
+  return (analyses.*Member).has_value();
 }
 
-bool ChecksPresent(const json& analyses) { return !ChecksOf(analyses).empty(); }
+bool MemoryBudgetPresent(const Analyses& analyses) {
+  return analyses.memory_budget && !analyses.memory_budget->rows.empty();
+}
+
+bool ChecksPresent(const Analyses& analyses) {
+  return analyses.checks && !analyses.checks->empty();
+}
 
 constexpr std::array<AnalysisKind, kAnalysisKinds> kKinds = {{
     {AnalysisId::kThrottleByProbe, ThrottleByProbe::kKey,
-     "probes/throttle_meter.h", "the probe runner under --throttle",
-     AnalysisPlace::kBesideProbeTables, &Present<ThrottleByProbeOf>},
-    {AnalysisId::kMemoryBudget, kMemoryBudgetKey, "reports/memory_budget.h",
+     "src/model/analysis_throttle_by_probe.h",
+     "the probe runner under --throttle", AnalysisPlace::kBesideProbeTables,
+     &Present<&Analyses::throttle_by_probe>},
+    {AnalysisId::kMemoryBudget, kMemoryBudgetKey,
+     "src/model/analysis_memory_budget.h",
      "bench --profile with a tuned profile", AnalysisPlace::kAfterBenches,
-     &Present<MemoryBudgetOf>},
+     &MemoryBudgetPresent},
     {AnalysisId::kRandReadSaturation, RandReadSaturation::kKey,
-     "probes/rand_read_saturation.h", "the rand_read probe",
-     AnalysisPlace::kAfterProbes, &Present<FindRandReadSaturation>},
-    {AnalysisId::kPageCache, PageCacheCheck::kKey, "probes/page_cache_check.h",
+     "src/model/analysis_rand_read_saturation.h", "the rand_read probe",
+     AnalysisPlace::kAfterProbes, &Present<&Analyses::rand_read_saturation>},
+    {AnalysisId::kPageCache, PageCacheCheck::kKey,
+     "src/model/analysis_page_cache.h",
      "the probe runner, after the direct-I/O probes",
-     AnalysisPlace::kAfterProbes, &Present<PageCacheCheckOf>},
+     AnalysisPlace::kAfterProbes, &Present<&Analyses::page_cache>},
     {AnalysisId::kLeveldb2011, Findings2011Check::kKey,
-     "reports/findings_2011.h", "bench --scenarios compare-2011",
-     AnalysisPlace::kAfterProbes, &Present<Findings2011Of>, true},
+     "src/model/analysis_leveldb_2011.h", "bench --scenarios compare-2011",
+     AnalysisPlace::kAfterProbes, &Present<&Analyses::leveldb_2011>, true},
     {AnalysisId::kDurability, DurabilityFindings::kKey,
-     "probes/durability_findings.h", "the fsync probe",
-     AnalysisPlace::kDurability, &Present<DurabilityFindingsOf>},
+     "src/model/analysis_durability.h", "the fsync probe",
+     AnalysisPlace::kDurability, &Present<&Analyses::durability>},
     {AnalysisId::kWriteCache, WriteCacheViews::kKey,
-     "probes/durability_findings.h", "the fsync probe",
-     AnalysisPlace::kDurability, &Present<WriteCacheViewsOf>},
-    {AnalysisId::kChecks, kChecksKey, "probes/named_check.h",
+     "src/model/analysis_write_cache.h", "the fsync probe",
+     AnalysisPlace::kDurability, &Present<&Analyses::write_cache>},
+    {AnalysisId::kChecks, kChecksKey, "src/model/analysis_checks.h",
      "the fsync probe (etcd)", AnalysisPlace::kDurability, &ChecksPresent},
-    {AnalysisId::kWriteCacheAb, WriteCacheAb::kKey, "probes/sync_tables.h",
+    {AnalysisId::kWriteCacheAb, WriteCacheAb::kKey,
+     "src/model/analysis_write_cache_ab.h",
      "the fsync probe under --write-cache-ab", AnalysisPlace::kDurability,
-     &Present<WriteCacheAbOf>},
-    {AnalysisId::kFsMatrix, FsMatrix::kKey, "probes/sync_tables.h",
+     &Present<&Analyses::write_cache_ab>},
+    {AnalysisId::kFsMatrix, FsMatrix::kKey, "src/model/analysis_fs_matrix.h",
      "the fsync probe under --fs-matrix", AnalysisPlace::kDurability,
-     &Present<FsMatrixOf>},
-    {AnalysisId::kBytesWritten, BytesWritten::kKey, "reports/bytes_written.h",
-     "run (src/app/write_count.cc)", AnalysisPlace::kWrites,
-     &Present<BytesWrittenOf>},
+     &Present<&Analyses::fs_matrix>},
+    {AnalysisId::kBytesWritten, BytesWritten::kKey,
+     "src/model/analysis_bytes_written.h", "run (src/app/write_count.cc)",
+     AnalysisPlace::kWrites, &Present<&Analyses::bytes_written>},
 }};
 
 constexpr bool InIdOrder() {

@@ -6,17 +6,20 @@
 // analysis_registry_test holds it equal to the schema's analyses section
 // (reports/schema/report.v1.schema.json).
 //
-// A new analysis: its struct with kKey and to/from JSON, a row here, its
-// schema entry, and its text hook (text_report.cc kTextHooks has one per
-// kind, checked at compile time). Until a renderer has words for it, mark it
+// A new analysis: its struct with kKey and to/from JSON in src/model, its
+// member in model::Analyses (src/model/analyses.h), a row here, its schema
+// entry, and its hooks (kTextHooks in text_report.cc, kMarkdownHooks,
+// kHtmlHooks and kPrometheusHooks have one per kind, checked at compile
+// time). Until a renderer has words for it, mark it
 // as_written: the text, Markdown and HTML reports then show it as written,
 // as they show a key no kind describes.
 #pragma once
 
 #include <array>
 #include <cstddef>
-#include <nlohmann/json.hpp>
 #include <string_view>
+
+#include "src/model/analyses.h"
 
 namespace disktune {
 
@@ -50,9 +53,9 @@ struct AnalysisKind {
   const char* header;  // the struct with its to/from JSON
   const char* writer;  // who puts it in a report
   AnalysisPlace place;
-  // True when `analyses` holds this kind under its key in its struct's
-  // shape (read by the struct's own from_json).
-  bool (*present)(const nlohmann::json& analyses);
+  // True when `analyses` holds this kind (with something to say: a memory
+  // budget with rows, at least one check).
+  bool (*present)(const model::Analyses& analyses);
   // No renderer has words for it yet: the reports show it as written.
   bool as_written = false;
 };

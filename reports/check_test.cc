@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "probes/durability_verdict.h"
-#include "probes/named_check.h"
 #include "reports/named_figures.h"
 #include "reports/test_util.h"
+#include "src/model/analysis_checks.h"
 
 namespace disktune {
 namespace {
@@ -130,7 +130,7 @@ TEST(CheckPresetTest, TheEtcdPresetIsTheDurabilityVerdictsGate) {
   EXPECT_EQ(reqs->front().threshold, static_cast<double>(kEtcdThresholdNs));
 
   Report r = CraftedReport();
-  NamedChecks checks = ChecksOf(r.analyses);
+  NamedChecks checks = r.analyses.checks.value_or(NamedChecks{});
   auto verdict = checks.find("etcd");
   ASSERT_NE(verdict, checks.end());
   Result<std::vector<RequirementResult>> got = EvaluateRequirements(r, *reqs);
@@ -265,7 +265,7 @@ TEST(EvaluateTest, NamedFiguresReadTheirPoint) {
   EXPECT_EQ(res[0].figure->resolved, "fsync.fdatasync.2300.prealloc");
   EXPECT_EQ(res[1].figure->resolved, "fsync.fdatasync.2300.prealloc");
   EXPECT_EQ(res[2].figure->resolved, "fsync.fdatasync.4096.append");
-  NamedCheck etcd = ChecksOf(r.analyses).at("etcd");
+  NamedCheck etcd = r.analyses.checks.value().at("etcd");
   EXPECT_DOUBLE_EQ(res[0].figure->value,
                    static_cast<double>(etcd.value_ns.value_or(0)));
 }

@@ -134,7 +134,7 @@ void RenderDurabilityText(const DurabilityAnalyses& a, std::ostream& os) {
   if (a.fs_matrix) FsMatrixRows(*a.fs_matrix, os);
 }
 
-void RenderDurabilityText(const nlohmann::json& analyses, std::ostream& os) {
+void RenderDurabilityText(const model::Analyses& analyses, std::ostream& os) {
   RenderDurabilityText(DurabilityAnalysesOf(analyses), os);
 }
 

@@ -13,6 +13,6 @@ namespace disktune {
 // Writes nothing when the analyses hold no durability findings.
 void RenderDurabilityText(const DurabilityAnalyses& analyses, std::ostream& os);
 // The same from a report's analyses.
-void RenderDurabilityText(const nlohmann::json& analyses, std::ostream& os);
+void RenderDurabilityText(const model::Analyses& analyses, std::ostream& os);
 
 }  // namespace disktune

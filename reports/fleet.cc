@@ -60,7 +60,7 @@ std::string GroupKey(const Report& r, bool by_model) {
 
 // The verdict for the scratch directory's disk (what the run measured on).
 std::string FlushVerdict(const Report& r) {
-  std::optional<DurabilityFindings> d = DurabilityFindingsOf(r.analyses);
+  const std::optional<DurabilityFindings>& d = r.analyses.durability;
   if (!d) return "";
   std::string first;
   for (const ScopeVerdict& v : d->verdicts) {

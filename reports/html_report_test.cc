@@ -132,8 +132,8 @@ TEST(HtmlReportTest, AProbeOnlyReportSaysWhatWasNotMeasured) {
   Report r = CraftedReport();
   r.benches.clear();
   r.tune.reset();
-  r.analyses.erase("write_cache_ab");
-  r.analyses.erase("fs_matrix");
+  r.analyses.write_cache_ab.reset();
+  r.analyses.fs_matrix.reset();
   std::string html = RenderHtml(r);
   ExpectHasNone(html, {"id=\"benchmarks\"", "id=\"recommendation\""});
   ExpectHasAll(html, {"--write-cache-ab", "--fs-matrix"});

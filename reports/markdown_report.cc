@@ -1,6 +1,7 @@
 #include "reports/markdown_report.h"
 
 #include <algorithm>
+#include <iterator>
 #include <sstream>
 
 #include "probes/durability_findings.h"
@@ -65,7 +66,7 @@ void Header(const Report& r, std::ostringstream& os) {
     if (std::string esc = ThrottleEscapeLine(*t); !esc.empty())
       os << "\n>\n> " << Md(esc);
     // Each probe family's share (probes/throttle_meter.h), as text shows it.
-    if (std::optional<ThrottleByProbe> by = ThrottleByProbeOf(r.analyses)) {
+    if (const auto& by = r.analyses.throttle_by_probe) {
       if (by->test_file_fill)
         os << "\n>\n> " << Md(FillAccountingLine(*by->test_file_fill));
       for (const ProbeAccounting& p : by->probes)
@@ -99,7 +100,7 @@ void Header(const Report& r, std::ostringstream& os) {
 }
 
 void Checks(const Report& r, std::ostringstream& os) {
-  NamedChecks checks = ChecksOf(r.analyses);
+  NamedChecks checks = r.analyses.checks.value_or(NamedChecks{});
   if (checks.empty()) return;
   os << "\n### Checks\n\n"
      << HeaderRow({"check", "result", "measurement", "measured", "limit"},
@@ -237,7 +238,7 @@ void Benches(const Report& r, std::ostringstream& os) {
   }
   if (any_few) os << "\n\\* " << Md(kFewSamplesNote + 2) << "\n";
   os << RenderPredictionsMarkdown(r.benches);
-  if (auto mem = MemoryBudgetOf(r.analyses)) {
+  if (const MemoryBudgetCheck* mem = MemoryBudgetOf(r.analyses)) {
     os << "\nMemory: " << Md(MemoryBudgetText(*mem)) << ".\n";
   }
 }
@@ -302,6 +303,42 @@ void ProbeRows(const Report& r, bool fsync, std::ostringstream& os) {
   }
 }
 
+// The analyses said after the probe tables, one paragraph each, by kind
+// (reports/analysis_registry.h); the other places' kinds are said inside
+// their own sections.
+void SaturationParagraph(const Report& r, std::ostringstream& os) {
+  os << "\n" << Md(SaturationText(*r.analyses.rand_read_saturation)) << "\n";
+}
+
+using MarkdownHook = void (*)(const Report&, std::ostringstream&);
+// By AnalysisId; nullptr for a kind said in its place's own section or not
+// said in Markdown.
+constexpr MarkdownHook kMarkdownHooks[] = {
+    nullptr,               // throttle_by_probe: Header
+    nullptr,               // memory_budget: Benches
+    &SaturationParagraph,  // rand_read_saturation
+    nullptr,               // page_cache: the text and HTML reports say it
+    nullptr,               // leveldb_2011: as written, OtherFindings
+    nullptr,               // durability: Durability
+    nullptr,               // write_cache: the text and HTML reports say it
+    nullptr,               // checks: Checks
+    nullptr,               // write_cache_ab: the text and HTML reports say it
+    nullptr,               // fs_matrix: the text and HTML reports say it
+    nullptr,               // bytes_written: the text report says it
+};
+static_assert(std::size(kMarkdownHooks) == kAnalysisKinds,
+              "one Markdown hook per kind in reports/analysis_registry.h");
+
+void AfterProbes(const Report& r, std::ostringstream& os) {
+  for (const AnalysisKind& k : AnalysisKinds()) {
+    MarkdownHook hook = kMarkdownHooks[static_cast<size_t>(k.id)];
+    if (k.place == AnalysisPlace::kAfterProbes && hook != nullptr &&
+        k.present(r.analyses)) {
+      hook(r, os);
+    }
+  }
+}
+
 void Probes(const Report& r, std::ostringstream& os) {
   bool block =
       std::any_of(r.probes.begin(), r.probes.end(),
@@ -321,9 +358,7 @@ void Probes(const Report& r, std::ostringstream& os) {
     ProbeRows(r, false, os);
     os << "\n\\* " << Md(kFewSamplesNote + 2) << "\n";
   }
-  if (auto s = FindRandReadSaturation(r.analyses)) {
-    os << "\n" << Md(SaturationText(*s)) << "\n";
-  }
+  AfterProbes(r, os);
   if (fsync) {
     os << "\n<details><summary>Sync latency ("
        << std::count_if(r.probes.begin(), r.probes.end(),
@@ -338,7 +373,7 @@ void Probes(const Report& r, std::ostringstream& os) {
 }
 
 void Durability(const Report& r, std::ostringstream& os) {
-  std::optional<DurabilityFindings> d = DurabilityFindingsOf(r.analyses);
+  const std::optional<DurabilityFindings>& d = r.analyses.durability;
   if (!d) return;
   os << "\n### Durability\n\n";
   for (const ScopeVerdict& v : d->verdicts) {
@@ -364,7 +399,8 @@ void EngineConfiguration(const Report& r, std::ostringstream& os) {
 // Analyses no kind describes (a probe of a later version) and kinds without
 // words of their own yet (reports/analysis_registry.h), as written.
 void OtherFindings(const Report& r, std::ostringstream& os) {
-  for (auto it = r.analyses.begin(); it != r.analyses.end(); ++it) {
+  nlohmann::json analyses = model::AnalysesToJson(r.analyses);
+  for (auto it = analyses.begin(); it != analyses.end(); ++it) {
     if (!SaidAsWritten(it.key())) continue;
     os << "\n### " << Md(it.key()) << "\n\n";
     JsonMd(it.value(), it.key(), 0, os);

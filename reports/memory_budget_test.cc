@@ -69,10 +69,12 @@ TEST(MemoryBudgetTest, NothingMeasuredNoCheck) {
 TEST(MemoryBudgetTest, JsonRoundTripsThroughAnalyses) {
   auto c = CheckMemoryBudget({Result("overwrite", 5 << 20, 4 << 20)}, 16 << 20,
                              "x", 1 << 20);
-  nlohmann::json analyses;
-  analyses[kMemoryBudgetKey] = *c;
-  auto back = MemoryBudgetOf(analyses);
-  ASSERT_TRUE(back.has_value());
+  model::Analyses typed;
+  typed.memory_budget = *c;
+  auto read = model::AnalysesFromJson(model::AnalysesToJson(typed));
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  const MemoryBudgetCheck* back = MemoryBudgetOf(*read);
+  ASSERT_TRUE(back != nullptr);
   EXPECT_EQ(back->budget_bytes, 16u << 20);
   EXPECT_EQ(back->rows.at(0).scenario, "overwrite");
   EXPECT_EQ(back->profile, "x");
@@ -80,7 +82,7 @@ TEST(MemoryBudgetTest, JsonRoundTripsThroughAnalyses) {
   EXPECT_EQ(back->rows.at(0).peak_anon_rss_bytes, 4u << 20);
   EXPECT_EQ(back->rows.at(0).engine_anon_bytes, 3u << 20);
   EXPECT_EQ(back->max_engine_anon_bytes, 3u << 20);
-  EXPECT_FALSE(MemoryBudgetOf(nlohmann::json::object()));
+  EXPECT_FALSE(MemoryBudgetOf(model::Analyses{}));
 }
 
 }  // namespace

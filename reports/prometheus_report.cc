@@ -3,14 +3,16 @@
 #include <charconv>
 #include <cmath>
 #include <ctime>
+#include <iterator>
 #include <utility>
 #include <vector>
 
 #include "probes/durability_findings.h"
-#include "probes/named_check.h"
 #include "probes/rand_read_saturation.h"
+#include "reports/analysis_registry.h"
 #include "reports/char_escape.h"
 #include "reports/render_util.h"
+#include "src/model/analysis_checks.h"
 
 namespace disktune {
 namespace {
@@ -163,18 +165,19 @@ void Probes(const Report& r, Exposition& e) {
   }
 }
 
-void Analyses(const Report& r, Exposition& e) {
-  const auto& a = r.analyses;
-  std::string dev = ReportDevice(r);
-  if (auto s = FindRandReadSaturation(a)) {
-    e.Add("disktune_rand_read_saturation_queue_depth", "gauge",
-          "Smallest queue depth reaching 95% of the best random-read IOPS.",
-          {{"device", dev}}, s->queue_depth);
-    e.Add("disktune_rand_read_saturation_iops", "gauge",
-          "Random-read IOPS at the saturation queue depth.", {{"device", dev}},
-          s->iops);
-  }
-  NamedChecks checks = ChecksOf(a);
+// The analyses' families, one hook per kind (reports/analysis_registry.h).
+void Saturation(const Report& r, const std::string& dev, Exposition& e) {
+  const RandReadSaturation& s = *r.analyses.rand_read_saturation;
+  e.Add("disktune_rand_read_saturation_queue_depth", "gauge",
+        "Smallest queue depth reaching 95% of the best random-read IOPS.",
+        {{"device", dev}}, s.queue_depth);
+  e.Add("disktune_rand_read_saturation_iops", "gauge",
+        "Random-read IOPS at the saturation queue depth.", {{"device", dev}},
+        s.iops);
+}
+
+void Checks(const Report& r, const std::string& dev, Exposition& e) {
+  const NamedChecks& checks = *r.analyses.checks;
   auto check_labels = [&](const std::string& name) {
     return Labels{{"device", dev}, {"check", name}};
   };
@@ -205,13 +208,62 @@ void Analyses(const Report& r, Exposition& e) {
             static_cast<double>(*c.threshold_ns) / 1e9);
     }
   }
-  if (auto d = DurabilityFindingsOf(a)) {
-    for (const ScopeVerdict& v : d->verdicts) {
-      e.Add("disktune_durability_verdict", "gauge",
-            "1 for the durability verdict of a scope (did syncs reach the "
-            "device?).",
-            {{"device", v.disk}, {"scope", v.scope}, {"verdict", v.verdict.id}},
-            1);
+}
+
+void DurabilityVerdicts(const Report& r, const std::string& /*dev*/,
+                        Exposition& e) {
+  for (const ScopeVerdict& v : r.analyses.durability->verdicts) {
+    e.Add("disktune_durability_verdict", "gauge",
+          "1 for the durability verdict of a scope (did syncs reach the "
+          "device?).",
+          {{"device", v.disk}, {"scope", v.scope}, {"verdict", v.verdict.id}},
+          1);
+  }
+}
+
+using PrometheusHook = void (*)(const Report&, const std::string& dev,
+                                Exposition&);
+// By AnalysisId; nullptr for a kind with no family.
+constexpr PrometheusHook kPrometheusHooks[] = {
+    nullptr,              // throttle_by_probe
+    nullptr,              // memory_budget
+    &Saturation,          // rand_read_saturation
+    nullptr,              // page_cache
+    nullptr,              // leveldb_2011
+    &DurabilityVerdicts,  // durability
+    nullptr,              // write_cache
+    &Checks,              // checks
+    nullptr,              // write_cache_ab
+    nullptr,              // fs_matrix
+    nullptr,              // bytes_written
+};
+static_assert(std::size(kPrometheusHooks) == kAnalysisKinds,
+              "one Prometheus hook per kind in reports/analysis_registry.h");
+
+// The kinds with a hook, in the order their families have always come out
+// (a diff of two scrapes should show figures, not moved families).
+constexpr AnalysisId kPrometheusOrder[] = {AnalysisId::kRandReadSaturation,
+                                           AnalysisId::kChecks,
+                                           AnalysisId::kDurability};
+
+constexpr bool EveryHookOrdered() {
+  for (size_t id = 0; id < kAnalysisKinds; id++) {
+    bool ordered = false;
+    for (AnalysisId o : kPrometheusOrder) {
+      ordered |= static_cast<size_t>(o) == id;
+    }
+    if ((kPrometheusHooks[id] != nullptr) != ordered) return false;
+  }
+  return true;
+}
+static_assert(EveryHookOrdered(),
+              "kPrometheusOrder holds exactly the kinds with a hook");
+
+void Analyses(const Report& r, Exposition& e) {
+  std::string dev = ReportDevice(r);
+  for (AnalysisId id : kPrometheusOrder) {
+    if (KindOf(id).present(r.analyses)) {
+      kPrometheusHooks[static_cast<size_t>(id)](r, dev, e);
     }
   }
 }

@@ -54,7 +54,7 @@ TEST(TextReportTest, WithoutOptionalSectionsPrintsNoneOfThem) {
   r.benches.clear();
   r.tune.reset();
   r.probes.clear();
-  r.analyses = nlohmann::json::object();
+  r.analyses = model::Analyses{};
   std::string t = RenderText(r);
   ExpectHasNone(
       t, {"benchmarks", "recommendation", "sync point", "\ndurability:\n"});
@@ -62,7 +62,7 @@ TEST(TextReportTest, WithoutOptionalSectionsPrintsNoneOfThem) {
 
 TEST(TextReportTest, UnknownAnalysesAreShown) {
   Report r = CraftedReport();
-  r.analyses["new_probe_finding"] = {{"answer_bytes", 4096}};
+  r.analyses.unknown["new_probe_finding"] = {{"answer_bytes", 4096}};
   std::string t = RenderText(r);
   EXPECT_NE(t.find("new_probe_finding:\n  answer: 4 KiB"), std::string::npos)
       << t;

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "probes/named_check.h"
 #include "reports/report.h"
 #include "src/core/number_text.h"
+#include "src/model/analysis_checks.h"
 
 namespace disktune {
 

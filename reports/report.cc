@@ -33,7 +33,7 @@ nlohmann::json ReportToJson(const Report& r) {
   j["environment"] = r.environment;
   j["config"] = r.config;
   j["probes"] = r.probes;
-  j["analyses"] = r.analyses;
+  j["analyses"] = model::AnalysesToJson(r.analyses);
   j["benches"] = r.benches;
   j["warnings"] = r.warnings;
   if (r.tune) j["tune"] = model::TuneSummaryToJson(*r.tune);
@@ -76,7 +76,15 @@ Result<Report> ReportFromJson(const nlohmann::json& j) {
     r.environment = j.at("environment").get<Environment>();
     r.config = j.value("config", nlohmann::json::object());
     r.probes = j.at("probes").get<std::vector<ProbeResult>>();
-    r.analyses = j.value("analyses", nlohmann::json::object());
+    if (auto it = j.find("analyses"); it != j.end() && !it->is_null()) {
+      Result<model::Analyses> a = model::AnalysesFromJson(*it);
+      if (!a.ok()) {
+        return Status::Corruption(
+            a.status().message() +
+            " (re-run the command that wrote it, or remove that key)");
+      }
+      r.analyses = std::move(*a);
+    }
     if (auto it = j.find("benches"); it != j.end()) {
       for (const auto& b : *it) {
         Result<bench::BenchResult> br = bench::BenchResultFromJson(b);

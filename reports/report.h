@@ -16,6 +16,7 @@
 #include "reports/summary.h"
 #include "src/bench/bench_result.h"
 #include "src/core/status.h"
+#include "src/model/analyses.h"
 #include "src/model/tune_summary.h"
 
 namespace disktune {
@@ -32,8 +33,10 @@ struct Report {
   nlohmann::json config =
       nlohmann::json::object();  // the effective configuration
   std::vector<ProbeResult> probes;
-  nlohmann::json analyses =
-      nlohmann::json::object();             // derived findings, by name
+  // Derived findings, one optional value per kind (src/model/analyses.h),
+  // and the keys no kind describes as read. JSON only in ReportToJson /
+  // ReportFromJson.
+  model::Analyses analyses;
   std::vector<bench::BenchResult> benches;  // db_bench scenarios, in run order
   std::vector<std::string> warnings;
   // The tuner's recommendation and its evidence (src/tune), unset when the
@@ -55,7 +58,8 @@ Report NewReport(const std::string& command);
 nlohmann::json ReportToJson(const Report& r);
 // InvalidArgument for another schema or major version, Corruption for a
 // document that does not have the report's shape (a tune object without the
-// tuner's shape included: the message names the member).
+// tuner's shape, or an analysis of a known kind without its struct's shape,
+// included: the message names the member).
 Result<Report> ReportFromJson(const nlohmann::json& j);
 // Reads a result through the bounded JSON reader (src/core/json_input.h);
 // every failure names the file and is InvalidArgument or Corruption.

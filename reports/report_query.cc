@@ -250,7 +250,10 @@ Result<Figure> LookupBench(const Report& r, std::string_view path,
 
 Result<Figure> LookupAnalyses(const Report& r, std::string_view path,
                               size_t* metric_offset) {
-  const json* node = &r.analyses;
+  // The query language walks the analyses' JSON form, as a result file
+  // holds it.
+  const json analyses = model::AnalysesToJson(r.analyses);
+  const json* node = &analyses;
   const json* parent = nullptr;
   std::string walked = "analyses";
   size_t pos = 9;  // after "analyses."

@@ -62,6 +62,18 @@ TEST(ReportTest, JsonRoundTripKeepsEverything) {
   EXPECT_EQ(ReportToJson(*back), j);
 }
 
+TEST(ReportTest, AnalysesComeBackAsReadWithAKeyNoKindDescribes) {
+  std::ifstream in(std::string(DISKTUNE_TEST_SOURCE_DIR) +
+                   "/reports/testdata/crafted_report.json");
+  nlohmann::json j = nlohmann::json::parse(in);
+  j["analyses"]["new_probe_finding"] = {{"answer_bytes", 4096}};
+  Result<Report> r = ReportFromJson(j);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->analyses.durability);
+  EXPECT_EQ(r->analyses.unknown.size(), 1u);
+  EXPECT_EQ(ReportToJson(*r)["analyses"], j["analyses"]);
+}
+
 TEST(ReportTest, RealReportValidatesAgainstSchema) {
   nlohmann::json schema = LoadSchema();
   auto errors = ValidateAgainstSchema(schema, ReportToJson(SampleReport()));
@@ -124,7 +136,7 @@ TEST(ReportTest, ThrottleByProbeIsRecordedAndSaidBesideTheProbe) {
   ThrottleByProbe by;
   by.test_file_fill = ThrottleAccounting{0, 1000, 0, 1000};
   by.Add("seq_read", 1, {400, 0, 400, 0});
-  r.analyses[ThrottleByProbe::kKey] = by;
+  r.analyses.throttle_by_probe = by;
   nlohmann::json j = ReportToJson(r);
   auto errors = ValidateAgainstSchema(LoadSchema(), j);
   EXPECT_TRUE(errors.empty()) << errors.front();
@@ -134,6 +146,13 @@ TEST(ReportTest, ThrottleByProbeIsRecordedAndSaidBesideTheProbe) {
   nlohmann::json bad = j;
   bad["analyses"]["throttle_by_probe"]["probes"][0].erase("probe");
   EXPECT_FALSE(ValidateAgainstSchema(LoadSchema(), bad).empty());
+  // A known kind without its shape is one error naming it.
+  Result<Report> malformed = ReportFromJson(bad);
+  ASSERT_FALSE(malformed.ok());
+  EXPECT_EQ(malformed.status().code(), Status::Code::kCorruption);
+  EXPECT_NE(malformed.status().message().find("analyses.throttle_by_probe"),
+            std::string::npos)
+      << malformed.status().message();
   std::string text = RenderText(r);
   size_t row = text.find("seq_read.4k.qd1");
   size_t line = text.find(

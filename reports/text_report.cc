@@ -9,7 +9,6 @@
 #include "probes/rand_read_saturation.h"
 #include "probes/throttle_meter.h"
 #include "reports/analysis_registry.h"
-#include "reports/bytes_written.h"
 #include "reports/durability_text.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
@@ -19,6 +18,7 @@
 #include "reports/tune_table.h"
 #include "src/core/histogram.h"
 #include "src/core/units.h"
+#include "src/model/analysis_bytes_written.h"
 
 namespace disktune {
 namespace {
@@ -132,7 +132,7 @@ void RoundsLine(const ProbeResult& p, std::ostringstream& os) {
 // throttled device through the throttle and around it
 // (probes/throttle_meter.h).
 void AccountingLines(const Report& r, bool fsync, std::ostringstream& os) {
-  std::optional<ThrottleByProbe> by = ThrottleByProbeOf(r.analyses);
+  const std::optional<ThrottleByProbe>& by = r.analyses.throttle_by_probe;
   if (!by) return;
   bool other_table =
       std::any_of(r.probes.begin(), r.probes.end(),
@@ -337,7 +337,7 @@ void Benches(const Report& r, std::ostringstream& os) {
   }
   if (few_samples) os << kFewSamplesNote;
   os << RenderPredictionsText(r.benches);
-  if (auto mem = MemoryBudgetOf(r.analyses)) {
+  if (const MemoryBudgetCheck* mem = MemoryBudgetOf(r.analyses)) {
     os << "\nmemory: " << MemoryBudgetText(*mem) << "\n";
   }
 }
@@ -463,7 +463,7 @@ void Recommendation(const Report& r, std::ostringstream& os) {
 // What was written: disktune's own writes, then the disk-wide count (every
 // writer on the disk) labelled as such.
 void Writes(const Report& r, std::ostringstream& os) {
-  std::optional<BytesWritten> b = BytesWrittenOf(r.analyses);
+  const std::optional<BytesWritten>& b = r.analyses.bytes_written;
   if (!b) {
     os << "\nwrote " << FormatBytes(static_cast<double>(r.bytes_written))
        << " to the scratch directory\n";
@@ -489,13 +489,11 @@ void Writes(const Report& r, std::ostringstream& os) {
 // (reports/analysis_registry.h); the other places' kinds are said inside
 // their own sections.
 void SaturationParagraph(const Report& r, std::ostringstream& os) {
-  if (auto s = FindRandReadSaturation(r.analyses)) {
-    os << "\n" << SaturationText(*s) << "\n";
-  }
+  os << "\n" << SaturationText(*r.analyses.rand_read_saturation) << "\n";
 }
 
 void PageCacheParagraph(const Report& r, std::ostringstream& os) {
-  if (auto pc = PageCacheCheckOf(r.analyses)) {
+  if (const auto& pc = r.analyses.page_cache) {
     os << "page cache bypassed: " << (pc->bypassed ? "yes" : "NO") << " ("
        << FormatBytes(static_cast<double>(pc->resident_bytes))
        << " of the test file resident)\n";
@@ -530,7 +528,8 @@ void Analyses(const Report& r, std::ostringstream& os) {
   }
   // Analyses no kind describes (a probe of a later version) and kinds
   // without words of their own yet, as written.
-  for (auto it = r.analyses.begin(); it != r.analyses.end(); ++it) {
+  nlohmann::json analyses = model::AnalysesToJson(r.analyses);
+  for (auto it = analyses.begin(); it != analyses.end(); ++it) {
     if (!SaidAsWritten(it.key())) continue;
     os << "\n" << it.key() << ":\n";
     JsonText(it.value(), it.key(), 2, os);

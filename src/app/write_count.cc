@@ -1,6 +1,6 @@
 #include "src/app/write_count.h"
 
-#include "reports/bytes_written.h"
+#include "src/model/analysis_bytes_written.h"
 
 namespace disktune {
 
@@ -31,7 +31,7 @@ void WriteCount::Record(Report* report) const {
     written.disk_bytes = *d;
     report->bytes_written = *d;
   }
-  report->analyses[BytesWritten::kKey] = written;
+  report->analyses.bytes_written = written;
 }
 
 }  // namespace disktune

@@ -380,13 +380,11 @@ Report StartBenchReport(const BenchPlace& place, const bench::BenchPlan& plan,
 // tuned profile's memory budget.
 void AddBenchAnalyses(const BenchSetup& s, std::optional<uint64_t> harness_anon,
                       Report* report) {
-  if (auto f = CheckFindings2011(report->benches)) {
-    report->analyses[Findings2011Check::kKey] = *f;
-  }
+  report->analyses.leveldb_2011 = CheckFindings2011(report->benches);
   if (s.memory_budget) {
     if (auto mem = CheckMemoryBudget(report->benches, *s.memory_budget,
                                      s.profile_shown, harness_anon)) {
-      report->analyses[kMemoryBudgetKey] = *mem;
+      report->analyses.memory_budget = std::move(*mem);
     }
   }
 }

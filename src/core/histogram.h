@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 
@@ -34,6 +35,9 @@ struct LatencySummary {
   uint64_t max = 0;
   uint64_t samples = 0;
 };
+// Its JSON form: the report's latency_ns objects.
+void to_json(nlohmann::json& j, const LatencySummary& s);
+void from_json(const nlohmann::json& j, LatencySummary& s);
 
 class Histogram {
  public:

@@ -80,17 +80,4 @@ std::vector<T> List(const nlohmann::json& j, const char* key) {
   return out;
 }
 
-// The analysis stored under `key`, or unset when absent or not an object.
-template <typename T>
-std::optional<T> Find(const nlohmann::json& analyses, const char* key) {
-  if (!analyses.is_object()) return std::nullopt;
-  auto it = analyses.find(key);
-  if (it == analyses.end() || !it->is_object()) return std::nullopt;
-  try {
-    return it->get<T>();
-  } catch (const nlohmann::json::exception&) {
-    return std::nullopt;
-  }
-}
-
 }  // namespace disktune::json_fields

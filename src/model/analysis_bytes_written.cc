@@ -1,4 +1,4 @@
-#include "reports/bytes_written.h"
+#include "src/model/analysis_bytes_written.h"
 
 #include "src/core/json_fields.h"
 
@@ -20,10 +20,6 @@ void from_json(const nlohmann::json& j, BytesWritten& b) {
   b.process_bytes = Opt<uint64_t>(j, "process_bytes");
   b.disk = json_fields::Str(j, "disk");
   b.disk_bytes = Opt<uint64_t>(j, "disk_bytes");
-}
-
-std::optional<BytesWritten> BytesWrittenOf(const nlohmann::json& analyses) {
-  return json_fields::Find<BytesWritten>(analyses, BytesWritten::kKey);
 }
 
 }  // namespace disktune

@@ -1,6 +1,6 @@
-// What a `run` wrote: the sectors its disk completed writing (all writers on
-// the disk) and the kernel's per-process write count. Stored in a report's
-// analyses under "bytes_written".
+// The analyses' "bytes_written": what a `run` wrote, the sectors its disk
+// completed writing (all writers on the disk) and the kernel's per-process
+// write count (src/app/write_count.h measures it).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +24,5 @@ struct BytesWritten {
 
 void to_json(nlohmann::json& j, const BytesWritten& b);
 void from_json(const nlohmann::json& j, BytesWritten& b);
-std::optional<BytesWritten> BytesWrittenOf(const nlohmann::json& analyses);
 
 }  // namespace disktune

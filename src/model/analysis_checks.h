@@ -1,6 +1,6 @@
-// A named check: one figure against a limit, with its verdict ("pass",
-// "fail", or "insufficient" when too few samples back the figure). Stored in
-// a report's analyses under "checks", by name ("etcd").
+// The analyses' "checks": named checks, by name ("etcd"), each one figure
+// against a limit with its verdict ("pass", "fail", or "insufficient" when
+// too few samples back the figure). probes/durability_verdict.h judges etcd's.
 #pragma once
 
 #include <cstdint>
@@ -30,12 +30,5 @@ void from_json(const nlohmann::json& j, NamedCheck& c);
 // The analyses key the checks are stored under, by name.
 inline constexpr const char* kChecksKey = "checks";
 using NamedChecks = std::map<std::string, NamedCheck>;
-
-// The checks a report's analyses hold, by name (empty when none); an entry
-// that is not an object reads as a failed check with no figures.
-NamedChecks ChecksOf(const nlohmann::json& analyses);
-// Adds (or replaces) one check under analyses.checks.
-void PutCheck(const std::string& name, const NamedCheck& c,
-              nlohmann::json* analyses);
 
 }  // namespace disktune
