@@ -1,7 +1,11 @@
 # `cmake --install` and a Debian package (cpack -G DEB) that installs disktune
-# on a server without a toolchain: the binary, the checked-in profiles (found
-# by name relative to the binary) and the report schemas.
+# on a server without a toolchain: the binary, the sync-floor preload
+# library and the checked-in profiles (both found relative to the binary),
+# and the report schemas.
 install(TARGETS disktune RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The sync-floor preload library `exec` loads into its command on a class
+# with a sync floor; found relative to the binary.
+install(TARGETS disktune_syncfloor LIBRARY DESTINATION ${DISKTUNE_SYNCFLOOR_INSTALL_DIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/profiles/
   DESTINATION ${DISKTUNE_PROFILES_INSTALL_DIR}
   FILES_MATCHING PATTERN "*.json")

@@ -33,9 +33,10 @@
 #    tune and the judge's runs on that class. native is the scratch
 #    directory's own disk; hdd and cloud are `disktune --throttle CLASS`'s
 #    emulated classes, used by the tune and by `disktune bench` (LevelDB's
-#    judge). RocksDB's judge is db_bench, which cannot run on disktune's
-#    throttled device from outside it: rocksdb on hdd/cloud is refused
-#    with that reason until the script sets up the throttle itself.
+#    judge). RocksDB's judge, db_bench, runs inside the class through
+#    `disktune exec --throttle CLASS -- db_bench ... --db=db`: a fresh
+#    class per run, db_bench in its cgroup and scratch directory (the
+#    relative --db is inside it), its syncs held to the class's floor.
 #
 # Output: DIR/judge.tsv (one line per run, with its class) and a summary
 # per class on stdout.
@@ -72,7 +73,7 @@ while [ $# -gt 0 ]; do
     --dir) dir=$2; shift 2 ;;
     --profile) given_profile=$2; shift 2 ;;
     --class) classes=$2; shift 2 ;;
-    -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,49p' "$0"; exit 0 ;;
     *) echo "tune_judge.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -100,10 +101,11 @@ for class in ${classes//,/ }; do
           "which this build ($disktune) does not have" >&2
         exit 2
       fi
-      if [ "$engine" = rocksdb ]; then
-        echo "tune_judge.sh: --class $class with rocksdb: db_bench cannot" \
-          "run on disktune's throttled device yet; judge leveldb, or" \
-          "rocksdb on native" >&2
+      if [ "$engine" = rocksdb ] &&
+        ! "$disktune" exec --help >/dev/null 2>&1; then
+        echo "tune_judge.sh: --class $class with rocksdb runs db_bench" \
+          "through disktune exec, which this build ($disktune) does not" \
+          "have" >&2
         exit 2
       fi ;;
     *) echo "tune_judge.sh: --class native, hdd or cloud (got $class)" >&2
@@ -166,15 +168,28 @@ settle() {
   sync
 }
 
+# db_bench on the native disk, or inside the class: `disktune exec` makes
+# the class, runs db_bench in its scratch directory (the working directory,
+# so --db=db is inside it) and removes it all when db_bench ends.
+db_bench_in_class() {
+  if [ "$class" = native ]; then
+    db_bench --db="$dir/db" "$@"
+  else
+    mkdir -p "$dir/scratch"
+    "$disktune" exec --throttle "$class" --dir "$dir/scratch" -- \
+      db_bench --db=db "$@"
+  fi
+}
+
 run_db_bench() {  # which(defaults|tuned) ini profile
-  local which=$1 ini=$2 profile=$3 db="$dir/db"
+  local which=$1 ini=$2 profile=$3
   settle
   local common=(--benchmarks="$steps" --num="$num" --reads="$num"
-    --key_size=16 --value_size=100 --compression_ratio=0.5 --db="$db"
+    --key_size=16 --value_size=100 --compression_ratio=0.5
     --threads=1 --seed=1 --histogram=0)
   local out
   if [ "$which" = defaults ]; then
-    out=$(db_bench "${common[@]}" --cache_size="$default_cache" \
+    out=$(db_bench_in_class "${common[@]}" --cache_size="$default_cache" \
       --write_buffer_size="$wb" --max_write_buffer_number=2 2>&1)
   else
     # db_bench loads the OPTIONS file with its own block cache (the one
@@ -182,10 +197,10 @@ run_db_bench() {  # which(defaults|tuned) ini profile
     # block_cache; the profile's cache size goes in by the flag.
     local cache
     cache=$(jq -r '.engine_options.cache_bytes // empty' "$profile")
-    out=$(db_bench "${common[@]}" --options_file="$ini" \
+    out=$(db_bench_in_class "${common[@]}" --options_file="$ini" \
       ${cache:+--cache_size="$cache"} 2>&1)
   fi
-  rm -rf "$db"
+  rm -rf "$dir/db"
   echo "$out" > "$dir/last-$which.log"
   echo "$out" | db_bench_score
 }

@@ -54,6 +54,9 @@ bin="$root/usr/bin/disktune"
 [ -x "$bin" ] || fail "package has no usr/bin/disktune"
 [ -f "$root/usr/share/disktune/profiles/ycsb-a.json" ] || fail "profiles not under usr/share/disktune/profiles"
 [ -f "$root/usr/share/disktune/schema/report.v1.schema.json" ] || fail "report schema not installed"
+# exec's sync floor: the preload library, where the binary looks for it.
+[ -n "$(find "$root/usr/lib" -path '*/disktune/libdisktune_syncfloor.so' 2>/dev/null)" ] ||
+  fail "package has no lib/.../disktune/libdisktune_syncfloor.so (exec's sync floor)"
 
 # Run from a directory with no profiles/ so only the installed ones count.
 work="$tmp/work"

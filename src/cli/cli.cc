@@ -56,6 +56,7 @@ int Main(const std::vector<std::string>& args, std::ostream& out,
   SetupCompareCommand(app, ctx);
   SetupFleetCommand(app, ctx);
   SetupCheckCommand(app, ctx);
+  SetupExecCommand(app, ctx);
 
   std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1),
                                 args.end());

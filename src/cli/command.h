@@ -112,5 +112,6 @@ void SetupCompareCommand(CLI::App& app, CommandContext& ctx);
 void SetupFleetCommand(CLI::App& app, CommandContext& ctx);
 void SetupCheckCommand(CLI::App& app, CommandContext& ctx);
 void SetupTuneCommand(CLI::App& app, CommandContext& ctx);
+void SetupExecCommand(CLI::App& app, CommandContext& ctx);
 
 }  // namespace disktune::cli

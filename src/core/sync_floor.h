@@ -8,7 +8,10 @@
 // a probe's, or an engine's opened by any command - meets it without each
 // layer carrying it. `--throttle` sets it for its loop device while the
 // device exists (probes/throttled_device.h); the fsync probe's points and
-// the LevelDB and RocksDB adapters (engines/*_sync_floor_*) apply it.
+// the LevelDB and RocksDB adapters (engines/*_sync_floor_*) apply it, and
+// `disktune exec` lays it under its command's fsync and fdatasync with a
+// preload library (sync_floor_preload.cc) by the same rule
+// (sync_floor_rule.h).
 // benchmarks/README.md, "Device classes", "Sync latency".
 #pragma once
 
@@ -19,16 +22,9 @@
 #include <vector>
 
 #include "src/core/clock.h"
+#include "src/core/sync_floor_rule.h"
 
 namespace disktune {
-
-// The rule: how long a sync that took `elapsed_ns` still waits under a
-// floor of `floor_ns` (0 when it took the floor or longer, or floor is 0).
-uint64_t SyncFloorRemainingNs(uint64_t floor_ns, uint64_t elapsed_ns);
-
-// Sleeps until `start_ns + floor_ns` on NowNanos()'s clock (an absolute
-// deadline, so a signal does not lengthen or shorten the wait).
-void WaitForSyncFloor(uint64_t start_ns, uint64_t floor_ns);
 
 // Runs `sync` (a callable) and returns its result no sooner than `floor_ns`
 // after it started.
