@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "probes/named_check.h"
-#include "probes/probe_result.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 

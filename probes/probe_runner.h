@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "probes/environment.h"
 #include "probes/probe.h"
+#include "src/model/environment.h"
 
 namespace disktune {
 

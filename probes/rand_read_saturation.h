@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "probes/probe_result.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 

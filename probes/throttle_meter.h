@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "probes/throttle_spec.h"
+#include "src/model/throttle_spec.h"
 
 namespace disktune {
 

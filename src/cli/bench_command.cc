@@ -11,7 +11,6 @@
 #include "engines/engine.h"
 #include "engines/engine_settings.h"
 #include "engines/knob_spec.h"
-#include "probes/environment.h"
 #include "reports/findings_2011.h"
 #include "reports/memory_budget.h"
 #include "reports/prediction_text.h"
@@ -35,6 +34,7 @@
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
+#include "src/model/environment.h"
 #include "src/predict/engine_facts.h"
 #include "src/tune/profile.h"
 

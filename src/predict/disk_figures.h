@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "probes/probe_result.h"
 #include "src/core/status.h"
+#include "src/model/probe_result.h"
 #include "src/predict/model.h"
 
 namespace disktune::predict {
