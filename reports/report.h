@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "reports/summary.h"
-#include "src/bench/bench_result.h"
 #include "src/core/status.h"
+#include "src/model/bench_result.h"
 #include "src/model/environment.h"
 #include "src/model/probe_result.h"
 #include "src/model/tune_summary.h"

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "engines/knob_spec.h"
 #include "src/core/json_input.h"
+#include "src/model/knob_spec.h"
 #include "src/tune/json_shape.h"
 
 namespace disktune::tune {
