@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "engines/engine.h"
+#include "probes/device_info.h"
 #include "probes/probe_runner.h"
 #include "src/app/probe_step.h"
 #include "src/model/throttle_spec.h"

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "probes/device_info.h"
 #include "src/cli/cli.h"
 #include "src/model/device_info.h"
 #include "tests/test_support.h"
