@@ -3,10 +3,13 @@
 # so a link that turns the graph upside down fails the configure, and
 # layering_test fails on an #include that does the same without a link.
 #
-#   core <- model <- probes, engines <- bench <- predict, tune, reports
-#        <- app <- cli
+#   core <- model <- probes, engines <- bench <- predict, tune <- app <- cli
+#   core <- model <- reports <- app
 #
-# app links reports too: the Report the steps fill is reports/report.h.
+# reports/ reads the typed model only, so it is to link model and core and
+# nothing else; the links it still has are listed below
+# (_disktune_reports_pending), and a new one fails the configure. app links
+# reports too: the Report the steps fill is reports/report.h.
 
 # Every disktune_* library `target` links, directly or through another.
 function(_disktune_links target out)
@@ -42,6 +45,18 @@ function(_disktune_must_not_link target)
   endforeach()
 endfunction()
 
+# Fails the configure when `target` links a disktune_* library not in ARGN.
+function(_disktune_may_link_only target)
+  _disktune_links(${target} links)
+  string(JOIN ", " allowed ${ARGN})
+  foreach(l ${links})
+    if(NOT l IN_LIST ARGN)
+      message(FATAL_ERROR "layering: ${target} links ${l}; it may link only "
+                          "${allowed} (layering.cmake)")
+    endif()
+  endforeach()
+endfunction()
+
 foreach(lib disktune_core disktune_model disktune_probes disktune_engines
             disktune_bench disktune_predict disktune_tune disktune_reports)
   _disktune_must_not_link(${lib} disktune_app disktune_cli)
@@ -49,6 +64,19 @@ endforeach()
 _disktune_must_not_link(disktune_core disktune_model disktune_probes
                         disktune_engines disktune_bench disktune_tune)
 _disktune_must_not_link(disktune_app disktune_cli)
+_disktune_may_link_only(disktune_model disktune_core)
+_disktune_may_link_only(disktune_probes disktune_model disktune_core)
+_disktune_may_link_only(disktune_engines disktune_model disktune_core)
+_disktune_may_link_only(disktune_bench disktune_engines disktune_model
+                        disktune_core)
+# What reports/ links besides model and core until the analyses it renders
+# are typed in src/model: probes/, for the analyses' structs and their JSON
+# (durability, named checks, page cache, saturation, sync tables, throttle
+# meter), IsEtcdPoint (probes/durability_verdict.h) and the fsync point
+# names (probes/fsync_names.h).
+set(_disktune_reports_pending disktune_probes)
+_disktune_may_link_only(disktune_reports disktune_model disktune_core
+                        ${_disktune_reports_pending})
 
 add_test(NAME layering_test
   COMMAND ${PROJECT_SOURCE_DIR}/tests/layering_test.sh ${PROJECT_SOURCE_DIR})

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "engines/knob_spec.h"
+#include "src/model/knob_spec.h"
 
 namespace disktune::engine_internal {
 

@@ -1,4 +1,4 @@
-// Compression names and the explicit engine registry.
+// The explicit engine registry.
 //
 // The registry is a plain table guarded by DISKTUNE_HAVE_<X> rather than
 // self-registering static objects: a static library drops objects nothing
@@ -62,19 +62,6 @@ const std::vector<RegistryEntry>& Registry() {
   return kRegistry;
 }
 
-std::string Lowercase(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
-constexpr EnumName<Compression> kCompressionNames[] = {
-    {Compression::kNone, "none"}, {Compression::kSnappy, "snappy"},
-    {Compression::kLz4, "lz4"},   {Compression::kZstd, "zstd"},
-    {Compression::kLzo, "lzo"},
-};
-
 }  // namespace
 
 uint64_t EngineIterator::Skip(uint64_t n, bool forward, uint64_t* bytes) {
@@ -88,14 +75,6 @@ uint64_t EngineIterator::Skip(uint64_t n, bool forward, uint64_t* bytes) {
     }
   }
   return i;
-}
-
-const char* CompressionName(Compression c) {
-  return NameOf(kCompressionNames, c, "unknown");
-}
-
-std::optional<Compression> ParseCompression(std::string_view s) {
-  return ParseName(kCompressionNames, Lowercase(s));
 }
 
 const std::vector<EngineInfo>& AvailableEngines() {

@@ -19,12 +19,12 @@
 #include "engines/adapter_util.h"
 #include "engines/engine_factories.h"
 #include "engines/engine_library.h"
-#include "engines/knob_spec.h"
 #include "engines/lsm_iterator.h"
 #include "engines/rocksdb_option_map.h"
 #include "engines/rocksdb_sync_floor_fs.h"
 #include "src/core/sync_floor.h"
 #include "src/core/units.h"
+#include "src/model/knob_spec.h"
 
 // RocksDB's rocksdb::SyncPoint::GetInstance(), by its mangled name (the
 // header that declares it is not installed), referenced weakly: null unless

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engines/engine.h"
-#include "engines/knob_spec.h"
+#include "src/model/knob_spec.h"
 
 namespace disktune {
 

@@ -9,6 +9,8 @@
 #include <map>
 
 #include "probes/block_io_probes.h"
+#include "probes/device_info.h"
+#include "probes/environment.h"
 #include "probes/fio_runner.h"
 #include "probes/probe_runner.h"
 #include "probes/run_probes_for_test.h"

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "probes/device_journal.h"
-#include "probes/throttle_spec.h"
 #include "src/core/status.h"
+#include "src/model/throttle_spec.h"
 
 namespace disktune {
 

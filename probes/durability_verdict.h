@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "probes/probe_result.h"
 #include "src/model/analyses.h"
 #include "src/model/analysis_durability.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 

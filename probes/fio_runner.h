@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "probes/probe_result.h"
 #include "src/core/status.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "probes/device_info.h"
 #include "src/core/status.h"
+#include "src/model/device_info.h"
 
 namespace disktune {
 

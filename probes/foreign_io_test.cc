@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "probes/environment.h"
+#include "src/model/environment.h"
 
 namespace disktune {
 namespace {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "probes/device_info.h"
 #include "probes/device_journal.h"
 #include "probes/fsync_names.h"
 #include "probes/fsync_probe.h"

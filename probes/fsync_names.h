@@ -7,7 +7,7 @@
 #include <string>
 
 #include "probes/fsync_point.h"
-#include "probes/probe_result.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "probes/probe_result.h"
 #include "src/core/status.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "probes/device_info.h"
 #include "probes/fsync_point.h"
 #include "probes/probe.h"
+#include "src/model/device_info.h"
 
 namespace disktune {
 

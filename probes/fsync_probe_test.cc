@@ -9,6 +9,7 @@
 #include <set>
 
 #include "probes/durability_verdict.h"
+#include "probes/environment.h"
 #include "probes/flush_counters.h"
 #include "probes/fsync_names.h"
 #include "probes/probe_runner.h"

@@ -14,12 +14,12 @@
 #include <string_view>
 #include <vector>
 
-#include "probes/device_info.h"
-#include "probes/probe_result.h"
 #include "src/core/plan_clock.h"
 #include "src/core/progress.h"
 #include "src/core/status.h"
 #include "src/model/analyses.h"
+#include "src/model/device_info.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 
@@ -43,7 +43,7 @@ struct ProbeConfig {
   bool fio_first = false;  // run each fio job before its native point
   MeasureWith measure_with = MeasureWith::kAuto;
   uint64_t seed = 0;
-  int repeat = 1;  // rounds per point, interleaved (probes/probe_repeats.h)
+  int repeat = 1;  // rounds per point, interleaved (src/model/probe_repeats.h)
   std::vector<int> queue_depths;  // for rand_read
   bool write_cache_ab = false;    // durability: switch the write cache (root)
   bool kernel_switch =

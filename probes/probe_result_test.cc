@@ -1,4 +1,4 @@
-#include "probes/probe_result.h"
+#include "src/model/probe_result.h"
 
 #include <gtest/gtest.h>
 

@@ -6,12 +6,12 @@
 
 #include "probes/fsync_probe.h"
 #include "probes/page_cache_check.h"
-#include "probes/probe_repeats.h"
 #include "probes/test_file.h"
 #include "probes/throttle_meter.h"
 #include "src/core/clock.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/units.h"
+#include "src/model/probe_repeats.h"
 
 namespace disktune {
 namespace {
@@ -192,7 +192,7 @@ Status RunProbes(const std::vector<const Probe*>& probes,
   }
 
   // Round r runs every point once before round r + 1 starts, so the rounds
-  // of one point are spread over the whole run (see probes/probe_repeats.h).
+  // of one point are spread over the whole run (see src/model/probe_repeats.h).
   std::vector<std::vector<ProbeResult>> round_results;
   std::map<std::string, const Probe*> producer;  // point name -> its probe
   const Probe* interrupted = nullptr;  // its analysis would see half a run

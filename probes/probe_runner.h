@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "probes/environment.h"
 #include "probes/probe.h"
 #include "src/model/analyses.h"
+#include "src/model/environment.h"
 
 namespace disktune {
 

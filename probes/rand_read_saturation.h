@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "probes/probe_result.h"
 #include "src/model/analysis_rand_read_saturation.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "probes/probe_result.h"
 #include "src/model/analysis_fs_matrix.h"
 #include "src/model/analysis_write_cache_ab.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 

@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "probes/throttle_spec.h"
 #include "src/model/analysis_throttle_by_probe.h"
+#include "src/model/throttle_spec.h"
 
 namespace disktune {
 

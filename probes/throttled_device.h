@@ -31,7 +31,7 @@
 #include "probes/cgroup_throttle.h"
 #include "probes/device_journal.h"
 #include "probes/loop_fs.h"
-#include "probes/throttle_spec.h"
+#include "src/model/throttle_spec.h"
 
 namespace disktune {
 

@@ -12,6 +12,7 @@
 
 #include "probes/device_journal.h"
 #include "probes/durability_test_util.h"
+#include "probes/environment.h"
 #include "probes/loop_fs.h"
 #include "probes/probe_runner.h"
 #include "probes/run_probes_for_test.h"

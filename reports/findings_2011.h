@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "src/bench/bench_result.h"
 #include "src/model/analysis_leveldb_2011.h"
+#include "src/model/bench_result.h"
 
 namespace disktune {
 

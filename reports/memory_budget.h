@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "src/bench/bench_result.h"
 #include "src/model/analyses.h"
 #include "src/model/analysis_memory_budget.h"
+#include "src/model/bench_result.h"
 
 namespace disktune {
 

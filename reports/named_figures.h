@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "probes/probe_result.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "src/bench/bench_result.h"
+#include "src/model/bench_result.h"
 
 namespace disktune {
 

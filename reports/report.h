@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "probes/environment.h"
-#include "probes/probe_result.h"
 #include "reports/summary.h"
-#include "src/bench/bench_result.h"
 #include "src/core/status.h"
 #include "src/model/analyses.h"
+#include "src/model/bench_result.h"
+#include "src/model/environment.h"
+#include "src/model/probe_result.h"
 #include "src/model/tune_summary.h"
 
 namespace disktune {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "probes/environment.h"
 #include "probes/throttle_meter.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"

@@ -2,10 +2,10 @@
 
 #include <cstdio>
 
-#include "engines/knob_spec.h"
 #include "reports/render_util.h"
 #include "src/core/number_text.h"
 #include "src/core/units.h"
+#include "src/model/knob_spec.h"
 
 namespace disktune {
 namespace {

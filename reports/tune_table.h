@@ -1,7 +1,7 @@
 // The tuner's recommendation as a table a person reads, shared by the text,
 // HTML and Markdown reports: one row per knob the tuner judged, read from
 // the typed tune object (src/model/tune_summary.h: evidence.knobs), named
-// and valued through the engine knob table (engines/knob_spec.h) so every
+// and valued through the engine knob table (src/model/knob_spec.h) so every
 // figure carries its unit.
 #pragma once
 

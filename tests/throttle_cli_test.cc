@@ -21,8 +21,8 @@
 
 #include "probes/cgroup_throttle.h"
 #include "probes/durability_test_util.h"
-#include "probes/throttle_spec.h"
 #include "src/core/sysinfo.h"
+#include "src/model/throttle_spec.h"
 #include "tests/binary_runner.h"
 
 namespace disktune {

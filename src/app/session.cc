@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <utility>
 
+#include "probes/device_info.h"
 #include "probes/device_journal.h"
+#include "probes/environment.h"
 #include "probes/journal_objects.h"
 
 namespace disktune::app {

@@ -16,14 +16,14 @@
 #include <optional>
 #include <string>
 
-#include "probes/device_info.h"
-#include "probes/environment.h"
-#include "probes/throttle_spec.h"
 #include "src/app/throttle_session.h"
 #include "src/app/write_count.h"
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/status.h"
+#include "src/model/device_info.h"
+#include "src/model/environment.h"
+#include "src/model/throttle_spec.h"
 
 namespace disktune::app {
 

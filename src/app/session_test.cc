@@ -10,9 +10,10 @@
 #include <filesystem>
 
 #include "engines/engine.h"
+#include "probes/device_info.h"
 #include "probes/probe_runner.h"
-#include "probes/throttle_spec.h"
 #include "src/app/probe_step.h"
+#include "src/model/throttle_spec.h"
 #include "src/tune/tuner.h"
 #include "tests/test_support.h"
 

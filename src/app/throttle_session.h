@@ -7,12 +7,12 @@
 #include <optional>
 #include <string>
 
-#include "probes/environment.h"
 #include "probes/probe.h"
-#include "probes/throttle_spec.h"
 #include "probes/throttled_device.h"
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
+#include "src/model/environment.h"
+#include "src/model/throttle_spec.h"
 
 namespace disktune::app {
 

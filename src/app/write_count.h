@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <optional>
 
-#include "probes/device_info.h"
 #include "probes/flush_counters.h"
 #include "reports/report.h"
 #include "src/bench/process_stats.h"
 #include "src/core/status.h"
+#include "src/model/device_info.h"
 
 namespace disktune {
 

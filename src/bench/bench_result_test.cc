@@ -1,4 +1,4 @@
-#include "src/bench/bench_result.h"
+#include "src/model/bench_result.h"
 
 #include <gtest/gtest.h>
 

@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "engines/knob_spec.h"
 #include "reports/schema_validator.h"
 #include "src/bench/mem_engine_for_test.h"
 #include "src/bench/pulses_for_test.h"
 #include "src/bench/runner.h"
+#include "src/model/knob_spec.h"
 
 namespace disktune::bench {
 namespace {
@@ -81,7 +81,7 @@ TEST(BenchSchemaTest, EngineOptionsTakeEveryRowOfTheKnobTable) {
                        key == "sync" || key == "settings";
     EXPECT_TRUE(fixed || FindKnob(key) != nullptr)
         << "the schema names engine_options." << key
-        << ", which is no row of engines/knob_spec.cc";
+        << ", which is no row of src/model/knob_spec.cc";
   }
   nlohmann::json options_only = {{"$schema", schema["$schema"]},
                                  {"definitions", schema["definitions"]}};

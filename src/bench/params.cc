@@ -3,10 +3,10 @@
 #include <cmath>
 #include <string>
 
-#include "engines/knob_spec.h"
 #include "src/bench/key_value.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
+#include "src/model/knob_spec.h"
 
 namespace disktune::bench {
 namespace {

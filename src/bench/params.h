@@ -82,7 +82,7 @@ struct Overrides {
   std::optional<PageCachePolicy> page_cache;
   // UTXO data set size: num = data_size / (40 + mean value 65.5).
   std::optional<uint64_t> data_size_bytes;
-  // Engine knobs: only the rows of Knobs() (engines/knob_spec.h) are read;
+  // Engine knobs: only the rows of Knobs() (src/model/knob_spec.h) are read;
   // in_memory and sync are the optionals below.
   EngineOptions knobs;
   std::optional<bool> in_memory;

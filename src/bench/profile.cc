@@ -5,8 +5,8 @@
 #include <set>
 #include <sstream>
 
-#include "engines/knob_spec.h"
 #include "src/core/json_input.h"
+#include "src/model/knob_spec.h"
 
 namespace disktune::bench {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "src/bench/bench_result.h"
+#include "src/model/bench_result.h"
 
 namespace disktune::bench {
 

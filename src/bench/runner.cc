@@ -9,7 +9,6 @@
 #include <set>
 #include <type_traits>
 
-#include "engines/knob_spec.h"
 #include "src/bench/anon_rss_sampler.h"
 #include "src/bench/bench_clock.h"
 #include "src/bench/process_stats.h"
@@ -17,6 +16,7 @@
 #include "src/bench/scenario_sets.h"
 #include "src/core/clock.h"
 #include "src/core/signals.h"
+#include "src/model/knob_spec.h"
 
 namespace disktune::bench {
 namespace {

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "engines/engine.h"
-#include "src/bench/bench_result.h"
 #include "src/bench/params.h"
 #include "src/bench/scenario.h"
 #include "src/core/status.h"
+#include "src/model/bench_result.h"
 
 namespace disktune::bench {
 

@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "engines/engine.h"
-#include "src/bench/bench_result.h"
 #include "src/bench/db_model.h"
 #include "src/bench/key_value.h"
 #include "src/bench/params.h"
@@ -25,6 +24,7 @@
 #include "src/core/histogram.h"
 #include "src/core/rng.h"
 #include "src/core/status.h"
+#include "src/model/bench_result.h"
 
 namespace disktune::bench {
 

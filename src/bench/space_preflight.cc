@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
-#include "engines/knob_spec.h"
 #include "src/bench/scenario.h"
 #include "src/bench/space_guard.h"
 #include "src/core/units.h"
+#include "src/model/knob_spec.h"
 
 namespace disktune::bench {
 

@@ -10,8 +10,6 @@
 
 #include "engines/engine.h"
 #include "engines/engine_settings.h"
-#include "engines/knob_spec.h"
-#include "probes/environment.h"
 #include "reports/findings_2011.h"
 #include "reports/memory_budget.h"
 #include "reports/prediction_text.h"
@@ -35,6 +33,8 @@
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
+#include "src/model/environment.h"
+#include "src/model/knob_spec.h"
 #include "src/predict/engine_facts.h"
 #include "src/tune/profile.h"
 
@@ -56,7 +56,7 @@ struct BenchFlags {
   int repeat = 1;
   bool quick = false;
   std::string data_size;
-  // Engine knobs as typed, by KnobSpec::json_key (engines/knob_spec.h).
+  // Engine knobs as typed, by KnobSpec::json_key (src/model/knob_spec.h).
   std::map<std::string_view, std::string> knobs;
   bool sync = false;
   bool in_memory = false;

@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "probes/throttle_spec.h"
 #include "src/app/child_command.h"
 #include "src/app/sync_floor_library.h"
 #include "src/app/throttle_session.h"
 #include "src/cli/command.h"
 #include "src/cli/open_session.h"
 #include "src/core/signals.h"
+#include "src/model/throttle_spec.h"
 
 namespace disktune::cli {
 namespace {

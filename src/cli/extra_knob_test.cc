@@ -21,7 +21,6 @@
 #include <sstream>
 #include <string>
 
-#include "engines/knob_spec.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "reports/report.h"
@@ -29,6 +28,7 @@
 #include "reports/text_report.h"
 #include "src/bench/profile.h"
 #include "src/cli/cli.h"
+#include "src/model/knob_spec.h"
 #include "src/model/tune_summary.h"
 #include "src/tune/engine_forms.h"
 #include "src/tune/knobs.h"

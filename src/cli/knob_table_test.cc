@@ -1,7 +1,7 @@
 // The engine knob table reaches every layer: each row of Knobs() is a flag of
 // `disktune bench`, a key of a result's and a profile's engine options, a
 // knob of the tuner (its evidence and engine forms) and a row of the
-// reports' recommendation table. A row added to engines/knob_spec.cc shows
+// reports' recommendation table. A row added to src/model/knob_spec.cc shows
 // up in all of them with no other list to edit; one that did not would fail
 // here.
 #include <gtest/gtest.h>
@@ -9,12 +9,12 @@
 #include <algorithm>
 #include <sstream>
 
-#include "engines/knob_spec.h"
 #include "reports/markdown_report.h"
 #include "reports/text_report.h"
-#include "src/bench/bench_result.h"
 #include "src/bench/profile.h"
 #include "src/cli/cli.h"
+#include "src/model/bench_result.h"
+#include "src/model/knob_spec.h"
 #include "src/model/tune_summary.h"
 #include "src/tune/engine_forms.h"
 #include "src/tune/knobs.h"

@@ -5,10 +5,10 @@
 #include <memory>
 #include <optional>
 
-#include "probes/throttle_spec.h"
 #include "src/app/session.h"
 #include "src/cli/command.h"
 #include "src/core/progress.h"
+#include "src/model/throttle_spec.h"
 
 namespace disktune::cli {
 

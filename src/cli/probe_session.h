@@ -4,10 +4,10 @@
 
 #include <optional>
 
-#include "probes/throttle_spec.h"
 #include "src/app/probe_step.h"
 #include "src/cli/command.h"
 #include "src/cli/probe_options.h"
+#include "src/model/throttle_spec.h"
 
 namespace disktune::cli {
 

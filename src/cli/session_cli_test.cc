@@ -13,6 +13,7 @@
 
 #include "probes/device_info.h"
 #include "src/cli/cli.h"
+#include "src/model/device_info.h"
 #include "tests/test_support.h"
 
 namespace disktune::cli {

@@ -14,7 +14,6 @@
 #include <fstream>
 
 #include "engines/engine.h"
-#include "probes/environment.h"
 #include "reports/report.h"
 #include "reports/summarize.h"
 #include "src/app/engine_libraries.h"
@@ -30,6 +29,7 @@
 #include "src/core/output_file.h"
 #include "src/core/signals.h"
 #include "src/core/units.h"
+#include "src/model/environment.h"
 #include "src/tune/engine_forms.h"
 #include "src/tune/tuner.h"
 

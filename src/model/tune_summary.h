@@ -6,7 +6,7 @@
 // (tune_summary_schema_test holds the two together).
 //
 // A knob value stays JSON (an integer, a string or a boolean, as its knob's
-// row in engines/knob_spec.h writes it): this library sits below the engines.
+// row in src/model/knob_spec.h writes it): this library sits below the engines.
 // Evidence the renderers only show as it is (baseline, device facts,
 // workload, rules, unjudged shapes, plan; the search's rungs and tie) stays
 // JSON too, in TuneEvidence::other and SearchSummary.

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "src/bench/bench_result.h"
 #include "src/core/sysinfo.h"
+#include "src/model/bench_result.h"
 #include "src/predict/calibrate.h"
 #include "src/predict/model.h"
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "probes/environment.h"
-#include "probes/probe_result.h"
-#include "probes/throttle_spec.h"
 #include "src/core/status.h"
+#include "src/model/environment.h"
+#include "src/model/probe_result.h"
+#include "src/model/throttle_spec.h"
 #include "src/predict/model.h"
 
 namespace disktune::predict {

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "src/bench/bench_result.h"
 #include "src/bench/runner.h"
+#include "src/model/bench_result.h"
 #include "src/predict/calibrate.h"
 #include "src/predict/model.h"
 

@@ -22,8 +22,8 @@
 #include <string>
 
 #include "engines/engine.h"
-#include "engines/knob_spec.h"
 #include "src/core/units.h"
+#include "src/model/knob_spec.h"
 #include "src/tune/chosen_config_for_test.h"
 #include "src/tune/engine_forms.h"
 

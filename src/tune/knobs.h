@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "engines/engine.h"
-#include "engines/knob_spec.h"
 #include "src/core/status.h"
+#include "src/model/knob_spec.h"
 
 namespace disktune::tune {
 
@@ -34,7 +34,7 @@ bool IsTunableEngine(std::string_view id);
 std::string TunableEngineList();  // "leveldb, rocksdb"
 
 // A knob the tuner decides: a row of the engine knob table
-// (engines/knob_spec.h), or, with no row, the entries per synced write batch
+// (src/model/knob_spec.h), or, with no row, the entries per synced write batch
 // (group commit: a setting of the writer, not an engine option).
 struct Knob {
   const KnobSpec* spec = nullptr;
@@ -53,7 +53,7 @@ std::span<const Knob> AllKnobs();
 Knob KnobNamed(std::string_view name);
 inline const char* KnobName(Knob k) { return k.name().data(); }
 
-// A value per row of the knob table (engines/knob_spec.h), indexed by
+// A value per row of the knob table (src/model/knob_spec.h), indexed by
 // KnobId, plus the two settings of the writer. Generic code (the engine
 // options, "does it differ?", copying one knob, the text) reads and writes
 // the row by id; the typed accessors below are for the memory model and

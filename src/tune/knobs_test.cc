@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "engines/knob_spec.h"
+#include "src/model/knob_spec.h"
 #include "src/tune/rules.h"
 
 namespace disktune::tune {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "probes/environment.h"
 #include "probes/probe.h"
 #include "probes/probe_runner.h"
 #include "src/core/signals.h"

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "engines/knob_spec.h"
 #include "src/core/json_input.h"
+#include "src/model/knob_spec.h"
 #include "src/tune/json_shape.h"
 
 namespace disktune::tune {
@@ -429,7 +429,16 @@ Result<Profile> ParseProfileImpl(const json& j, const std::string& where,
   }
   if (j.contains("tune")) {
     DT_RETURN_IF_ERROR(CheckTuneSection(j["tune"], p + ".tune"));
-    out.tune = j["tune"];
+    // The shape check admits a looser object than the tuner writes (the
+    // recommendation without options, changed or memory; a gain without a
+    // median; any outcome name): the section must also read as the tuner's
+    // summary, which is what a profile carries.
+    Result<model::TuneSummary> t = model::TuneSummaryFromJson(j["tune"]);
+    if (!t.ok()) {
+      return Status::InvalidArgument(p + "." + t.status().message() +
+                                     " (not the tuner's summary)");
+    }
+    out.tune = std::move(*t);
   }
   if (bench_out != nullptr) {
     *bench_out = std::move(*bp);
@@ -437,11 +446,8 @@ Result<Profile> ParseProfileImpl(const json& j, const std::string& where,
       bench_out->overrides.entries_per_batch =
           static_cast<int64_t>(w.entries_per_batch);
     }
-    if (out.tune && out.tune->contains("memory_budget_bytes") &&
-        (*out.tune)["memory_budget_bytes"].is_number_unsigned()) {
-      bench_out->memory_budget_bytes =
-          (*out.tune)["memory_budget_bytes"].get<uint64_t>();
-    }
+    if (out.tune)
+      bench_out->memory_budget_bytes = out.tune->memory_budget_bytes;
   }
   return out;
 }
@@ -504,7 +510,7 @@ json ProfileToJson(const Profile& p) {
     wl["target_writes_per_sec"] = *w.target_writes_per_sec;
   }
   j["workload"] = wl;
-  if (p.tune) j["tune"] = *p.tune;
+  if (p.tune) j["tune"] = model::TuneSummaryToJson(*p.tune);
   return j;
 }
 

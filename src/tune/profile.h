@@ -17,7 +17,8 @@
 //                 "value_size_bytes": 100, "key_size_bytes": 16,
 //                 "compression_ratio": 0.5, "seed": 301,
 //                 "entries_per_batch": 1, "target_writes_per_sec": 5000},
-//    "tune": { ... what `disktune tune` measured: see tuner.h ... }}
+//    "tune": { ... what `disktune tune` measured: the tuner's summary,
+//              src/model/tune_summary.h ... }}
 //
 // Every key is optional except profile_version; engine_options absent =
 // the engine's defaults; engine_options.sync = the workload needs durable
@@ -36,6 +37,7 @@
 #include "engines/engine.h"
 #include "src/bench/profile.h"
 #include "src/core/status.h"
+#include "src/model/tune_summary.h"
 #include "src/tune/workload.h"
 
 namespace disktune::tune {
@@ -48,9 +50,9 @@ struct Profile {
   std::optional<std::string> engine;
   EngineOptions engine_options;  // unset knobs = the engine's defaults
   Workload workload;
-  // The tuner's recommendation and evidence (the same object a report
+  // The tuner's recommendation and evidence (the same summary a report
   // carries under "tune"); absent in hand-written profiles.
-  std::optional<nlohmann::json> tune;
+  std::optional<model::TuneSummary> tune;
 };
 
 // `where` prefixes messages ("profiles/x.json").

@@ -123,10 +123,13 @@ TEST(ProfileTest, TheTuneSectionAdmitsEverythingTheSummaryWrites) {
   json j = Minimal();
   j["tune"] = model::TuneSummaryToJson(model::FullTuneSummary());
   Result<Profile> p = ParseProfile(j, "x.json");
-  EXPECT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  // Read as the typed summary and written back, the section is unchanged.
+  EXPECT_EQ(ProfileToJson(*p)["tune"], j["tune"]);
   j["tune"] = model::TuneSummaryToJson(model::MinimalTuneSummary());
   p = ParseProfile(j, "x.json");
-  EXPECT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(ProfileToJson(*p)["tune"], j["tune"]);
 }
 
 TEST(ProfileTest, TheTuneSectionIsValidatedToo) {
@@ -134,9 +137,16 @@ TEST(ProfileTest, TheTuneSectionIsValidatedToo) {
   j["tune"] = {
       {"engine", "leveldb"},
       {"workload", "t"},
-      {"memory_budget_bytes", 1},
+      {"memory_budget_bytes", uint64_t{1}},
       {"verdict", "x"},
-      {"recommendation", {{"engine_options", json::object()}}},
+      {"recommendation",
+       {{"engine_options", json::object()},
+        {"options", json::array()},
+        {"changed", json::array()},
+        {"memory",
+         {{"write_buffers_bytes", uint64_t{0}},
+          {"cache_bytes", uint64_t{0}},
+          {"total_bytes", uint64_t{0}}}}}},
       {"evidence",
        {{"knobs",
          {{{"knob", "compression"}, {"status", "won"}, {"gian", 1}}}}}}};
@@ -146,12 +156,21 @@ TEST(ProfileTest, TheTuneSectionIsValidatedToo) {
       << e;
   j["tune"]["evidence"]["knobs"][0].erase("gian");
   EXPECT_TRUE(ParseProfile(j, "x.json").ok());
+  // The shape admits a recommendation without its memory; the tuner's
+  // summary, which a profile carries, does not.
+  json memory = j["tune"]["recommendation"]["memory"];
+  j["tune"]["recommendation"].erase("memory");
+  e = Error(j);
+  EXPECT_NE(e.find("x.json.tune.recommendation.memory is missing"),
+            std::string::npos)
+      << e;
+  j["tune"]["recommendation"]["memory"] = memory;
   j["tune"]["memory_budget_bytes"] = "1MiB";
   e = Error(j);
   EXPECT_NE(e.find("tune.memory_budget_bytes must be an integer"),
             std::string::npos)
       << e;
-  j["tune"]["memory_budget_bytes"] = 1;
+  j["tune"]["memory_budget_bytes"] = uint64_t{1};
   j["tune"].erase("verdict");
   e = Error(j);
   EXPECT_NE(e.find("missing key 'verdict'"), std::string::npos) << e;

@@ -14,8 +14,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "probes/environment.h"
-#include "probes/probe_result.h"
+#include "src/model/environment.h"
+#include "src/model/probe_result.h"
 #include "src/tune/knobs.h"
 #include "src/tune/workload.h"
 

@@ -177,7 +177,7 @@ TEST_F(TuneCliTest, TunesLevelDbAndBenchLoadsTheProfile) {
   auto p = tune::ReadProfile(out);
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   ASSERT_TRUE(p->tune.has_value());
-  const json& t = *p->tune;
+  const json t = model::TuneSummaryToJson(*p->tune);
   EXPECT_EQ(t["engine"], "leveldb");
   EXPECT_EQ(t["memory_budget_bytes"], 16 << 20);
   EXPECT_FALSE(t["verdict"].get<std::string>().empty());

@@ -305,7 +305,7 @@ Profile TuneResultToProfile(const TuneResult& r, const std::string& name) {
   p.engine = r.engine;
   p.engine_options = ProfileOptions(r.recommendation, ModelFor(r.engine));
   p.workload = r.workload;
-  p.tune = TuneResultToJson(r);
+  p.tune = TuneResultToSummary(r);
   return p;
 }
 

@@ -37,12 +37,12 @@
 #include <string>
 #include <vector>
 
-#include "probes/environment.h"
-#include "probes/probe_result.h"
 #include "src/bench/runner.h"
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/status.h"
+#include "src/model/environment.h"
+#include "src/model/probe_result.h"
 #include "src/model/tune_summary.h"
 #include "src/tune/budget.h"
 #include "src/tune/knobs.h"

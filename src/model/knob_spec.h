@@ -2,7 +2,7 @@
 //
 // Every place that names a knob iterates Knobs() or names its row by KnobId:
 // bench's flags, the "engine_options" object of profiles and results
-// (EngineOptions holds knob values by row, engines/knob_values.h), the
+// (EngineOptions holds knob values by row, src/model/knob_values.h), the
 // runner's "same options?" test, the tuner's TuneConfig, candidate space,
 // evidence and engine forms, and the reports. Adding a knob is its row in
 // knob_spec.cc and each engine's mapping: its native name in the row's
@@ -11,7 +11,7 @@
 // (engines/rocksdb_option_map.h, which spells the few values RocksDB writes
 // in a form of its own), and the other adapters' code where they honour it
 // (LevelDB's adapter reads EngineOptions by id). A KnobId enumerator
-// (engines/knob_values.h) is needed only for code that names the row; a
+// (src/model/knob_values.h) is needed only for code that names the row; a
 // rule (src/tune/rules.cc, rocksdb_rules.cc) only for the tuner to decide
 // the knob. The result schema takes every row's json_key
 // (src/bench/bench_schema_test.cc checks it); src/cli/extra_knob_test.cc
@@ -32,9 +32,9 @@
 #include <string>
 #include <string_view>
 
-#include "engines/engine.h"
-#include "engines/knob_values.h"
 #include "src/core/status.h"
+#include "src/model/engine_options.h"
+#include "src/model/knob_values.h"
 
 namespace disktune {
 
@@ -69,7 +69,7 @@ struct KnobNative {
 
 struct KnobSpec {
   // The row's position in Knobs(): a KnobId enumerator for the rows code
-  // names (engines/knob_values.h); left kUnnamed in a row nobody names, and
+  // names (src/model/knob_values.h); left kUnnamed in a row nobody names, and
   // numbered by the table.
   KnobId id = KnobId::kUnnamed;
   std::string_view name;      // for people: "write buffer"

@@ -4,7 +4,7 @@
 // reads ProbeParams.
 #pragma once
 
-#include "probes/probe_result.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 

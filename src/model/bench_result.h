@@ -11,8 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "engines/engine.h"
 #include "src/core/histogram.h"
+#include "src/core/status.h"
+#include "src/model/engine_options.h"
 
 namespace disktune::bench {
 

@@ -1,4 +1,4 @@
-// The ids of the engine knob table's rows (engines/knob_spec.h) and a set of
+// The ids of the engine knob table's rows (src/model/knob_spec.h) and a set of
 // knob values indexed by them: what EngineOptions and the tuner's TuneConfig
 // hold, so neither has a field per knob.
 //
@@ -16,7 +16,7 @@
 namespace disktune {
 
 // A knob's value as one integer: bytes, a count, bits per key, an enum's
-// value, 0/1 (engines/knob_spec.h, KnobUnit).
+// value, 0/1 (src/model/knob_spec.h, KnobUnit).
 using KnobValue = int64_t;
 
 enum class KnobId : uint16_t {

@@ -1,7 +1,7 @@
 // The engine knob table: every row is complete, unique, and round-trips
 // through its flag text, its JSON and EngineOptions; the generic operations
 // (same, merge, range) see every row.
-#include "engines/knob_spec.h"
+#include "src/model/knob_spec.h"
 
 #include <gtest/gtest.h>
 

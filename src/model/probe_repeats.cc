@@ -1,12 +1,12 @@
-#include "probes/probe_repeats.h"
+#include "src/model/probe_repeats.h"
 
 #include <algorithm>
 #include <map>
 #include <numeric>
 #include <string>
 
-#include "probes/probe_result.h"
 #include "src/core/order_stats.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 namespace {

@@ -1,8 +1,8 @@
-#include "probes/probe_result.h"
+#include "src/model/probe_result.h"
 
-#include "probes/legacy_names.h"
 #include "src/core/enum_names.h"
 #include "src/core/json_fields.h"
+#include "src/model/legacy_names.h"
 
 namespace disktune {
 namespace {

@@ -1,8 +1,8 @@
-#include "probes/probe_repeats.h"
+#include "src/model/probe_repeats.h"
 
 #include <gtest/gtest.h>
 
-#include "probes/probe_result.h"
+#include "src/model/probe_result.h"
 
 namespace disktune {
 namespace {

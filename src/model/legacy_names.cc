@@ -1,4 +1,4 @@
-#include "probes/legacy_names.h"
+#include "src/model/legacy_names.h"
 
 #include <string>
 #include <string_view>

@@ -1,4 +1,4 @@
-#include "probes/throttle_spec.h"
+#include "src/model/throttle_spec.h"
 
 #include <charconv>
 #include <sstream>

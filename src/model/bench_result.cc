@@ -1,9 +1,9 @@
-#include "src/bench/bench_result.h"
+#include "src/model/bench_result.h"
 
 #include <cstdio>
 
-#include "engines/knob_spec.h"
 #include "src/core/json_fields.h"
+#include "src/model/knob_spec.h"
 
 namespace disktune::bench {
 

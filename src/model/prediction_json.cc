@@ -1,6 +1,6 @@
-// JSON form of bench::Prediction (src/bench/bench_result.h).
-#include "src/bench/bench_result.h"
+// JSON form of bench::Prediction (src/model/bench_result.h).
 #include "src/core/json_fields.h"
+#include "src/model/bench_result.h"
 
 namespace disktune::bench {
 

@@ -11,8 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "probes/probe_repeats.h"
 #include "src/core/histogram.h"
+#include "src/model/probe_repeats.h"
 
 namespace disktune {
 

@@ -1,4 +1,4 @@
-#include "engines/knob_spec.h"
+#include "src/model/knob_spec.h"
 
 #include <algorithm>
 #include <array>
