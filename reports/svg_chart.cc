@@ -10,9 +10,10 @@
 namespace disktune::svg {
 namespace {
 
-// An average glyph of the 12 px sans-serif the page uses is about 6.6 px
-// wide; 7 keeps labels from overlapping when the font is a little wider.
-constexpr double kCharWidth = 7.0;
+// An average glyph of a 12 px sans-serif is 6.6 px (Liberation Sans) to 7.6
+// px (DejaVu Sans, Debian's default sans-serif, whose '#' and 'm' are wider
+// still); 7.6 keeps a label inside its chart in either.
+constexpr double kCharWidth = 7.6;
 constexpr int kFont = 12;
 
 std::string Num(double v) {
