@@ -4,7 +4,6 @@
 
 namespace disktune {
 
-
 void to_json(nlohmann::json& j, const MemoryBudgetCheck& c) {
   j = nlohmann::json::object();
   j["budget_bytes"] = c.budget_bytes;

@@ -79,8 +79,7 @@ TEST(Predict, FillrandomIsWriteBandwidthBoundOnASlowDisk) {
   fast.seq_write_Bps = 2e9;
   Estimate c = Predict(w, LevelDb(3000), fast);
   const double fast_sync = 100000 + (2 << 20) / 2e9 * 1e9;
-  EXPECT_NEAR(c.ops_per_sec, 1e9 / (3000 + 792 * fast_sync / (2 << 20)),
-              1e-6);
+  EXPECT_NEAR(c.ops_per_sec, 1e9 / (3000 + 792 * fast_sync / (2 << 20)), 1e-6);
   EXPECT_EQ(c.bound, Bound::kCpu);
   // LevelDB's compaction syncs each 2 MiB table it writes, in the thread
   // the writers wait on: without a measured table sync, a 10 ms flush
