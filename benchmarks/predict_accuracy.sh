@@ -9,6 +9,10 @@
 #
 #   benchmarks/predict_accuracy.sh [--classes native,hdd,cloud] [--runs N]
 #       [--num N] [--cold-reads N] [--engines leveldb,rocksdb] [--dir DIR]
+#       [--keep DIR]
+#
+# --keep DIR copies each bench's JSON report (inputs, ceilings, engine
+# stats) into DIR, which must not exist yet.
 #
 # A class other than native needs `bench --throttle CLASS`; a binary without
 # the flag skips that class and says so. Every figure is printed, not the
@@ -20,7 +24,7 @@ need_tool jq
 bin=$(find_disktune "$0" "$here/.." build build-release)
 
 classes=native runs=1 num=1000000 cold_reads=20000 engines=leveldb,rocksdb
-dir=${TMPDIR:-/tmp}
+dir=${TMPDIR:-/tmp} keep=
 while [ $# -gt 0 ]; do
   case "$1" in
     --classes) classes=$2; shift 2 ;;
@@ -29,10 +33,15 @@ while [ $# -gt 0 ]; do
     --cold-reads) cold_reads=$2; shift 2 ;;
     --engines) engines=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
     *) echo "predict_accuracy.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 
+if [ -n "$keep" ] && [ -e "$keep" ]; then
+  echo "predict_accuracy.sh: --keep $keep exists; name a new directory" >&2
+  exit 2
+fi
 out=$(mktemp -d "$dir/predict-accuracy.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 has_throttle=no
@@ -79,6 +88,10 @@ for class in ${classes//,/ }; do
   done
 done
 say_load after
+if [ -n "$keep" ]; then
+  mkdir -p "$keep" && cp "$out"/*.json "$keep"/ 2>/dev/null || true
+  echo "reports kept in $keep"
+fi
 echo
 printf '%-7s %-4s %-8s %-22s %12s %12s %6s  %-15s %s\n' class run engine scenario measured/s predicted/s m/p bound "cause of a miss"
 while IFS=$'\t' read -r class run engine scen m p r bound cause; do

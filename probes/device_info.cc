@@ -129,6 +129,7 @@ DeviceInfo ReadDiskAttributes(const std::string& disk) {
   d.physical_block_size = SysfsNumber(q + "physical_block_size");
   d.nr_requests = SysfsNumber(q + "nr_requests");
   d.max_sectors_kb = SysfsNumber(q + "max_sectors_kb");
+  d.read_ahead_kb = SysfsNumber(q + "read_ahead_kb");
   d.write_cache = Sysfs(q + "write_cache");
   if (auto f = SysfsNumber(q + "fua")) d.fua = *f != 0;
   return d;

@@ -34,6 +34,32 @@ void DeviceBytes(const std::string& loop_name, ThrottleAccounting* a) {
   a->device_write_bytes = f[6] * 512;
 }
 
+std::optional<uint64_t> QueueNumber(const std::string& loop_name,
+                                    const char* setting) {
+  Result<std::string> text =
+      ReadTextFile("/sys/block/" + loop_name + "/queue/" + setting);
+  if (!text.ok()) return std::nullopt;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(text->c_str(), &end, 10);
+  if (end == text->c_str()) return std::nullopt;
+  return v;
+}
+
+// The loop device's request geometry (ThrottleRecord::request_bytes): a
+// buffered request is one segment per page, so the largest is
+// min(max_sectors_kb, max_segments x the page size).
+void RequestGeometry(const std::string& loop_name, ThrottleRecord* r) {
+  auto sectors_kb = QueueNumber(loop_name, "max_sectors_kb");
+  auto segments = QueueNumber(loop_name, "max_segments");
+  if (sectors_kb && segments && *sectors_kb > 0 && *segments > 0) {
+    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    r->request_bytes = std::min(*sectors_kb << 10, *segments * page);
+  }
+  if (auto ra = QueueNumber(loop_name, "read_ahead_kb")) {
+    r->read_ahead_bytes = *ra << 10;
+  }
+}
+
 // The journal thread of an ext3/ext4 filesystem on `loop_name`: the kernel
 // thread named "jbd2/<dev>-<journal inode>" (a kernel thread has an empty
 // command line). 0 when there is none (xfs logs from shared workqueues).
@@ -188,6 +214,7 @@ ThrottleRecord ThrottledDevice::Record() const {
   r.loop_device = fs_->loop_device();
   r.filesystem = fs_->fs_type() + " (" + fs_->mount_options() + ")";
   r.host_dir = host_dir_;
+  RequestGeometry(fs_->loop_name(), &r);
   if (cgroup_->version() == 1 && pacer_off_) {
     r.writeback =
         "under cgroup v1 the kernel's flusher writes outside the cgroup; the "

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -195,6 +196,15 @@ TEST_F(ThrottledDeviceTest, V1SetupAndTeardownLeaveNoTrace) {
   EXPECT_NE(t.Record().writeback.find("jbd2/" + t.loop_fs().loop_name()),
             std::string::npos)
       << t.Record().writeback;
+  // The loop device's request geometry, as its queue states it.
+  const std::string q = "/sys/block/" + t.loop_fs().loop_name() + "/queue/";
+  const uint64_t largest = std::min(
+      std::stoull(testing_util::SysfsValue(q + "max_sectors_kb")) << 10,
+      std::stoull(testing_util::SysfsValue(q + "max_segments")) *
+          static_cast<uint64_t>(sysconf(_SC_PAGESIZE)));
+  EXPECT_EQ(t.Record().request_bytes, largest);
+  EXPECT_EQ(t.Record().read_ahead_bytes,
+            std::stoull(testing_util::SysfsValue(q + "read_ahead_kb")) << 10);
   std::string before = OwnBlkioCgroup();
   ASSERT_TRUE(t.Enter().ok());
   EXPECT_NE(OwnBlkioCgroup().find("disktune-throttle-"), std::string::npos);

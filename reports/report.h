@@ -23,7 +23,7 @@ namespace disktune {
 
 inline constexpr const char* kReportSchema = "disktune.report";
 inline constexpr int kReportSchemaMajor = 1;
-inline constexpr int kReportSchemaMinor = 8;
+inline constexpr int kReportSchemaMinor = 9;
 
 struct Report {
   std::string tool_version;

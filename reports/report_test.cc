@@ -57,7 +57,7 @@ TEST(ReportTest, JsonRoundTripKeepsEverything) {
   Report r = SampleReport();
   nlohmann::json j = ReportToJson(r);
   EXPECT_EQ(j["schema"], "disktune.report");
-  EXPECT_EQ(j["schema_version"], "1.8");
+  EXPECT_EQ(j["schema_version"], "1.9");
   Result<Report> back = ReportFromJson(j);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_EQ(ReportToJson(*back), j);

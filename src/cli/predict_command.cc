@@ -24,7 +24,7 @@ namespace disktune::cli {
 namespace {
 
 inline constexpr const char* kPredictSchema = "disktune.predict";
-inline constexpr const char* kPredictSchemaVersion = "1.1";
+inline constexpr const char* kPredictSchemaVersion = "1.2";
 // The figures the capacity planner asks for first, in an order whose
 // reads find a database: fresh fills, then overwrite, then reads.
 inline constexpr const char* kDefaultScenarios =

@@ -36,6 +36,9 @@ struct DeviceInfo {
   // The largest request the block layer sends the device (KiB): a larger
   // read is split (queue/max_sectors_kb).
   std::optional<uint64_t> max_sectors_kb;
+  // The kernel's readahead window for buffered and mapped reads (KiB,
+  // queue/read_ahead_kb).
+  std::optional<uint64_t> read_ahead_kb;
   std::string write_cache;  // kernel's view: "write back" / "write through"
   std::optional<bool> fua;
 };

@@ -55,6 +55,7 @@ void to_json(nlohmann::json& j, const Environment& e) {
     PutOpt(dj, "physical_block_size_bytes", d.physical_block_size);
     PutOpt(dj, "queue_depth", d.nr_requests);
     PutOpt(dj, "max_sectors_kb", d.max_sectors_kb);
+    PutOpt(dj, "read_ahead_kb", d.read_ahead_kb);
     if (!d.write_cache.empty()) dj["write_cache"] = d.write_cache;
     PutOpt(dj, "fua", d.fua);
     j["device"] = dj;
@@ -117,6 +118,7 @@ void from_json(const nlohmann::json& j, Environment& e) {
     GetOpt(*it, "physical_block_size_bytes", d.physical_block_size);
     GetOpt(*it, "queue_depth", d.nr_requests);
     GetOpt(*it, "max_sectors_kb", d.max_sectors_kb);
+    GetOpt(*it, "read_ahead_kb", d.read_ahead_kb);
     d.write_cache = it->value("write_cache", "");
     GetOpt(*it, "fua", d.fua);
     e.device = d;

@@ -224,6 +224,8 @@ void to_json(nlohmann::json& j, const ThrottleRecord& r) {
     j["sync_latency_mechanism"] = r.spec.sync_latency_mechanism;
     j["sync_latency_engines"] = r.spec.sync_latency_engines;
   }
+  if (r.request_bytes) j["request_bytes"] = *r.request_bytes;
+  if (r.read_ahead_bytes) j["read_ahead_bytes"] = *r.read_ahead_bytes;
   if (!r.writeback.empty()) j["writeback"] = r.writeback;
   if (r.accounting) j["accounting"] = *r.accounting;
 }
@@ -254,6 +256,10 @@ void from_json(const nlohmann::json& j, ThrottleRecord& r) {
   r.filesystem = j.value("filesystem", "");
   r.host_dir = j.value("host_dir", "");
   r.writeback = j.value("writeback", "");
+  if (j.contains("request_bytes"))
+    r.request_bytes = j["request_bytes"].get<uint64_t>();
+  if (j.contains("read_ahead_bytes"))
+    r.read_ahead_bytes = j["read_ahead_bytes"].get<uint64_t>();
   if (auto it = j.find("accounting"); it != j.end() && it->is_object())
     r.accounting = it->get<ThrottleAccounting>();
 }

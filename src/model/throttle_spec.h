@@ -70,6 +70,11 @@ struct ThrottleRecord {
   std::string loop_device;  // "/dev/loop3", direct I/O over the image
   std::string filesystem;   // made on it, like the --dir filesystem
   std::string host_dir;     // where the image lived (the --dir scratch)
+  // The loop device's request geometry: the largest request buffered I/O
+  // sends it, min(max_sectors_kb, max_segments x the page size), each
+  // charged as one of the class's IOPS; and its readahead window.
+  std::optional<uint64_t> request_bytes;
+  std::optional<uint64_t> read_ahead_bytes;
   // How buffered writes are kept charged under cgroup v1 (empty on v2).
   std::string writeback;
   std::optional<ThrottleAccounting> accounting;  // the whole run

@@ -98,6 +98,15 @@ json DiskFiguresToJson(const DiskFigures& disk) {
     j["table_sync_latency_ns"] = disk.table_sync_ns;
     j["table_sync_bytes"] = disk.table_sync_bytes;
   }
+  // What each request costs, when known (model.h, S).
+  const std::pair<const char*, double> per_request[] = {
+      {"read_iops_limit", disk.read_iops_limit},
+      {"write_iops_limit", disk.write_iops_limit},
+      {"request_bytes", disk.request_bytes},
+      {"read_ahead_bytes", disk.read_ahead_bytes}};
+  for (const auto& [key, value] : per_request) {
+    if (value > 0) j[key] = value;
+  }
   for (const DiskFigures::Capped& c : disk.capped) {
     j["capped_by_throttle"][c.figure] = {{"measured", c.measured},
                                          {"limit", c.limit}};

@@ -182,7 +182,21 @@ Result<DiskFigures> DiskFiguresFromRun(const std::vector<ProbeResult>& probes,
                                        const Environment& env,
                                        std::vector<std::string>* missing) {
   auto d = DiskFiguresFromProbes(probes, missing);
-  if (d.ok() && env.throttle) CapToThrottle(env.throttle->spec.limits, &*d);
+  if (!d.ok()) return d;
+  if (env.device && env.device->read_ahead_kb) {
+    d->read_ahead_bytes = static_cast<double>(*env.device->read_ahead_kb << 10);
+  }
+  if (env.throttle) {
+    const ThrottleRecord& t = *env.throttle;
+    CapToThrottle(t.spec.limits, &*d);
+    d->read_iops_limit = Limit(t.spec.limits.read_iops);
+    d->write_iops_limit = Limit(t.spec.limits.write_iops);
+    if (t.request_bytes)
+      d->request_bytes = static_cast<double>(*t.request_bytes);
+    if (t.read_ahead_bytes) {
+      d->read_ahead_bytes = static_cast<double>(*t.read_ahead_bytes);
+    }
+  }
   return d;
 }
 

@@ -37,8 +37,10 @@ Result<DiskFigures> DiskFiguresFromProbes(
 // figure it lowers is listed in `d->capped` with what was measured.
 void CapToThrottle(const ThrottleLimits& limits, DiskFigures* d);
 
-// DiskFiguresFromProbes, then CapToThrottle when `env` records that the
-// probes ran under --throttle.
+// DiskFiguresFromProbes, the device's readahead window from `env`, then,
+// when `env` records that the probes ran under --throttle, CapToThrottle and
+// the class's IOPS limits with its loop device's request geometry (what each
+// request costs: model.h, S).
 Result<DiskFigures> DiskFiguresFromRun(
     const std::vector<ProbeResult>& probes, const Environment& env,
     std::vector<std::string>* missing = nullptr);

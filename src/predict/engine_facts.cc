@@ -31,10 +31,11 @@ std::optional<LsmShape> ShapeFor(
     s.level1_bytes = 10u << 20;       // MaxBytesForLevel(1) in version_set.cc
     s.fanout = 10;                    // MaxBytesForLevel multiplies by 10
     s.block_bytes = 4096;             // leveldb::Options::block_size
-    // Table files are mapped (PosixEnv's mmap limit: 1000 files on 64-bit);
-    // a fault reads the kernel's read-around window, read_ahead_kb's
-    // default (model.h, cold reads).
-    s.cold_read_unit_bytes = 128u << 10;
+    // Table files are mapped (PosixEnv's mmap limit: 1000 files on 64-bit):
+    // a fault reads the kernel's read-around window, the device's
+    // read_ahead_kb, and a scan its readahead (model.h, cold reads).
+    s.cold_read_unit_bytes = 0;
+    s.scan_read_bytes = 0;
     // One compaction thread fdatasyncs each output file before starting the
     // next (FinishCompactionOutputFile in db_impl.cc).
     s.syncs_table_files = true;
@@ -55,6 +56,9 @@ std::optional<LsmShape> ShapeFor(
     Read(settings, "rocksdb.target_file_size_base", &s.table_file_bytes);
     Read(settings, "rocksdb.max_bytes_for_level_base", &s.level1_bytes);
     s.cold_read_unit_bytes = s.block_bytes;  // pread of one block
+    // An iterator's automatic readahead grows to max_auto_readahead_size
+    // (BlockBasedTableOptions, 256 KiB by default).
+    s.scan_read_bytes = 256u << 10;
     return s;
   }
   return std::nullopt;

@@ -90,6 +90,13 @@ void Lowest(Estimate* e) {
   e->bound = it->bound;
 }
 
+// s_w above: writeback sends a table file as floor(F / r) + 1 requests.
+double TableRequestBytes(const LsmShape& shape, const DiskFigures& d) {
+  const double file = static_cast<double>(shape.table_file_bytes);
+  if (d.request_bytes <= 0 || file <= 0) return d.request_bytes;
+  return file / (std::floor(file / d.request_bytes) + 1);
+}
+
 void PredictWrites(const Workload& w, const EngineFacts& f,
                    const DiskFigures& d, double data_bytes, Estimate* e) {
   const double user = static_cast<double>(w.key_bytes + w.value_bytes);
@@ -101,31 +108,29 @@ void PredictWrites(const Workload& w, const EngineFacts& f,
     return;
   }
   double wa_t = TableWriteAmplification(f.shape, w.kind, data_bytes);
-  double device_bytes = FormulaDeviceBytesPerOp(w, f.shape);
   if (f.measured_write_amplification) {
     // Measured: what is not the WAL's is the tables'.
-    device_bytes = *f.measured_write_amplification * user;
-    wa_t = std::max(0.0, device_bytes - user) / table;
+    wa_t = std::max(0.0, *f.measured_write_amplification * user - user) / table;
   }
+  // The WAL of an unsynced fill never reaches the device (model.h, Cw).
+  const double device_bytes = table * wa_t;
+  const double write_Bps = StreamBps(d.seq_write_Bps, d.write_iops_limit,
+                                     TableRequestBytes(f.shape, d));
   e->derived["table_write_amplification"] = wa_t;
   e->derived["device_write_bytes_per_op"] = device_bytes;
-  const double bandwidth = d.seq_write_Bps / std::max(1.0, device_bytes);
-  e->ceilings.push_back({Bound::kWriteBandwidth, bandwidth});
-  if (!f.shape.syncs_table_files || f.shape.table_file_bytes == 0) {
-    Lowest(e);
-    return;
+  if (write_Bps < d.seq_write_Bps)
+    e->derived["write_bytes_per_sec"] = write_Bps;
+  e->ceilings.push_back(
+      {Bound::kWriteBandwidth, write_Bps / std::max(1.0, device_bytes)});
+  if (f.shape.syncs_table_files && f.shape.table_file_bytes > 0) {
+    // The compaction thread syncs each table it finishes, beside the writers.
+    const double file = static_cast<double>(f.shape.table_file_bytes);
+    const double sync_file_ns = TableSyncNs(d, file);
+    const double sync_per_op = table * wa_t * sync_file_ns / file;
+    e->derived["table_sync_ns"] = sync_file_ns;
+    e->ceilings.push_back({Bound::kSyncLatency, 1e9 / sync_per_op});
   }
-  // The compaction thread merges, then syncs each table it finishes.
-  const double file = static_cast<double>(f.shape.table_file_bytes);
-  const double sync_file_ns = TableSyncNs(d, file);
-  const double sync_per_op = table * wa_t * sync_file_ns / file;
-  e->derived["table_sync_ns"] = sync_file_ns;
-  e->ceilings.push_back({Bound::kSyncLatency, 1e9 / sync_per_op});
-  Serial(f.cpu_ns, sync_per_op, Bound::kSyncLatency, e);
-  if (bandwidth < e->ops_per_sec) {
-    e->ops_per_sec = bandwidth;
-    e->bound = Bound::kWriteBandwidth;
-  }
+  Lowest(e);
 }
 
 void PredictReads(const Workload& w, const EngineFacts& f, const DiskFigures& d,
@@ -136,20 +141,31 @@ void PredictReads(const Workload& w, const EngineFacts& f, const DiskFigures& d,
         w.kind == Kind::kReadSeqCold ? 1.0 : WarmMissShare(w, data_bytes);
     e->derived["device_read_share"] = share;
     if (share > 0) {
+      double scan = f.shape.scan_read_bytes > 0
+                        ? static_cast<double>(f.shape.scan_read_bytes)
+                        : d.read_ahead_bytes;
+      if (d.request_bytes > 0) scan = std::min(scan, d.request_bytes);
+      const double read_Bps =
+          StreamBps(d.seq_read_Bps, d.read_iops_limit, scan);
+      if (read_Bps < d.seq_read_Bps) {
+        e->derived["read_bytes_per_sec"] = read_Bps;
+      }
       e->ceilings.push_back(
-          {Bound::kReadBandwidth, d.seq_read_Bps / (share * table)});
+          {Bound::kReadBandwidth, read_Bps / (share * table)});
     }
     Lowest(e);
     return;
   }
-  double misses = ReadMissesPerOp(w, f.shape, data_bytes);
+  double misses = ReadMissesPerOp(w, f.shape, data_bytes, d);
   e->derived["device_reads_per_op"] = misses;
   if (misses <= 0) {
     Lowest(e);
     return;
   }
-  e->ceilings.push_back({Bound::kReadIops, 1e9 / (misses * d.read_ns)});
-  Serial(f.cpu_ns, misses * d.read_ns, Bound::kReadIops, e);
+  const double miss_ns = MissNs(f.shape, d);
+  e->derived["miss_ns"] = miss_ns;
+  e->ceilings.push_back({Bound::kReadIops, 1e9 / (misses * miss_ns)});
+  Serial(f.cpu_ns, misses * miss_ns, Bound::kReadIops, e);
 }
 
 }  // namespace
@@ -169,16 +185,41 @@ double TableSyncNs(const DiskFigures& d, double file_bytes) {
   return d.sync_ns + file_bytes / std::max(1.0, d.seq_write_Bps) * 1e9;
 }
 
+double StreamBps(double bandwidth, double iops_limit, double request_bytes) {
+  if (iops_limit <= 0 || request_bytes <= 0) return bandwidth;
+  return std::min(bandwidth, iops_limit * request_bytes);
+}
+
+double ColdReadUnitBytes(const LsmShape& shape, const DiskFigures& d) {
+  if (shape.cold_read_unit_bytes > 0) {
+    return static_cast<double>(shape.cold_read_unit_bytes);
+  }
+  constexpr double kDefaultReadAhead = 128 << 10;  // read_ahead_kb's default
+  double unit = d.read_ahead_bytes > 0 ? d.read_ahead_bytes : kDefaultReadAhead;
+  if (shape.table_file_bytes > 0) {
+    unit = std::min(unit, static_cast<double>(shape.table_file_bytes));
+  }
+  return std::max(unit, static_cast<double>(shape.block_bytes));
+}
+
+double MissNs(const LsmShape& shape, const DiskFigures& d) {
+  constexpr double kFirstRead = 4096;  // what read_ns is measured for
+  const double rest = ColdReadUnitBytes(shape, d) - kFirstRead;
+  if (rest <= 0) return d.read_ns;
+  const double request = d.request_bytes > 0 ? d.request_bytes : rest;
+  const double Bps = StreamBps(d.seq_read_Bps, d.read_iops_limit, request);
+  return d.read_ns + (Bps > 0 ? rest / Bps * 1e9 : 0);
+}
+
 double ReadMissesPerOp(const Workload& w, const LsmShape& shape,
-                       double data_bytes) {
+                       double data_bytes, const DiskFigures& d) {
   const int levels = LsmLevels(shape, data_bytes);
   const double k = std::max(1, levels);
   double warm = k * WarmMissShare(w, data_bytes);
   if (w.kind != Kind::kReadRandomCold || w.ops == 0 || levels == 0) {
     return warm;
   }
-  const double blocks = std::max(
-      1.0, data_bytes / static_cast<double>(shape.cold_read_unit_bytes));
+  const double blocks = std::max(1.0, data_bytes / ColdReadUnitBytes(shape, d));
   const double touches = static_cast<double>(w.ops) * k;
   double first = blocks * (1.0 - std::exp(-touches / blocks));
   return std::max(warm, first / static_cast<double>(w.ops));

@@ -7,9 +7,14 @@
 //   cpu              C  = 1e9 / cpu_ns          cpu_ns: the same scenario run
 //                                                in memory (/dev/shm) on this
 //                                                CPU (calibrate.h)
-//   write_bandwidth  Cw = write_Bps / W          W = E_user + E_table x WA_t
-//                                                device bytes per op: the WAL
-//                                                record plus table bytes
+//   write_bandwidth  Cw = S(write_Bps, write_iops, s_w) / W
+//                                                W = E_table x WA_t: the table
+//                                                bytes per op (an unsynced
+//                                                fill's WAL is deleted with
+//                                                its memtable, seconds after
+//                                                it was written, before the
+//                                                kernel writes it back: 30 s,
+//                                                dirty_expire_centisecs)
 //   sync_latency     Cs = 1e9 / sync_ns          fillsync: one append +
 //                                                fdatasync per op; async
 //                                                fills: LevelDB syncs each
@@ -17,14 +22,24 @@
 //                                                Cs = 1e9 / t_s with
 //                                                t_s = E_table x WA_t x
 //                                                sync_file_ns / file_bytes
-//   read_iops        Cr = 1e9 / (m x read_ns)    m device reads per op
-//   read_bandwidth   Cb = seq_read_Bps / (m_b x E_table)
+//   read_iops        Cr = 1e9 / (m x miss_ns)    m device reads per op
+//   read_bandwidth   Cb = S(seq_read_Bps, read_iops, s_r) / (m_b x E_table)
+//
+// S(B, iops, s) = min(B, iops x s) is what a stream of requests of s bytes
+// gets from a device that charges each request as one of `iops` per second
+// (a device class's limits, DiskFigures below; without an IOPS limit, B).
+// Writeback sends a table file of F bytes as floor(F / r) + 1 requests of at
+// most r bytes (the device's largest buffered request; a table ends just
+// past its target size), so s_w = F / (floor(F / r) + 1). A cold scan reads
+// ahead in requests of s_r = min(r, the engine's scan readahead): LevelDB's
+// mapped tables get the kernel's readahead window, RocksDB's iterator its
+// own readahead (at most 256 KiB by default).
 //
 // E_user = key + value bytes; E_table = key + value x compression ratio.
 // WA_t (table writes per user byte, in table bytes): measured when known,
 // as the bytes the engine passed to write calls per user byte (WAL
 // included) in the in-memory calibration run of the same step, so
-// W = that x E_user and WA_t = (W - E_user) / E_table; otherwise from the
+// WA_t = (that x E_user - E_user) / E_table; otherwise from the
 // LSM shape: levels L = ceil(log_T(D / level1_bytes)) + 1 for
 // D = distinct entries x E_table above one write buffer (else 0), and
 // WA_t = 1 (flush) + L x (T + 1) / 2 (each level rewrites about half its
@@ -38,9 +53,12 @@
 // R uniform lookups over B = D / u read units, B x (1 - e^(-R k / B)) touch
 // a unit for the first time, so m = that / R (plus the warm miss share above
 // memory). The unit u is what one miss brings into memory: LevelDB maps its
-// table files, so a miss faults in the kernel's read-around window (128 KiB,
-// the default read_ahead_kb); RocksDB preads one block (advise_random_on_open
-// turns the kernel's readahead off). Data that never left the write buffer
+// table files, so a miss faults in the kernel's read-around window, the
+// device's read_ahead_kb (128 KiB when not known), no more than the table
+// file; RocksDB preads one block (advise_random_on_open turns the kernel's
+// readahead off). A miss takes miss_ns = read_ns + (u - 4 KiB) /
+// S(seq_read_Bps, read_iops, r): the first 4 KiB at the QD1 read's latency,
+// the rest streamed. Data that never left the write buffer
 // (L = 0) is recovered into memory by the reopen (RocksDB replays its WAL
 // into the memtable; LevelDB writes it out as a table the page cache keeps):
 // cold reads of it miss as warm ones do.
@@ -53,15 +71,13 @@
 //
 // Composition. Where the resources work one after the other for one thread
 // (a synchronous Get that waits for its read, a put that waits for its
-// fdatasync, LevelDB's one compaction thread that merges a table and then
-// syncs it while the writers wait on level 0), times add: ops/s = 1e9 /
-// (cpu_ns + device_ns_per_op), and the bound is the larger term. For
-// LevelDB's async fills that is cpu_ns + t_s, then the write bandwidth
-// ceiling over it. Where they overlap (writeback and compaction in
-// the background, readahead ahead of an iterator), the prediction is the
-// lowest ceiling and the bound its resource. write_stall is never predicted
-// from probes alone; the report names it as the cause of a miss when the
-// engine's counters show stalls (explain.h).
+// fdatasync), times add: ops/s = 1e9 / (cpu_ns + device_ns_per_op), and the
+// bound is the larger term. Where they overlap (writeback, and LevelDB's
+// table syncs, in the compaction thread while the writers go on; readahead
+// ahead of an iterator), the prediction is the lowest ceiling and the bound
+// its resource (benchmarks/README.md, "Table syncs overlap the writers").
+// write_stall is never predicted from probes alone; the report names it as the
+// cause of a miss when the engine's counters show stalls (explain.h).
 #pragma once
 
 #include <cstdint>
@@ -96,6 +112,13 @@ struct DiskFigures {
   // Mean of one append of table_sync_bytes + fdatasync (0: not measured).
   double table_sync_ns = 0;
   double table_sync_bytes = 0;
+  // What each request costs, where known (0: not known, no limit): a device
+  // class's IOPS limits, the largest request buffered I/O sends the device
+  // (r above) and its readahead window.
+  double read_iops_limit = 0;
+  double write_iops_limit = 0;
+  double request_bytes = 0;
+  double read_ahead_bytes = 0;
   // Probe point name per figure: "sync_ns" -> "fsync.fdatasync.512.append".
   std::vector<std::pair<std::string, std::string>> source;
   // Figures a device class's limits held below what its probe measured
@@ -129,8 +152,12 @@ struct LsmShape {
   uint64_t level1_bytes = 0;
   double fanout = 10;
   uint64_t block_bytes = 4096;
-  // Bytes one cold read miss brings into memory (u above).
+  // Bytes one cold read miss brings into memory (u above); 0: the
+  // device's readahead window, capped at the table file (mapped tables).
   uint64_t cold_read_unit_bytes = 4096;
+  // The largest read a cold scan issues (s_r above); 0: the device's
+  // readahead window.
+  uint64_t scan_read_bytes = 0;
   // LevelDB fdatasyncs each finished table file in the writing path of its
   // compaction; RocksDB syncs them too, but in its background threads.
   bool syncs_table_files = false;
@@ -176,16 +203,24 @@ int LsmLevels(const LsmShape& shape, double data_bytes);
 // Table bytes written per table byte of user data (WA_t above).
 double TableWriteAmplification(const LsmShape& shape, Kind kind,
                                double data_bytes);
-// Device bytes per op of an unsynced fill by the LSM-shape formula: the WAL
-// record plus the table bytes, E_user + E_table x WA_t (W above), for the
-// workload's distinct entries.
+// Bytes an unsynced fill passes to write calls per op by the LSM-shape
+// formula: the WAL record plus the table bytes, E_user + E_table x WA_t, for
+// the workload's distinct entries (what a measured write amplification
+// counts).
 double FormulaDeviceBytesPerOp(const Workload& w, const LsmShape& shape);
 // sync_file_ns above: the time to sync a table file of `file_bytes` just
 // written.
 double TableSyncNs(const DiskFigures& d, double file_bytes);
+// S above: what requests of `request_bytes` get from a device of
+// `bandwidth` bytes/s that charges each as one of `iops_limit` (0: none).
+double StreamBps(double bandwidth, double iops_limit, double request_bytes);
+// u above: the bytes one cold miss brings in.
+double ColdReadUnitBytes(const LsmShape& shape, const DiskFigures& d);
+// miss_ns above.
+double MissNs(const LsmShape& shape, const DiskFigures& d);
 // Expected device reads per lookup (m above).
 double ReadMissesPerOp(const Workload& w, const LsmShape& shape,
-                       double data_bytes);
+                       double data_bytes, const DiskFigures& d);
 
 // REQUIRES: facts.cpu_ns > 0, the disk figures the scenario uses > 0.
 Estimate Predict(const Workload& w, const EngineFacts& facts,

@@ -68,28 +68,35 @@ TEST(Predict, FillsyncAddsSyncLatencyToCpu) {
 
 TEST(Predict, FillrandomIsWriteBandwidthBoundOnASlowDisk) {
   // 757,000 distinct entries x 66 table bytes = 50 MB: two levels, WA 12.
+  // The device writes the tables; the WAL is deleted before writeback.
   Workload w = Make(Kind::kFillRandom, 1000000, 757575);
   Estimate e = Predict(w, LevelDb(3000), Disk());
-  const double device_bytes = 116 + 66 * 12.0;
-  EXPECT_NEAR(e.ops_per_sec, 10e6 / device_bytes, 1e-6);
-  EXPECT_EQ(e.bound, Bound::kWriteBandwidth);
-  // The same workload on a fast disk is CPU-bound: the CPU's 3,000 ns plus
-  // the table syncs' share, 792 bytes of a 2 MiB table's 1.15 ms sync.
+  const double device_bytes = 66 * 12.0;
+  EXPECT_NEAR(e.ceilings[1].ops_per_sec, 10e6 / device_bytes, 1e-6);
+  EXPECT_EQ(e.ceilings[1].bound, Bound::kWriteBandwidth);
+  // Without a measured table sync, the compaction thread's sync of a table
+  // writes it back and then flushes: just under the bandwidth's ceiling.
+  const double slow_sync = 100000 + (2 << 20) / 10e6 * 1e9;
+  EXPECT_NEAR(e.ops_per_sec, 1e9 / (device_bytes * slow_sync / (2 << 20)),
+              1e-6);
+  EXPECT_LT(e.ops_per_sec, 10e6 / device_bytes);
+  EXPECT_EQ(e.bound, Bound::kSyncLatency);
+  // The same workload on a fast disk is CPU-bound: the table syncs (792
+  // bytes per op of a 2 MiB table's 1.15 ms sync) overlap the writers.
   DiskFigures fast = Disk();
   fast.seq_write_Bps = 2e9;
   Estimate c = Predict(w, LevelDb(3000), fast);
-  const double fast_sync = 100000 + (2 << 20) / 2e9 * 1e9;
-  EXPECT_NEAR(c.ops_per_sec, 1e9 / (3000 + 792 * fast_sync / (2 << 20)), 1e-6);
+  EXPECT_NEAR(c.ops_per_sec, 1e9 / 3000, 1e-6);
   EXPECT_EQ(c.bound, Bound::kCpu);
-  // LevelDB's compaction syncs each 2 MiB table it writes, in the thread
-  // the writers wait on: without a measured table sync, a 10 ms flush
-  // after writing the file back at 2 GB/s; 792 table bytes per op.
+  // LevelDB's compaction thread syncs each 2 MiB table it writes: without
+  // a measured table sync, a 10 ms flush after writing the file back at 2
+  // GB/s. Its ceiling is below the CPU's, and it is the prediction.
   fast.sync_ns = 10e6;
   Estimate s = Predict(w, LevelDb(3000), fast);
   const double file = 2 << 20;
   const double sync_file_ns = 10e6 + file / 2e9 * 1e9;
   const double per_op = 66 * 12.0 * sync_file_ns / file;
-  EXPECT_NEAR(s.ops_per_sec, 1e9 / (3000 + per_op), 1e-6);
+  EXPECT_NEAR(s.ops_per_sec, 1e9 / per_op, 1e-6);
   EXPECT_EQ(s.bound, Bound::kSyncLatency);  // 3,853 ns of sync > 3,000 of CPU
   EXPECT_DOUBLE_EQ(s.derived["table_sync_ns"].get<double>(), sync_file_ns);
 }
@@ -110,36 +117,89 @@ TEST(Predict, AMeasuredTableSyncScalesWithTheTableFile) {
   f.measured_write_amplification = 3.95;
   Estimate e = Predict(w, f, d);
   const double table_per_op = 3.95 * 116 - 116;
-  const double serial = 1e9 / (3300 + table_per_op * 15e6 / (2 << 20));
-  EXPECT_NEAR(e.ops_per_sec, serial, 1e-6);
-  EXPECT_LT(e.ops_per_sec, 150e6 / (3.95 * 116));  // under the bandwidth
+  const double sync_ceiling = 1e9 / (table_per_op * 15e6 / (2 << 20));
+  ASSERT_EQ(e.ceilings.size(), 3u);
+  EXPECT_NEAR(e.ceilings[2].ops_per_sec, sync_ceiling, 1e-6);
+  // Every ceiling is above the CPU's: the syncs overlap the writers.
+  EXPECT_NEAR(e.ops_per_sec, 1e9 / 3300, 1e-6);
+  EXPECT_EQ(e.bound, Bound::kCpu);
 }
 
-// The write amplification measured in memory replaces the shape's: W = WA x
-// the entry, and what is not the WAL's is the tables' (for the table-sync
-// ceiling).
+// The write amplification measured in memory replaces the shape's: what is
+// not the WAL's is the tables', and the tables are what the device writes.
 TEST(Predict, AMeasuredWriteAmplificationReplacesTheShapes) {
   Workload w = Make(Kind::kFillRandom, 1000000, 757575);
   EngineFacts f = LevelDb(3000);
   f.measured_write_amplification = 3.5;  // 406 bytes per 116-byte entry
-  Estimate e = Predict(w, f, Disk());
-  EXPECT_NEAR(e.ops_per_sec, 10e6 / (3.5 * 116), 1e-6);
+  DiskFigures slow = Disk();
+  slow.table_sync_ns = 1e6;  // a measured 2 MiB sync, far under the transfer
+  slow.table_sync_bytes = 2 << 20;
+  Estimate e = Predict(w, f, slow);
+  EXPECT_NEAR(e.ops_per_sec, 10e6 / (3.5 * 116 - 116), 1e-6);
   EXPECT_EQ(e.bound, Bound::kWriteBandwidth);
   EXPECT_NEAR(e.derived["table_write_amplification"].get<double>(),
               (3.5 * 116 - 116) / 66, 1e-9);
   DiskFigures fast = Disk();
   fast.seq_write_Bps = 2e9;
   fast.sync_ns = 10e6;
-  f.cpu_ns = 300;  // so the CPU is not the larger term
+  f.cpu_ns = 300;  // so the CPU is not the lowest ceiling
   Estimate s = Predict(w, f, fast);
   const double per_op =
       (3.5 * 116 - 116) * TableSyncNs(fast, 2 << 20) / (2 << 20);
-  EXPECT_NEAR(s.ops_per_sec, 1e9 / (300 + per_op), 1e-6);
+  EXPECT_NEAR(s.ops_per_sec, 1e9 / per_op, 1e-6);
   EXPECT_EQ(s.bound, Bound::kSyncLatency);
 }
 
-// The calibration's write-call bytes give unsynced fills their measured
-// write amplification, and nothing else.
+// A device class charges each request as one of its IOPS: writeback sends
+// a 2 MiB table (just past its target size) as 5 requests of at most 512
+// KiB, so 150 write IOPS carry 150 x 2 MiB / 5 bytes/s, below the class's
+// 150 MB/s.
+TEST(Predict, AClassesIopsLimitHoldsTheTablesWriteback) {
+  EXPECT_DOUBLE_EQ(StreamBps(150e6, 0, 512 << 10), 150e6);
+  EXPECT_DOUBLE_EQ(StreamBps(150e6, 150, 512 << 10), 150.0 * (512 << 10));
+  EXPECT_DOUBLE_EQ(StreamBps(150e6, 150, 2 << 20), 150e6);
+  DiskFigures d = Disk();
+  d.seq_write_Bps = 150e6;
+  d.write_iops_limit = 150;
+  d.request_bytes = 512 << 10;
+  Workload w = Make(Kind::kFillRandom, 1000000, 757575);
+  EngineFacts f = LevelDb(2000);
+  f.measured_write_amplification = 3.5;
+  Estimate e = Predict(w, f, d);
+  const double Bps = 150.0 * (2 << 20) / 5;
+  EXPECT_NEAR(e.derived["write_bytes_per_sec"].get<double>(), Bps, 1e-6);
+  EXPECT_NEAR(e.ops_per_sec, Bps / (3.5 * 116 - 116), 1e-6);
+  EXPECT_EQ(e.bound, Bound::kWriteBandwidth);
+  // RocksDB's 64 MiB tables: 129 requests of 520 KB.
+  f.engine = "rocksdb";
+  f.shape = *ShapeFor("rocksdb");
+  Estimate r = Predict(w, f, d);
+  const double rocks = 150.0 * (64 << 20) / 129;
+  EXPECT_NEAR(r.derived["write_bytes_per_sec"].get<double>(), rocks, 1e-6);
+}
+
+// A cold scan under a class reads ahead in requests of min(the device's
+// largest request, the engine's scan readahead), each one of the IOPS.
+TEST(Predict, AColdScanUnderAClassIsHeldByItsReadIops) {
+  DiskFigures d = Disk();
+  d.seq_read_Bps = 150e6;
+  d.read_iops_limit = 150;
+  d.request_bytes = 512 << 10;
+  d.read_ahead_bytes = 2560 << 10;
+  Workload w = Make(Kind::kReadSeqCold, 1000000, 1000000);
+  Estimate l = Predict(w, LevelDb(200), d);  // mapped: the kernel's window
+  EXPECT_NEAR(l.ops_per_sec, 150.0 * (512 << 10) / 66, 1e-6);
+  EXPECT_EQ(l.bound, Bound::kReadBandwidth);
+  EngineFacts rocks = LevelDb(200);
+  rocks.engine = "rocksdb";
+  rocks.shape = *ShapeFor("rocksdb");  // its iterator's 256 KiB readahead
+  Estimate r = Predict(w, rocks, d);
+  EXPECT_NEAR(r.ops_per_sec, 150.0 * (256 << 10) / 66, 1e-6);
+  // Without the limit, the bandwidth alone.
+  d.read_iops_limit = 0;
+  EXPECT_NEAR(Predict(w, LevelDb(200), d).ops_per_sec, 150e6 / 66, 1e-6);
+}
+
 TEST(Attach, CalibratedWriteAmplificationForUnsyncedFills) {
   CalibrationPoint cal{"leveldb", "fillrandom", 1, 1000, 1000, 2000, {}};
   Workload w = Make(Kind::kFillRandom, 1000, 1000);
@@ -154,16 +214,40 @@ TEST(Attach, CalibratedWriteAmplificationForUnsyncedFills) {
 
 TEST(Predict, ColdReadrandomCountsFirstTouches) {
   // 40 MB of tables = 305 read-around windows of 128 KiB (LevelDB maps its
-  // tables), two levels: 1,000 lookups touch 2,000 windows, of which
-  // B (1 - e^(-2000 / B)) are distinct.
+  // tables; the device's readahead is not known here), two levels: 1,000
+  // lookups touch 2,000 windows, of which B (1 - e^(-2000 / B)) are
+  // distinct. A miss reads its first 4 KiB at the QD1 latency and streams
+  // the rest at the sequential bandwidth.
   Workload w = Make(Kind::kReadRandomCold, 1000, 606060);
   const double blocks = 606060 * 66.0 / (128 << 10);
   const double misses = blocks * (1 - std::exp(-2000 / blocks)) / 1000;
-  EXPECT_NEAR(ReadMissesPerOp(w, *ShapeFor("leveldb"), 606060 * 66.0), misses,
-              1e-9);
+  EXPECT_NEAR(ReadMissesPerOp(w, *ShapeFor("leveldb"), 606060 * 66.0, Disk()),
+              misses, 1e-9);
+  const double miss_ns = 100000 + ((128 << 10) - 4096) / 100e6 * 1e9;
+  EXPECT_NEAR(MissNs(*ShapeFor("leveldb"), Disk()), miss_ns, 1e-6);
   Estimate e = Predict(w, LevelDb(2000), Disk());
-  EXPECT_NEAR(e.ops_per_sec, 1e9 / (2000 + misses * 100000), 1e-6);
+  EXPECT_NEAR(e.ops_per_sec, 1e9 / (2000 + misses * miss_ns), 1e-6);
   EXPECT_EQ(e.bound, Bound::kReadIops);
+}
+
+// The read-around window is the device's readahead, no more than the table
+// file; under a class each of its requests is one of the read IOPS.
+TEST(Predict, AColdMissReadsTheDevicesWindowUpToTheTable) {
+  DiskFigures d = Disk();
+  d.read_ahead_bytes = 8192 << 10;
+  const LsmShape leveldb = *ShapeFor("leveldb");
+  EXPECT_DOUBLE_EQ(ColdReadUnitBytes(leveldb, d), 2 << 20);
+  d.read_ahead_bytes = 256 << 10;
+  EXPECT_DOUBLE_EQ(ColdReadUnitBytes(leveldb, d), 256 << 10);
+  EXPECT_DOUBLE_EQ(ColdReadUnitBytes(*ShapeFor("rocksdb"), d), 4096);
+  d.read_ahead_bytes = 2560 << 10;
+  d.read_ns = 1e9 / 150;
+  d.seq_read_Bps = 150e6;
+  d.read_iops_limit = 150;
+  d.request_bytes = 512 << 10;
+  const double rest = (2 << 20) - 4096;
+  EXPECT_NEAR(MissNs(leveldb, d),
+              1e9 / 150 + rest / (150.0 * (512 << 10)) * 1e9, 1e-3);
 }
 
 TEST(Predict, ColdReadsOfRocksDbMissOneBlockEach) {
@@ -175,7 +259,7 @@ TEST(Predict, ColdReadsOfRocksDbMissOneBlockEach) {
   const double k = LsmLevels(shape, data);
   ASSERT_GE(k, 1);
   const double blocks = data / 4096;
-  EXPECT_NEAR(ReadMissesPerOp(w, shape, data),
+  EXPECT_NEAR(ReadMissesPerOp(w, shape, data, Disk()),
               blocks * (1 - std::exp(-1000 * k / blocks)) / 1000, 1e-9);
 }
 
@@ -183,7 +267,7 @@ TEST(Predict, ColdReadsOfDataStillInTheWriteBufferHitMemory) {
   // 200,000 entries (13 MB of table bytes) fit RocksDB's 64 MiB write
   // buffer: the reopen replays them into the memtable.
   Workload w = Make(Kind::kReadRandomCold, 5000, 200000);
-  EXPECT_EQ(ReadMissesPerOp(w, *ShapeFor("rocksdb"), 200000 * 66.0), 0);
+  EXPECT_EQ(ReadMissesPerOp(w, *ShapeFor("rocksdb"), 200000 * 66.0, Disk()), 0);
 }
 
 TEST(Predict, WarmReadsThatFitInMemoryAreCpuBound) {
@@ -195,7 +279,8 @@ TEST(Predict, WarmReadsThatFitInMemoryAreCpuBound) {
   // the two levels miss.
   w.memory_bytes = 33000000;
   Estimate half = Predict(w, LevelDb(2500), Disk());
-  EXPECT_NEAR(half.ops_per_sec, 1e9 / (2500 + 1.0 * 100000), 1e-6);
+  EXPECT_NEAR(half.ops_per_sec,
+              1e9 / (2500 + 1.0 * MissNs(*ShapeFor("leveldb"), Disk())), 1e-6);
 }
 
 TEST(Predict, ColdReadseqIsBoundBySequentialBandwidth) {
@@ -284,6 +369,44 @@ TEST(DiskFigures, ClassLimitsCapWhatAShortProbeBurstPast) {
   ASSERT_TRUE(native.ok());
   EXPECT_TRUE(native->capped.empty());
   EXPECT_FALSE(DiskFiguresToJson(*native).contains("capped_by_throttle"));
+  EXPECT_FALSE(DiskFiguresToJson(*native).contains("write_iops_limit"));
+}
+
+// Under a class, the figures carry its IOPS limits and its loop device's
+// request geometry, as the throttle record has them; without a class, the
+// device's readahead alone.
+TEST(DiskFigures, AClassBringsWhatEachRequestCosts) {
+  auto report = ReadReportFile(std::string(DISKTUNE_TEST_SOURCE_DIR) +
+                               "/src/predict/testdata/probe_native.json");
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  Environment env = report->environment;
+  DeviceInfo device = env.device.value_or(DeviceInfo{});
+  device.read_ahead_kb = 8192;
+  env.device = device;
+  auto native = DiskFiguresFromRun(report->probes, env);
+  ASSERT_TRUE(native.ok());
+  EXPECT_DOUBLE_EQ(native->read_ahead_bytes, 8192.0 * 1024);
+  EXPECT_DOUBLE_EQ(native->write_iops_limit, 0);
+
+  ThrottleRecord t;
+  t.spec.class_name = "hdd";
+  t.spec.limits.read_iops = t.spec.limits.write_iops = 150;
+  t.request_bytes = 512 << 10;
+  t.read_ahead_bytes = 2560 << 10;
+  // The record keeps the geometry through its JSON.
+  nlohmann::json tj = t;
+  EXPECT_EQ(tj["request_bytes"], 512 << 10);
+  t = tj.get<ThrottleRecord>();
+  env.throttle = t;
+  auto hdd = DiskFiguresFromRun(report->probes, env);
+  ASSERT_TRUE(hdd.ok());
+  EXPECT_DOUBLE_EQ(hdd->read_iops_limit, 150);
+  EXPECT_DOUBLE_EQ(hdd->write_iops_limit, 150);
+  EXPECT_DOUBLE_EQ(hdd->request_bytes, 512 << 10);
+  EXPECT_DOUBLE_EQ(hdd->read_ahead_bytes, 2560 << 10);
+  nlohmann::json j = DiskFiguresToJson(*hdd);
+  EXPECT_EQ(j["write_iops_limit"], 150);
+  EXPECT_EQ(j["request_bytes"], 512 << 10);
 }
 
 bench::BenchResult Result(const std::string& scenario, double measured) {
