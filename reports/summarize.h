@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "reports/report.h"
 #include "src/core/status.h"
+#include "src/model/report.h"
 #include "src/model/summary.h"
 
 namespace disktune {

@@ -14,10 +14,10 @@
 #include <optional>
 #include <string>
 
-#include "reports/report.h"
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/status.h"
+#include "src/model/report.h"
 
 namespace disktune::cli {
 
