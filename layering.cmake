@@ -4,12 +4,14 @@
 # layering_test fails on an #include that does the same without a link.
 #
 #   core <- model <- probes, engines <- bench <- predict, tune <- app <- cli
-#   core <- model <- reports <- app
+#   core <- model <- reports <- cli
 #
 # reports/ reads the typed model only, so it is to link model and core and
 # nothing else; the links it still has are listed below
-# (_disktune_reports_pending), and a new one fails the configure. app links
-# reports too: the Report the steps fill is reports/report.h.
+# (_disktune_reports_pending), and a new one fails the configure. Only
+# src/cli links reports: the Report every command fills, and its Summary,
+# are src/model (report.h, summary.h), so the layers that measure, predict
+# and tune, and app that runs them, never render.
 
 # Every disktune_* library `target` links, directly or through another.
 function(_disktune_links target out)
@@ -64,6 +66,10 @@ endforeach()
 _disktune_must_not_link(disktune_core disktune_model disktune_probes
                         disktune_engines disktune_bench disktune_tune)
 _disktune_must_not_link(disktune_app disktune_cli)
+foreach(lib disktune_core disktune_model disktune_probes disktune_engines
+            disktune_bench disktune_predict disktune_tune disktune_app)
+  _disktune_must_not_link(${lib} disktune_reports)
+endforeach()
 _disktune_may_link_only(disktune_model disktune_core)
 _disktune_may_link_only(disktune_probes disktune_model disktune_core)
 _disktune_may_link_only(disktune_engines disktune_model disktune_core)

@@ -21,9 +21,9 @@
 #include <string_view>
 #include <vector>
 
-#include "reports/report.h"
 #include "reports/report_query.h"
 #include "src/core/status.h"
+#include "src/model/report.h"
 
 namespace disktune {
 

@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "reports/report.h"
 #include "reports/report_query.h"
+#include "src/model/report.h"
 
 namespace disktune {
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "reports/report.h"
+#include "src/model/report.h"
 
 namespace disktune {
 

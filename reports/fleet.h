@@ -51,8 +51,8 @@
 #include <utility>
 #include <vector>
 
-#include "reports/report.h"
 #include "reports/report_query.h"
+#include "src/model/report.h"
 
 namespace disktune {
 

@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "reports/report.h"
+#include "src/model/report.h"
 
 namespace disktune {
 

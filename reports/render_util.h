@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "reports/report.h"
 #include "src/core/number_text.h"
 #include "src/model/analysis_checks.h"
+#include "src/model/report.h"
 
 namespace disktune {
 

@@ -38,8 +38,8 @@
 #include <string_view>
 #include <vector>
 
-#include "reports/report.h"
 #include "src/core/status.h"
+#include "src/model/report.h"
 
 namespace disktune {
 

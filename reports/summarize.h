@@ -1,13 +1,13 @@
-// Computes a report's Summary (reports/summary.h) from its figures, and
+// Computes a report's Summary (src/model/summary.h) from its figures, and
 // renders it as the first screen of each format.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include "reports/report.h"
-#include "reports/summary.h"
 #include "src/core/status.h"
+#include "src/model/report.h"
+#include "src/model/summary.h"
 
 namespace disktune {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "reports/report.h"
+#include "src/model/report.h"
 
 namespace disktune {
 

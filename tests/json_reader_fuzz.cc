@@ -23,9 +23,9 @@
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "reports/prometheus_report.h"
-#include "reports/report.h"
 #include "reports/text_report.h"
 #include "src/core/json_input.h"
+#include "src/model/report.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace disktune;

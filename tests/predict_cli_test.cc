@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "reports/report.h"
 #include "reports/schema_validator.h"
+#include "src/model/report.h"
 #include "tests/binary_runner.h"
 
 namespace disktune {

@@ -5,11 +5,11 @@
 
 #include <cstdint>
 
-#include "reports/report.h"
 #include "src/bench/runner.h"
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/status.h"
+#include "src/model/report.h"
 
 namespace disktune::app {
 

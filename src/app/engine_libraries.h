@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/report.h"
+#include "src/model/report.h"
 
 namespace disktune {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "reports/report.h"
 #include "src/bench/runner.h"
+#include "src/model/report.h"
 #include "src/predict/model.h"
 
 namespace disktune::app {

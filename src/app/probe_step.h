@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "probes/probe.h"
-#include "reports/report.h"
 #include "src/app/session.h"
 #include "src/core/progress.h"
 #include "src/core/status.h"
+#include "src/model/report.h"
 
 namespace disktune::app {
 

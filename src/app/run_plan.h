@@ -9,12 +9,12 @@
 #include <functional>
 #include <optional>
 
-#include "reports/report.h"
 #include "src/app/probe_step.h"
 #include "src/app/session.h"
 #include "src/bench/runner.h"
 #include "src/core/progress.h"
 #include "src/core/status.h"
+#include "src/model/report.h"
 #include "src/tune/tuner.h"
 
 namespace disktune::app {

@@ -9,10 +9,10 @@
 #include <optional>
 
 #include "probes/flush_counters.h"
-#include "reports/report.h"
 #include "src/bench/process_stats.h"
 #include "src/core/status.h"
 #include "src/model/device_info.h"
+#include "src/model/report.h"
 
 namespace disktune {
 

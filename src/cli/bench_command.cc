@@ -13,7 +13,6 @@
 #include "reports/findings_2011.h"
 #include "reports/memory_budget.h"
 #include "reports/prediction_text.h"
-#include "reports/report.h"
 #include "reports/summarize.h"
 #include "src/app/engine_libraries.h"
 #include "src/app/predict_step.h"
@@ -35,6 +34,7 @@
 #include "src/core/units.h"
 #include "src/model/environment.h"
 #include "src/model/knob_spec.h"
+#include "src/model/report.h"
 #include "src/predict/engine_facts.h"
 #include "src/tune/profile.h"
 

@@ -4,12 +4,12 @@
 #include <iostream>
 
 #include "probes/foreign_io.h"
-#include "reports/report.h"
 #include "reports/summarize.h"
 #include "src/core/json_input.h"
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
+#include "src/model/report.h"
 #include "src/model/throttle_spec.h"
 
 namespace disktune::cli {

@@ -14,10 +14,10 @@
 #include <optional>
 #include <string>
 
-#include "reports/report.h"
 #include "src/core/progress.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/status.h"
+#include "src/model/report.h"
 
 namespace disktune::cli {
 
@@ -90,7 +90,7 @@ Status EmitJson(CommandContext& ctx, const CommonOptions& opts,
 std::ostream* HumanStream(CommandContext& ctx, const CommonOptions& opts);
 
 // --service NAME: the service whose gates the report's verdict applies
-// (reports/summary.h); default: the engine the command ran.
+// (src/model/summary.h); default: the engine the command ran.
 void AddServiceOption(CLI::App* cmd, std::string* service);
 // Before anything is measured: InvalidArgument for an unknown service.
 Status CheckServiceFlag(const std::string& service);

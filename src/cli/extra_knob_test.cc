@@ -23,12 +23,12 @@
 
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
-#include "reports/report.h"
 #include "reports/schema_validator.h"
 #include "reports/text_report.h"
 #include "src/bench/profile.h"
 #include "src/cli/cli.h"
 #include "src/model/knob_spec.h"
+#include "src/model/report.h"
 #include "src/model/tune_summary.h"
 #include "src/tune/engine_forms.h"
 #include "src/tune/knobs.h"

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "reports/fleet.h"
-#include "reports/report.h"
 #include "src/bench/runner.h"
+#include "src/model/report.h"
 #include "src/predict/calibrate.h"
 
 namespace disktune::cli {

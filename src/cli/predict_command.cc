@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "reports/prediction_text.h"
-#include "reports/report.h"
 #include "reports/svg_chart.h"
 #include "src/app/engine_libraries.h"
 #include "src/bench/runner.h"
@@ -17,6 +16,7 @@
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
+#include "src/model/report.h"
 #include "src/predict/attach.h"
 #include "src/predict/from_probes.h"
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "reports/report.h"
 #include "src/app/session.h"
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
+#include "src/model/report.h"
 #include "src/predict/calibrate.h"
 #include "src/predict/model.h"
 

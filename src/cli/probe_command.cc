@@ -1,6 +1,5 @@
 // `disktune probe`: the device probes, as a report.
 #include "probes/probe_runner.h"
-#include "reports/report.h"
 #include "reports/text_report.h"
 #include "src/app/probe_step.h"
 #include "src/cli/command.h"
@@ -8,6 +7,7 @@
 #include "src/cli/probe_options.h"
 #include "src/cli/probe_session.h"
 #include "src/core/signals.h"
+#include "src/model/report.h"
 
 namespace disktune::cli {
 namespace {

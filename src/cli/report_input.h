@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "reports/report.h"
 #include "src/cli/command.h"
 #include "src/core/status.h"
+#include "src/model/report.h"
 
 namespace disktune::cli {
 

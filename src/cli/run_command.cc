@@ -12,7 +12,6 @@
 
 #include "engines/engine.h"
 #include "reports/html_report.h"
-#include "reports/report.h"
 #include "reports/text_report.h"
 #include "src/app/run_plan.h"
 #include "src/app/session.h"
@@ -29,6 +28,7 @@
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
+#include "src/model/report.h"
 #include "src/tune/engine_forms.h"
 #include "src/tune/knobs.h"
 #include "src/tune/profile.h"

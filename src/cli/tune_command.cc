@@ -14,7 +14,6 @@
 #include <fstream>
 
 #include "engines/engine.h"
-#include "reports/report.h"
 #include "reports/summarize.h"
 #include "src/app/engine_libraries.h"
 #include "src/app/session.h"
@@ -30,6 +29,7 @@
 #include "src/core/signals.h"
 #include "src/core/units.h"
 #include "src/model/environment.h"
+#include "src/model/report.h"
 #include "src/tune/engine_forms.h"
 #include "src/tune/tuner.h"
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "reports/report.h"
+#include "src/model/report.h"
 #include "src/predict/attach.h"
 #include "src/predict/disk_figures.h"
 #include "src/predict/engine_facts.h"

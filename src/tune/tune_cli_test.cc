@@ -10,8 +10,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "reports/report.h"
 #include "reports/schema_validator.h"
+#include "src/model/report.h"
 #include "src/tune/profile.h"
 #include "tests/binary_runner.h"
 #include "tests/test_support.h"

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "reports/summary.h"
 #include "src/core/status.h"
 #include "src/model/analyses.h"
 #include "src/model/bench_result.h"
 #include "src/model/environment.h"
 #include "src/model/probe_result.h"
+#include "src/model/summary.h"
 #include "src/model/tune_summary.h"
 
 namespace disktune {
@@ -47,7 +47,7 @@ struct Report {
   // "interrupted".
   std::string completion = "complete";
   uint64_t bytes_written = 0;  // by this run, to the scratch directory
-  // The answer the report opens with (reports/summary.h), set by the command
+  // The answer the report opens with (src/model/summary.h), set by the command
   // that measured (for its --service); absent in results written before 1.3.
   std::optional<Summary> summary;
 };

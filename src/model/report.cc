@@ -1,4 +1,4 @@
-#include "reports/report.h"
+#include "src/model/report.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "reports/summary.h"
+#include "src/model/summary.h"
 
 #include "src/core/json_fields.h"
 

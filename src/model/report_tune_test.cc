@@ -4,18 +4,21 @@
 // Corruption in one line naming the member.
 #include <gtest/gtest.h>
 
-#include "reports/report.h"
-#include "reports/test_util.h"
+#include <fstream>
+#include <string>
+
+#include "src/model/report.h"
 
 namespace disktune {
 namespace {
 
-using testing::ReadFileOrEmpty;
-using testing::TestdataPath;
+nlohmann::json ParseFile(const std::string& path_in_source) {
+  std::ifstream in(std::string(DISKTUNE_TEST_SOURCE_DIR) + path_in_source);
+  return nlohmann::json::parse(in);
+}
 
 nlohmann::json Crafted() {
-  return nlohmann::json::parse(
-      ReadFileOrEmpty(TestdataPath("crafted_report.json")));
+  return ParseFile("/reports/testdata/crafted_report.json");
 }
 
 TEST(ReportTuneTest, ReadsTheTunersObjectAsTheStructAndWritesItBack) {
@@ -31,8 +34,7 @@ TEST(ReportTuneTest, ReadsTheTunersObjectAsTheStructAndWritesItBack) {
 
 // tests/readme/run-quick.json is a `run --quick` result of schema 1.2.
 TEST(ReportTuneTest, AResultOfSchema1_2StillReads) {
-  const nlohmann::json doc = nlohmann::json::parse(ReadFileOrEmpty(
-      std::string(DISKTUNE_TEST_SOURCE_DIR) + "/tests/readme/run-quick.json"));
+  const nlohmann::json doc = ParseFile("/tests/readme/run-quick.json");
   ASSERT_EQ(doc["schema_version"], "1.2");
   Result<Report> r = ReportFromJson(doc);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
