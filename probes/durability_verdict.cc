@@ -4,11 +4,11 @@
 #include <map>
 
 #include "probes/durability_findings.h"
-#include "probes/fsync_names.h"
 #include "probes/fsync_point.h"
 #include "probes/sync_tables.h"
 #include "src/core/histogram.h"
 #include "src/core/json_fields.h"
+#include "src/model/fsync_names.h"
 
 namespace disktune {
 namespace {
@@ -157,14 +157,6 @@ std::vector<DurabilityEvidence> CollectDurabilityEvidence(
     }
   }
   return out;
-}
-
-bool IsEtcdPoint(const ProbeResult& r) {
-  const ProbeParams& p = r.params;
-  return r.probe == "fsync" && p.method == "fdatasync" &&
-         p.block_size_bytes == kEtcdWriteBytes && p.pattern == "prealloc" &&
-         p.writes_per_op == 1 && p.write_cache == CacheState::kAsFound &&
-         p.filesystem.empty() && p.variant.empty();
 }
 
 std::optional<NamedCheck> JudgeEtcd(const std::vector<ProbeResult>& results) {

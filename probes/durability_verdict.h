@@ -13,6 +13,7 @@
 
 #include "src/model/analyses.h"
 #include "src/model/analysis_durability.h"
+#include "src/model/named_figures.h"
 #include "src/model/probe_result.h"
 
 namespace disktune {
@@ -32,13 +33,8 @@ DurabilityVerdict JudgeDurability(const DurabilityEvidence& e);
 std::vector<DurabilityEvidence> CollectDurabilityEvidence(
     const std::vector<ProbeResult>& results);
 
-inline constexpr uint64_t kEtcdWriteBytes = 2300;
-inline constexpr uint64_t kEtcdThresholdNs = 10000000;
-// Whether `r` is the point etcd's gate reads: fdatasync after one 2300 B
-// write into a preallocated file (etcd's WAL layout) on the scratch directory,
-// the write cache as found (by its params, whatever its name).
-bool IsEtcdPoint(const ProbeResult& r);
-// etcd's disk gate on that point, or nullopt when it was not measured.
+// etcd's disk gate on its named figure's point (IsEtcdPoint,
+// src/model/named_figures.h), or nullopt when it was not measured.
 std::optional<NamedCheck> JudgeEtcd(const std::vector<ProbeResult>& results);
 
 // Fills analyses "durability", "write_cache" (read now, from the devices the
