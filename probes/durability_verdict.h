@@ -1,8 +1,7 @@
-// What the fsync probe's figures mean for durability: a rule-based verdict
-// per device and scope (did syncs reach the device? does a cache absorb
-// them?), the write-cache views, the cache A/B and filesystem tables, and the
-// named check "etcd". Every rule is data (DurabilityRules()) and is copied
-// into the report next to the verdict it produced.
+// What the fsync probe's figures mean for durability: the evidence per
+// device and scope the rules judge (src/model/durability_rules.h), the
+// write-cache views, the cache A/B and filesystem tables, and the named check
+// "etcd".
 #pragma once
 
 #include <cstdint>
@@ -13,19 +12,11 @@
 
 #include "src/model/analyses.h"
 #include "src/model/analysis_durability.h"
+#include "src/model/durability_rules.h"
 #include "src/model/named_figures.h"
 #include "src/model/probe_result.h"
 
 namespace disktune {
-
-struct DurabilityRule {
-  const char* id;
-  const char* rule;  // the condition and what it means, in words
-};
-// In the order they are tried; the first that holds is the verdict.
-const std::vector<DurabilityRule>& DurabilityRules();
-
-DurabilityVerdict JudgeDurability(const DurabilityEvidence& e);
 
 // The evidence per scope from the fsync probe's ok results whose method
 // always asks for a flush (not O_DIRECT|O_DSYNC, which may use FUA, and not
