@@ -6,10 +6,8 @@
 #   core <- model <- probes, engines <- bench <- predict, tune <- app <- cli
 #   core <- model <- reports <- app
 #
-# reports/ reads the typed model only, so it is to link model and core and
-# nothing else; the links it still has are listed below
-# (_disktune_reports_pending), and a new one fails the configure. app links
-# reports too: the Report the steps fill is reports/report.h.
+# reports/ reads the typed model only: it links model and core and nothing
+# else. app links reports too: the Report the steps fill is reports/report.h.
 
 # Every disktune_* library `target` links, directly or through another.
 function(_disktune_links target out)
@@ -69,14 +67,7 @@ _disktune_may_link_only(disktune_probes disktune_model disktune_core)
 _disktune_may_link_only(disktune_engines disktune_model disktune_core)
 _disktune_may_link_only(disktune_bench disktune_engines disktune_model
                         disktune_core)
-# What reports/ links besides model and core until the analyses it renders
-# are typed in src/model: probes/, for the analyses' structs and their JSON
-# (durability, named checks, page cache, saturation, sync tables, throttle
-# meter), IsEtcdPoint (probes/durability_verdict.h) and the fsync point
-# names (probes/fsync_names.h).
-set(_disktune_reports_pending disktune_probes)
-_disktune_may_link_only(disktune_reports disktune_model disktune_core
-                        ${_disktune_reports_pending})
+_disktune_may_link_only(disktune_reports disktune_model disktune_core)
 
 add_test(NAME layering_test
   COMMAND ${PROJECT_SOURCE_DIR}/tests/layering_test.sh ${PROJECT_SOURCE_DIR})
