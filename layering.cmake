@@ -6,12 +6,10 @@
 #   core <- model <- probes, engines <- bench <- predict, tune <- app <- cli
 #   core <- model <- reports <- cli
 #
-# reports/ reads the typed model only, so it is to link model and core and
-# nothing else; the links it still has are listed below
-# (_disktune_reports_pending), and a new one fails the configure. Only
-# src/cli links reports: the Report every command fills, and its Summary,
-# are src/model (report.h, summary.h), so the layers that measure, predict
-# and tune, and app that runs them, never render.
+# reports/ reads the typed model only: it links model and core and nothing
+# else. Only src/cli links reports: the Report every command fills, and its
+# Summary, are src/model (report.h, summary.h), so the layers that measure,
+# predict and tune, and app that runs them, never render.
 
 # Every disktune_* library `target` links, directly or through another.
 function(_disktune_links target out)
@@ -75,14 +73,7 @@ _disktune_may_link_only(disktune_probes disktune_model disktune_core)
 _disktune_may_link_only(disktune_engines disktune_model disktune_core)
 _disktune_may_link_only(disktune_bench disktune_engines disktune_model
                         disktune_core)
-# What reports/ links besides model and core until the analyses it renders
-# are typed in src/model: probes/, for the analyses' structs and their JSON
-# (durability, named checks, page cache, saturation, sync tables, throttle
-# meter), IsEtcdPoint (probes/durability_verdict.h) and the fsync point
-# names (probes/fsync_names.h).
-set(_disktune_reports_pending disktune_probes)
-_disktune_may_link_only(disktune_reports disktune_model disktune_core
-                        ${_disktune_reports_pending})
+_disktune_may_link_only(disktune_reports disktune_model disktune_core)
 
 add_test(NAME layering_test
   COMMAND ${PROJECT_SOURCE_DIR}/tests/layering_test.sh ${PROJECT_SOURCE_DIR})

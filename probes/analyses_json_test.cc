@@ -2,8 +2,9 @@
 // older result holds, and a kind without its shape is an error.
 #include <gtest/gtest.h>
 
-#include "probes/durability_analyses.h"
 #include "probes/page_cache_check.h"
+#include "src/model/durability_analyses.h"
+#include "src/model/durability_rules.h"
 
 namespace disktune {
 namespace {

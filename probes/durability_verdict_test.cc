@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "probes/durability_evidence_for_test.h"
+#include "src/model/durability_evidence_for_test.h"
 
 namespace disktune {
 namespace {

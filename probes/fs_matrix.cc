@@ -10,11 +10,11 @@
 
 #include "probes/device_info.h"
 #include "probes/device_journal.h"
-#include "probes/fsync_names.h"
 #include "probes/fsync_probe.h"
 #include "probes/loop_fs.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/signals.h"
+#include "src/model/fsync_names.h"
 
 namespace disktune {
 namespace {

@@ -21,20 +21,6 @@
 namespace disktune {
 namespace {
 
-struct MethodName {
-  SyncMethod method;
-  const char* name;
-};
-constexpr MethodName kMethodNames[] = {
-    {SyncMethod::kFsync, "fsync"},
-    {SyncMethod::kFdatasync, "fdatasync"},
-    {SyncMethod::kODsync, "o_dsync"},
-    {SyncMethod::kOSync, "o_sync"},
-    {SyncMethod::kODirectDsync, "o_direct_dsync"},
-    {SyncMethod::kUringFdatasync, "io_uring_fdatasync"},
-    {SyncMethod::kNone, "none"},
-};
-
 constexpr uint64_t kAlign = 4096;
 
 struct FreeDeleter {
@@ -344,52 +330,6 @@ ProbeResult ErrorResult(const FsyncTarget& t, const FsyncPoint& p, int err,
 }
 
 }  // namespace
-
-const char* SyncMethodName(SyncMethod m) {
-  for (const auto& mn : kMethodNames) {
-    if (mn.method == m) return mn.name;
-  }
-  return "none";
-}
-
-std::optional<SyncMethod> ParseSyncMethod(std::string_view name) {
-  for (const auto& mn : kMethodNames) {
-    if (name == mn.name) return mn.method;
-  }
-  return std::nullopt;
-}
-
-const std::vector<SyncMethod>& DurableSyncMethods() {
-  static const std::vector<SyncMethod> kAll = {
-      SyncMethod::kFsync,        SyncMethod::kFdatasync,
-      SyncMethod::kODsync,       SyncMethod::kOSync,
-      SyncMethod::kODirectDsync, SyncMethod::kUringFdatasync};
-  return kAll;
-}
-
-bool MethodAlwaysFlushes(SyncMethod m) {
-  return m != SyncMethod::kODirectDsync && m != SyncMethod::kNone;
-}
-
-const char* FileModeName(FileMode m) {
-  switch (m) {
-    case FileMode::kAppend:
-      return "append";
-    case FileMode::kOverwrite:
-      return "overwrite";
-    case FileMode::kPrealloc:
-      return "prealloc";
-  }
-  return "append";
-}
-
-std::optional<FileMode> ParseFileMode(std::string_view name) {
-  for (FileMode m :
-       {FileMode::kAppend, FileMode::kOverwrite, FileMode::kPrealloc}) {
-    if (name == FileModeName(m)) return m;
-  }
-  return std::nullopt;
-}
 
 int TargetDirFd(const FsyncTarget& t) {
   return t.dir_fd >= 0 ? t.dir_fd : AT_FDCWD;

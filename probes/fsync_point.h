@@ -13,42 +13,16 @@
 #include <vector>
 
 #include "src/core/status.h"
+#include "src/model/file_mode.h"
 #include "src/model/probe_result.h"
+#include "src/model/sync_method.h"
 
 namespace disktune {
 
-// How a write is made durable. The names are public (result names, flags).
-enum class SyncMethod {
-  kFsync,           // write(); fsync()
-  kFdatasync,       // write(); fdatasync()
-  kODsync,          // open(O_DSYNC); write()
-  kOSync,           // open(O_SYNC); write()
-  kODirectDsync,    // open(O_DIRECT | O_DSYNC); write()
-  kUringFdatasync,  // io_uring: WRITE linked to FSYNC(IORING_FSYNC_DATASYNC)
-  kNone,            // write() only: the floor (pg_test_fsync's "non-sync")
-};
-const char* SyncMethodName(SyncMethod m);
-std::optional<SyncMethod> ParseSyncMethod(std::string_view name);
-// The six durable methods, in report order.
-const std::vector<SyncMethod>& DurableSyncMethods();
-// Whether the method always asks the kernel for a cache flush when the
-// device's cache is write back. O_DIRECT|O_DSYNC may use FUA writes instead.
-bool MethodAlwaysFlushes(SyncMethod m);
-
-enum class FileMode {
-  kAppend,     // a growing file, as a write-ahead log: each sync also
-               // commits the new size (a journal commit on ext4/xfs)
-  kOverwrite,  // in place in a preallocated, written file: data only
-  kPrealloc,   // written from the start of a file fallocate() reserved, as
-               // etcd's WAL segments are: no new size, but each sync commits
-               // the written extents (unwritten -> written)
-};
 // The preallocated file is reserved in segments of etcd's WAL size (64 MB):
 // how large an unwritten extent is changes what a sync commits (a 256 MiB
 // reservation synced ~30% slower on ext4 than 22 or 64 MiB).
 inline constexpr uint64_t kPreallocSegmentBytes = 64'000'000;
-const char* FileModeName(FileMode m);
-std::optional<FileMode> ParseFileMode(std::string_view name);
 
 struct FsyncPoint {
   std::string name;  // "fsync.fdatasync.2300.append"

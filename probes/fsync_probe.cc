@@ -8,12 +8,13 @@
 
 #include "probes/durability_verdict.h"
 #include "probes/flush_counters.h"
-#include "probes/fsync_names.h"
 #include "probes/write_cache.h"
 #include "src/core/histogram.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
+#include "src/model/fsync_names.h"
+#include "src/model/named_figures.h"
 
 namespace disktune {
 namespace {

@@ -10,8 +10,8 @@
 // Result names: "fsync.<method>.<bytes>.<mode>" on the scratch directory,
 // "fsync.cache_off.<...>" (or cache_on) for the other write-cache state,
 // "fsync.fs.<fs>.<...>" on each filesystem of the matrix, "fsync.pg.<...>"
-// for the pg_test_fsync comparisons (fsync_names.h). Each result also
-// carries all of that as typed params, which is what consumers read.
+// for the pg_test_fsync comparisons (src/model/fsync_names.h). Each result
+// also carries all of that as typed params, which is what consumers read.
 #pragma once
 
 #include <string>

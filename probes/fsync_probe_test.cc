@@ -11,11 +11,11 @@
 #include "probes/durability_verdict.h"
 #include "probes/environment.h"
 #include "probes/flush_counters.h"
-#include "probes/fsync_names.h"
 #include "probes/probe_runner.h"
 #include "probes/run_probes_for_test.h"
 #include "src/core/scratch_dir.h"
 #include "src/core/sysinfo.h"
+#include "src/model/fsync_names.h"
 #include "tests/test_support.h"
 
 namespace disktune {

@@ -2,9 +2,9 @@
 
 #include <set>
 
-#include "probes/fsync_names.h"
 #include "probes/fsync_point.h"
 #include "src/core/json_fields.h"
+#include "src/model/fsync_names.h"
 
 namespace disktune {
 

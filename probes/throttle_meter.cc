@@ -12,16 +12,6 @@ DeviceRegistry<ThrottleMeter>& Meters() {
 
 }  // namespace
 
-std::string ProbeAccountingLine(const ProbeAccounting& p) {
-  return "throttle, " + p.probe + " (" + std::to_string(p.points) +
-         (p.points == 1 ? " point" : " points") +
-         "): " + DescribeAccounting(p.accounting);
-}
-
-std::string FillAccountingLine(const ThrottleAccounting& a) {
-  return "throttle, test file fill: " + DescribeAccounting(a);
-}
-
 void SetThrottleMeter(dev_t dev, ThrottleMeter meter) {
   if (!meter) {
     Meters().Erase(dev);

@@ -24,15 +24,10 @@
 #include <vector>
 
 #include "src/model/analysis_throttle_by_probe.h"
+#include "src/model/throttle_accounting.h"
 #include "src/model/throttle_spec.h"
 
 namespace disktune {
-
-// The report's line for one family: "throttle, <probe> (<n> points): <bytes>
-// reached the device, <bytes> through the throttle, <bytes> around it
-// (<share> escaped)".
-std::string ProbeAccountingLine(const ProbeAccounting& p);
-std::string FillAccountingLine(const ThrottleAccounting& a);
 
 // The registry. A meter reads a throttled device's counters now.
 using ThrottleMeter = std::function<ThrottleAccounting()>;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "src/model/analyses.h"
+#include "src/model/throttle_by_probe_lines.h"
 
 namespace disktune {
 namespace {

@@ -4,10 +4,10 @@
 
 #include <sstream>
 
-#include "probes/durability_evidence_for_test.h"
 #include "reports/durability_text.h"
 #include "reports/findings_2011.h"
 #include "src/model/analysis_bytes_written.h"
+#include "src/model/durability_evidence_for_test.h"
 
 namespace disktune {
 namespace {

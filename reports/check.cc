@@ -6,10 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "probes/durability_verdict.h"
-#include "reports/named_figures.h"
 #include "reports/render_util.h"
 #include "src/core/units.h"
+#include "src/model/named_figures.h"
 
 namespace disktune {
 namespace {
@@ -505,7 +504,8 @@ Result<Requirement> ParseRequirement(std::string_view text) {
 }
 
 // etcd's gate is the durability verdict's (probes/durability_verdict.h): its
-// point (the named figure etcd is IsEtcdPoint) and its threshold.
+// point (the named figure etcd, IsEtcdPoint) and its threshold, both from
+// src/model/named_figures.h.
 std::string EtcdGateExpression() {
   return "etcd.sync_latency_ns.p99 < " +
          std::to_string(kEtcdThresholdNs / 1'000'000) + "ms";

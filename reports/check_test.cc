@@ -2,10 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "probes/durability_verdict.h"
-#include "reports/named_figures.h"
 #include "reports/test_util.h"
 #include "src/model/analysis_checks.h"
+#include "src/model/named_figures.h"
 
 namespace disktune {
 namespace {

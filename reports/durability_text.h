@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "probes/durability_analyses.h"
+#include "src/model/durability_analyses.h"
 
 namespace disktune {
 

@@ -6,12 +6,13 @@
 #include <map>
 
 #include "generated/version.h"
-#include "probes/durability_findings.h"
 #include "reports/fleet_predicted.h"
 #include "reports/noise_floor.h"
 #include "reports/render_util.h"
 #include "reports/tune_table.h"
 #include "src/core/sysinfo.h"
+#include "src/model/analysis_durability.h"
+#include "src/model/analysis_write_cache.h"
 
 namespace disktune {
 namespace {

@@ -8,10 +8,6 @@
 #include <map>
 #include <set>
 
-#include "probes/durability_analyses.h"
-#include "probes/page_cache_check.h"
-#include "probes/rand_read_saturation.h"
-#include "probes/throttle_meter.h"
 #include "reports/analysis_registry.h"
 #include "reports/engine_config.h"
 #include "reports/memory_budget.h"
@@ -22,6 +18,10 @@
 #include "reports/svg_chart.h"
 #include "reports/tune_table.h"
 #include "src/core/units.h"
+#include "src/model/analysis_page_cache.h"
+#include "src/model/analysis_rand_read_saturation.h"
+#include "src/model/durability_analyses.h"
+#include "src/model/throttle_by_probe_lines.h"
 
 namespace disktune {
 namespace {

@@ -4,9 +4,6 @@
 #include <iterator>
 #include <sstream>
 
-#include "probes/durability_findings.h"
-#include "probes/rand_read_saturation.h"
-#include "probes/throttle_meter.h"
 #include "reports/analysis_registry.h"
 #include "reports/char_escape.h"
 #include "reports/engine_config.h"
@@ -17,6 +14,10 @@
 #include "reports/tune_table.h"
 #include "src/core/histogram.h"
 #include "src/core/units.h"
+#include "src/model/analysis_durability.h"
+#include "src/model/analysis_rand_read_saturation.h"
+#include "src/model/analysis_write_cache.h"
+#include "src/model/throttle_by_probe_lines.h"
 
 namespace disktune {
 namespace {

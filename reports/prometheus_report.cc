@@ -7,12 +7,13 @@
 #include <utility>
 #include <vector>
 
-#include "probes/durability_findings.h"
-#include "probes/rand_read_saturation.h"
 #include "reports/analysis_registry.h"
 #include "reports/char_escape.h"
 #include "reports/render_util.h"
 #include "src/model/analysis_checks.h"
+#include "src/model/analysis_durability.h"
+#include "src/model/analysis_rand_read_saturation.h"
+#include "src/model/analysis_write_cache.h"
 
 namespace disktune {
 namespace {

@@ -9,12 +9,12 @@
 #include <set>
 #include <sstream>
 
-#include "probes/durability_verdict.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "reports/summarize.h"
 #include "reports/test_util.h"
 #include "reports/text_report.h"
+#include "src/model/durability_rules.h"
 
 namespace disktune {
 namespace {

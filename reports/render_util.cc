@@ -6,10 +6,10 @@
 #include <map>
 #include <utility>
 
-#include "probes/fsync_names.h"
-#include "probes/rand_read_saturation.h"
 #include "src/core/histogram.h"
 #include "src/core/units.h"
+#include "src/model/analysis_rand_read_saturation.h"
+#include "src/model/fsync_names.h"
 
 namespace disktune {
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "reports/named_figures.h"
 #include "reports/render_util.h"
 #include "src/core/histogram.h"
 #include "src/core/units.h"
+#include "src/model/named_figures.h"
 
 namespace disktune {
 namespace {

@@ -14,7 +14,7 @@
 //   <probe name>.<metric>
 //       rand_read.4k.qd32.iops, fsync.fdatasync.2300.append.p99.
 //   etcd.<metric>, wal.<metric>
-//       a named figure's point (reports/named_figures.h):
+//       a named figure's point (src/model/named_figures.h):
 //       etcd.sync_latency_ns.p99 is etcd's gate figure, the fdatasync call
 //       alone on the preallocated 2300 B point; etcd.p99 is the same point's
 //       write+sync.

@@ -5,13 +5,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "probes/environment.h"
-#include "probes/throttle_meter.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "reports/schema_validator.h"
 #include "reports/test_util.h"
 #include "reports/text_report.h"
+#include "src/model/analysis_throttle_by_probe.h"
+#include "src/model/environment.h"
 
 namespace disktune {
 namespace {
@@ -26,9 +26,46 @@ nlohmann::json LoadSchema() {
   return nlohmann::json::parse(ss.str());
 }
 
+// What the environment collector records on a machine with a disk, typed
+// here so the report's tests need no probe.
+Environment SampleEnvironment() {
+  Environment e;
+  e.system.hostname = "db1";
+  e.system.kernel = "6.8.0-45-generic";
+  e.system.os = "Ubuntu 24.04.1 LTS";
+  e.system.cpu_model = "AMD EPYC 7B13";
+  e.system.cpu_count = 2;
+  e.system.memory_bytes = 8ull << 30;
+  e.system.memory_available_bytes = 6ull << 30;
+  e.system.load_average_1m = 0.25;
+  e.target_dir = ".";
+  e.filesystem.type = "ext4";
+  e.filesystem.mount_point = "/";
+  e.filesystem.source = "/dev/vda1";
+  e.filesystem.mount_options = "rw,relatime";
+  e.filesystem.total_bytes = 100ull << 30;
+  e.filesystem.free_bytes = 60ull << 30;
+  DeviceInfo d;
+  d.chain = {"vda1 (partition of vda)"};
+  d.disk = "vda";
+  d.model = "QEMU HARDDISK";
+  d.size_bytes = 100ull << 30;
+  d.rotational = false;
+  d.scheduler = "mq-deadline";
+  d.logical_block_size = 512;
+  d.physical_block_size = 4096;
+  d.nr_requests = 256;
+  d.max_sectors_kb = 1280;
+  d.write_cache = "write back";
+  d.fua = false;
+  e.device = d;
+  e.build_type = "RelWithDebInfo";
+  return e;
+}
+
 Report SampleReport() {
   Report r = NewReport("probe");
-  r.environment = CollectEnvironment(".");
+  r.environment = SampleEnvironment();
   ProbeResult p;
   p.probe = "seq_read";
   p.name = "seq_read.4k.qd1";

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "probes/durability_analyses.h"
 #include "reports/check.h"
-#include "reports/named_figures.h"
 #include "reports/render_util.h"
 #include "reports/tune_table.h"
 #include "src/core/sysinfo.h"
+#include "src/model/durability_analyses.h"
+#include "src/model/named_figures.h"
 
 namespace disktune {
 namespace {

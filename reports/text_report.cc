@@ -5,9 +5,6 @@
 #include <iterator>
 #include <sstream>
 
-#include "probes/page_cache_check.h"
-#include "probes/rand_read_saturation.h"
-#include "probes/throttle_meter.h"
 #include "reports/analysis_registry.h"
 #include "reports/durability_text.h"
 #include "reports/engine_config.h"
@@ -19,6 +16,9 @@
 #include "src/core/histogram.h"
 #include "src/core/units.h"
 #include "src/model/analysis_bytes_written.h"
+#include "src/model/analysis_page_cache.h"
+#include "src/model/analysis_rand_read_saturation.h"
+#include "src/model/throttle_by_probe_lines.h"
 
 namespace disktune {
 namespace {

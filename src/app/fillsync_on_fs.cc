@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "engines/engine.h"
-#include "probes/fsync_names.h"
 #include "src/bench/runner.h"
 #include "src/core/signals.h"
+#include "src/model/fsync_names.h"
 
 namespace disktune::app {
 namespace {

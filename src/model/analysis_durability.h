@@ -1,6 +1,6 @@
 // The analyses' "durability": the verdict per scope (did syncs reach the
 // device? does a cache absorb them?) with the evidence it was drawn from and
-// every rule tried. probes/durability_verdict.h holds the rules and judges.
+// every rule tried. src/model/durability_rules.h holds the rules and judges.
 #pragma once
 
 #include <cstdint>

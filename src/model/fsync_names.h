@@ -6,8 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "probes/fsync_point.h"
+#include "src/model/file_mode.h"
 #include "src/model/probe_result.h"
+#include "src/model/sync_method.h"
 
 namespace disktune {
 

@@ -1,7 +1,7 @@
 // The figures a service's gate reads, each defined once: the probe point it
 // is taken from (by its params, never its name) and what it means. Every
-// format, gate (the check presets) and query (`etcd.<metric>`, `wal.<metric>`
-// in check paths) reads them from here.
+// format, gate (the check presets, the durability verdict's etcd check) and
+// query (`etcd.<metric>`, `wal.<metric>` in check paths) reads them from here.
 //
 // On a sync point two latencies exist and are named apart wherever both
 // appear: the point's own `p99` (write + sync, the table's "write+sync" column)
@@ -9,6 +9,7 @@
 // "sync" percentiles time).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,14 @@
 #include "src/model/probe_result.h"
 
 namespace disktune {
+
+// etcd's WAL write and its disk gate's limit on the sync's p99.
+inline constexpr uint64_t kEtcdWriteBytes = 2300;
+inline constexpr uint64_t kEtcdThresholdNs = 10000000;
+// Whether `r` is the point etcd's gate reads: fdatasync after one 2300 B
+// write into a preallocated file (etcd's WAL layout) on the scratch directory,
+// the write cache as found (by its params, whatever its name).
+bool IsEtcdPoint(const ProbeResult& r);
 
 struct NamedFigure {
   const char* name;  // "etcd", "wal": the first segment of a check path

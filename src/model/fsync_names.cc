@@ -1,4 +1,4 @@
-#include "probes/fsync_names.h"
+#include "src/model/fsync_names.h"
 
 namespace disktune {
 

@@ -1,4 +1,4 @@
-#include "probes/durability_analyses.h"
+#include "src/model/durability_analyses.h"
 
 namespace disktune {
 

@@ -1,6 +1,4 @@
-#include "reports/named_figures.h"
-
-#include "probes/durability_verdict.h"
+#include "src/model/named_figures.h"
 
 namespace disktune {
 namespace {
@@ -19,6 +17,14 @@ bool IsWalPoint(const ProbeResult& r) {
 }
 
 }  // namespace
+
+bool IsEtcdPoint(const ProbeResult& r) {
+  const ProbeParams& p = r.params;
+  return r.probe == "fsync" && p.method == "fdatasync" &&
+         p.block_size_bytes == kEtcdWriteBytes && p.pattern == "prealloc" &&
+         p.writes_per_op == 1 && p.write_cache == CacheState::kAsFound &&
+         p.filesystem.empty() && p.variant.empty();
+}
 
 const std::vector<NamedFigure>& NamedFigures() {
   static const std::vector<NamedFigure> k = {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "probes/durability_verdict.h"
+#include "src/model/analysis_durability.h"
 
 namespace disktune::testing {
 

@@ -4,12 +4,14 @@
 // report does not hold it.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 
-#include "probes/durability_findings.h"
-#include "probes/sync_tables.h"
 #include "src/model/analyses.h"
+#include "src/model/analysis_checks.h"
+#include "src/model/analysis_durability.h"
+#include "src/model/analysis_fs_matrix.h"
+#include "src/model/analysis_write_cache.h"
+#include "src/model/analysis_write_cache_ab.h"
 
 namespace disktune {
 
