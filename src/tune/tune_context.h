@@ -2,6 +2,7 @@
 // helpers several phases use. Internal to src/tune: tuner.h is the API.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -67,7 +68,14 @@ struct TuneContext {
   const SetupOutcome& setup;
   Trials& trials;
 
-  double Remaining() const { return run.budget.RemainingNs(); }
+  // What the phases may still plan for: the budget's rest less what is kept
+  // for the run's final steps (FinalStepsNs).
+  double Remaining() const {
+    return std::max(0.0, run.budget.RemainingNs() - FinalStepsNs());
+  }
+  // What the run keeps for its steps after the last trial (tuner.h,
+  // kFinalStepsNs).
+  double FinalStepsNs() const;
   // The plan's view of the workload, with `cost` as the phase now has it.
   PlanContext Plan(const CostModel& cost) const;
 };
