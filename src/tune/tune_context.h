@@ -34,7 +34,8 @@ struct TuneRun {
         progress(p),
         now_ns(std::move(now)),
         start_ns(now_ns()),
-        budget(r.time_budget_ns, r.write_budget_bytes, now_ns, bytes),
+        budget(r.time_budget_ns, r.write_budget_bytes, now_ns, bytes,
+               r.started_ns),
         model(ModelFor(r.engine)),
         bytes_readable(readable) {}
 
