@@ -18,6 +18,7 @@
 #include "src/core/sysinfo.h"
 #include "src/model/throttle_spec.h"
 #include "tests/binary_runner.h"
+#include "tests/throttle_test_fixture.h"
 
 namespace disktune {
 namespace {
@@ -25,8 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 using testing::BackgroundRun;
 using testing::RunDisktune;
-using testing_util::LoopsMention;
-using testing_util::MountsMention;
 
 // The lines of `text`.
 std::vector<std::string> Lines(const std::string& text) {
@@ -36,25 +35,9 @@ std::vector<std::string> Lines(const std::string& text) {
   return out;
 }
 
-class ExecCliTest : public ::testing::Test {
+class ExecCliTest : public testing_util::ThrottleTest {
  protected:
-  void SetUp() override {
-    dir_ = testing_util::MakeTempDir("exec_cli_test");
-    ASSERT_FALSE(dir_.empty());
-    setenv("DISKTUNE_JOURNAL", (dir_ + "/journal.json").c_str(), 1);
-  }
-  void TearDown() override {
-    (void)RunDisktune({"restore"});
-    unsetenv("DISKTUNE_JOURNAL");
-    fs::remove_all(dir_);
-  }
-  std::string SkipReason() const {
-    std::string why = testing_util::LoopSkipReason();
-    if (!why.empty()) return why;
-    if (FindCgroupMounts().v1_blkio.empty())
-      return "cgroup v1 blkio is not mounted";
-    return "";
-  }
+  ExecCliTest() : ThrottleTest("exec_cli_test") {}
   testing::RunOutput Exec(const std::vector<std::string>& command) {
     std::vector<std::string> args = {"exec",  "--throttle",      "hdd",
                                      "--dir", dir_ + "/scratch", "--"};
@@ -62,20 +45,13 @@ class ExecCliTest : public ::testing::Test {
     return RunDisktune(args);
   }
   // The class's cgroup (from the child's /proc/self/cgroup line
-  // "N:blkio:/disktune-throttle-PID") is gone, and so are the mount, the
-  // loop device, the scratch directory and the journal's entries.
+  // "N:blkio:/disktune-throttle-PID") is gone, and so is the rest of the
+  // class (ExpectClassGone).
   void ExpectNothingLeft(const std::string& cgroup_line) {
     size_t at = cgroup_line.find("/disktune");
     ASSERT_NE(at, std::string::npos) << cgroup_line;
-    EXPECT_FALSE(
-        fs::exists(FindCgroupMounts().v1_blkio + cgroup_line.substr(at)))
-        << cgroup_line;
-    EXPECT_FALSE(MountsMention(dir_));
-    EXPECT_FALSE(LoopsMention(dir_));
-    EXPECT_FALSE(fs::exists(dir_ + "/scratch"));
-    EXPECT_FALSE(fs::exists(dir_ + "/journal.json"));
+    ExpectClassGone(FindCgroupMounts().v1_blkio + cgroup_line.substr(at));
   }
-  std::string dir_;
 };
 
 TEST_F(ExecCliTest, NoCommandIsOneLineAndMakesNothing) {

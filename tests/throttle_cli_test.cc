@@ -24,6 +24,7 @@
 #include "src/core/sysinfo.h"
 #include "src/model/throttle_spec.h"
 #include "tests/binary_runner.h"
+#include "tests/throttle_test_fixture.h"
 
 namespace disktune {
 namespace {
@@ -34,25 +35,9 @@ using testing::RunDisktune;
 using testing_util::LoopsMention;
 using testing_util::MountsMention;
 
-class ThrottleCliTest : public ::testing::Test {
+class ThrottleCliTest : public testing_util::ThrottleTest {
  protected:
-  void SetUp() override {
-    dir_ = testing_util::MakeTempDir("throttle_cli_test");
-    ASSERT_FALSE(dir_.empty());
-    setenv("DISKTUNE_JOURNAL", (dir_ + "/journal.json").c_str(), 1);
-  }
-  void TearDown() override {
-    (void)RunDisktune({"restore"});
-    unsetenv("DISKTUNE_JOURNAL");
-    fs::remove_all(dir_);
-  }
-  std::string SkipReason() const {
-    std::string why = testing_util::LoopSkipReason();
-    if (!why.empty()) return why;
-    if (FindCgroupMounts().v1_blkio.empty())
-      return "cgroup v1 blkio is not mounted";
-    return "";
-  }
+  ThrottleCliTest() : ThrottleTest("throttle_cli_test") {}
   std::string Cgroup(pid_t pid) const {
     return FindCgroupMounts().v1_blkio + "/disktune-throttle-" +
            std::to_string(pid);
@@ -72,14 +57,7 @@ class ThrottleCliTest : public ::testing::Test {
     }
     return false;
   }
-  void ExpectNothingLeft(pid_t pid) {
-    EXPECT_FALSE(fs::exists(Cgroup(pid)));
-    EXPECT_FALSE(MountsMention(dir_));
-    EXPECT_FALSE(LoopsMention(dir_));
-    EXPECT_FALSE(fs::exists(dir_ + "/scratch"));
-    EXPECT_FALSE(fs::exists(dir_ + "/journal.json"));
-  }
-  std::string dir_;
+  void ExpectNothingLeft(pid_t pid) { ExpectClassGone(Cgroup(pid)); }
 };
 
 TEST_F(ThrottleCliTest, BadSyntaxIsOneLineAndMakesNothing) {

@@ -1,5 +1,7 @@
 #include "src/cli/predict_inputs.h"
 
+#include <algorithm>
+
 #include "engines/engine.h"
 #include "src/bench/scenario.h"
 #include "src/cli/probe_session.h"
@@ -7,6 +9,22 @@
 #include "src/predict/engine_facts.h"
 
 namespace disktune::cli {
+
+Result<ProbeFlags> ModelProbeFlags() {
+  CLI::App app;
+  ProbeFlags flags;
+  AddProbeFlags(&app, &flags);
+  std::vector<std::string> args = predict::ModelProbeArgs();
+  std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    return Status::InvalidArgument("predict::ModelProbeArgs(): " +
+                                   std::string(e.what()));
+  }
+  flags.measure_with = "native";
+  return flags;
+}
 
 Result<predict::DiskFigures> DiskFiguresFromFile(const std::string& path,
                                                  Report* report) {
@@ -84,22 +102,12 @@ Result<predict::DiskFigures> ModelDiskFigures(
     report->config["probe_result"] = probe_result_path;
     return disk;
   }
-  // The points disk_figures.h reads, short: predict::ModelProbeArgs().
-  ProbeFlags flags;
-  flags.quick = true;
-  flags.probes = {"seq_read", "rand_read", "seq_write", "fsync"};
-  flags.file_size = "64MiB";
-  flags.duration = "500ms";
-  flags.warmup = "100ms";
-  flags.queue_depths = {1, 32};
-  flags.fsync_methods = {"fdatasync"};
-  flags.fsync_sizes = {"512", "2MiB"};
-  flags.fsync_modes = {"append"};
-  flags.measure_with = "native";
+  Result<ProbeFlags> flags = ModelProbeFlags();
+  if (!flags.ok()) return flags.status();
   CommonOptions quiet = common;
   quiet.json_path.clear();
   quiet.progress = "never";
-  Result<ProbeSetup> setup = PlanProbeStep(quiet, flags);
+  Result<ProbeSetup> setup = PlanProbeStep(quiet, *flags);
   if (!setup.ok()) return setup.status();
   std::unique_ptr<TerminalProgress> progress = MakeProgress(ctx, quiet);
   Report probed;

@@ -11,11 +11,17 @@
 #include "src/app/session.h"
 #include "src/bench/runner.h"
 #include "src/cli/command.h"
+#include "src/cli/probe_options.h"
 #include "src/model/report.h"
 #include "src/predict/calibrate.h"
 #include "src/predict/model.h"
 
 namespace disktune::cli {
+
+// The points disk_figures.h reads, short: predict::ModelProbeArgs() read by
+// probe's own flags, so the model's probe set is stated once. The native
+// loop measures them whether or not fio is installed.
+Result<ProbeFlags> ModelProbeFlags();
 
 // The probe points the model reads: from `probe_result_path` when given (a
 // disktune result file with probes), else measured in the session's

@@ -24,6 +24,7 @@
 #include "src/cli/output_plan.h"
 #include "src/cli/probe_session.h"
 #include "src/cli/profile_dirs.h"
+#include "src/core/clock.h"
 #include "src/core/json_input.h"
 #include "src/core/output_file.h"
 #include "src/core/signals.h"
@@ -214,6 +215,8 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   InstallInterruptHandlers();
   const TuneFlags& f = opts.flags;
   tune::TuneRequest req;
+  // The time budget is the command's, opening the session included.
+  req.started_ns = NowNanos();
   Status parsed = ParseTuneRequest(f, &req);
   if (!parsed.ok()) return Fail(ctx, parsed);
   if (Status sv = CheckServiceFlag(f.service); !sv.ok()) return Fail(ctx, sv);

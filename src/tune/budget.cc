@@ -6,12 +6,13 @@
 namespace disktune::tune {
 
 TuneBudget::TuneBudget(uint64_t time_budget_ns, uint64_t write_budget_bytes,
-                       Counter now_ns, Counter bytes_written)
+                       Counter now_ns, Counter bytes_written,
+                       std::optional<uint64_t> start_ns)
     : time_budget_ns_(time_budget_ns),
       write_budget_bytes_(write_budget_bytes),
       now_ns_(std::move(now_ns)),
       bytes_(std::move(bytes_written)),
-      start_ns_(now_ns_()),
+      start_ns_(start_ns ? *start_ns : now_ns_()),
       start_bytes_(bytes_()) {}
 
 double TuneBudget::BytesToNs(uint64_t bytes) const {

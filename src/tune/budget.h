@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 namespace disktune::tune {
 
@@ -28,9 +29,11 @@ class TuneBudget {
  public:
   using Counter = std::function<uint64_t()>;
   // write_budget_bytes 0 = no write limit. `now_ns` and `bytes_written` are
-  // read at construction as the start.
+  // read at construction as the start; `start_ns` (by `now_ns`'s clock),
+  // when given, is the start of the time instead.
   TuneBudget(uint64_t time_budget_ns, uint64_t write_budget_bytes,
-             Counter now_ns, Counter bytes_written);
+             Counter now_ns, Counter bytes_written,
+             std::optional<uint64_t> start_ns = std::nullopt);
 
   // Budget time used: the larger of wall time and bytes at the rate.
   double UsedNs() const;

@@ -551,7 +551,12 @@ namespace {
 
 // The facts held to a device class's limits, as the predictor's figures
 // are (predict::CapToThrottle: a short probe bursts past the throttle's
-// time slices); `source` says which were lowered.
+// time slices); `source` says which were lowered. The class's read-interval
+// floor is a floor on the mean QD1 read the model reads (benchmarks/README.md,
+// "Class limits in the model's inputs"). The facts carry no mean read: the
+// model (predictor_model.cc), the internal estimate (rank.cc) and the bloom
+// rule all read rand_read_4k_p50_ns as the QD1 read's time, so that is the
+// figure floored. No rule reads rand_read_4k_p99_ns; it stays as measured.
 void HoldToClassLimits(const ThrottleLimits& limits, DeviceFacts* f) {
   predict::DiskFigures d;
   d.seq_write_Bps = f->seq_write_bytes_per_sec.value_or(0);
@@ -559,17 +564,16 @@ void HoldToClassLimits(const ThrottleLimits& limits, DeviceFacts* f) {
   d.read_iops = f->rand_read_iops.value_or(0);
   d.read_ns = static_cast<double>(f->rand_read_4k_p50_ns.value_or(0));
   predict::CapToThrottle(limits, &d);
+  // A figure not measured stays unmeasured (CapToThrottle leaves a 0 as is).
+  if (f->seq_write_bytes_per_sec) f->seq_write_bytes_per_sec = d.seq_write_Bps;
+  if (f->seq_read_bytes_per_sec) f->seq_read_bytes_per_sec = d.seq_read_Bps;
+  if (f->rand_read_iops) f->rand_read_iops = d.read_iops;
+  if (f->rand_read_4k_p50_ns) {
+    // Rounded up: a floor held in whole nanoseconds.
+    f->rand_read_4k_p50_ns = static_cast<uint64_t>(std::ceil(d.read_ns));
+  }
   std::string said;
   for (const predict::DiskFigures::Capped& c : d.capped) {
-    if (c.figure == "seq_write_bytes_per_sec") {
-      f->seq_write_bytes_per_sec = c.limit;
-    } else if (c.figure == "seq_read_bytes_per_sec") {
-      f->seq_read_bytes_per_sec = c.limit;
-    } else if (c.figure == "read_iops") {
-      f->rand_read_iops = c.limit;
-    } else if (c.figure == "read_latency_ns") {
-      f->rand_read_4k_p50_ns = static_cast<uint64_t>(std::ceil(c.limit));
-    }
     said += std::string(said.empty() ? "" : ", ") + c.figure + " " +
             Thousands(c.measured) + " -> " + Thousands(c.limit);
   }

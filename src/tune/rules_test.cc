@@ -575,6 +575,47 @@ TEST(RulesTest, FactsUnderAClassAreHeldToItsLimits) {
   EXPECT_EQ(native.source, "test");
 }
 
+// Every figure the class caps reaches its fact: the read bandwidth and IOPS
+// as well as the write bandwidth and the QD1 read's floor; a figure not
+// measured stays unmeasured.
+TEST(RulesTest, EveryCappedFigureReachesItsFact) {
+  Environment env;
+  ThrottleRecord rec;
+  rec.spec.limits.read_iops = rec.spec.limits.write_iops = 150;
+  rec.spec.limits.read_bytes_per_sec = rec.spec.limits.write_bytes_per_sec =
+      150000000;
+  env.throttle = rec;
+  std::vector<ProbeResult> probes =
+      FactPoints({"rand_read.4k.qd1", "seq_write.1m.qd1", "a", "b", "c", "d"});
+  probes[0].iops = 11000;
+  ProbeResult seq_read;
+  seq_read.probe = "seq_read";
+  seq_read.params.block_size_bytes = 1 << 20;
+  seq_read.params.queue_depth = 1;
+  seq_read.bytes_per_sec = 4e8;
+  probes.push_back(seq_read);
+  DeviceFacts f = FactsFromProbes(probes, env, "test");
+  EXPECT_EQ(f.seq_write_bytes_per_sec, 1.5e8);  // 3e8 measured
+  EXPECT_EQ(f.seq_read_bytes_per_sec, 1.5e8);   // 4e8 measured
+  EXPECT_EQ(f.rand_read_iops, 150.0);           // 11,000 measured
+  EXPECT_EQ(f.rand_read_4k_p50_ns, 6666667u);   // 90 us measured
+  // No rule reads the p99: it keeps what was measured.
+  EXPECT_EQ(f.rand_read_4k_p99_ns, 200000u);
+  for (const char* figure :
+       {"seq_write_bytes_per_sec", "seq_read_bytes_per_sec", "read_iops",
+        "read_latency_ns"}) {
+    EXPECT_NE(f.source.find(figure), std::string::npos) << f.source;
+  }
+
+  // Without the read points, their facts stay unmeasured under a class too.
+  std::vector<ProbeResult> writes(probes.begin() + 1, probes.end() - 1);
+  DeviceFacts w = FactsFromProbes(writes, env, "test");
+  EXPECT_EQ(w.seq_write_bytes_per_sec, 1.5e8);
+  EXPECT_FALSE(w.seq_read_bytes_per_sec);
+  EXPECT_FALSE(w.rand_read_iops);
+  EXPECT_FALSE(w.rand_read_4k_p50_ns);
+}
+
 TEST(KnobsTest, MemoryModel) {
   DataShape shape;
   shape.live_entries = 1000000;

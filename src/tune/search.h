@@ -23,11 +23,16 @@ namespace disktune::tune {
 // What one trial measured: the scored steps' throughput.
 struct TrialScore {
   double ops_per_sec = 0;
-  uint64_t elapsed_ns = 0;  // wall time of the whole trial (setup included)
-  // What the trial used of the tuner's budget (TuneBudget::CostNs): more
-  // than elapsed_ns when writes bind. 0 = elapsed_ns.
+  uint64_t elapsed_ns = 0;  // wall time of the trial's run (setup included)
+  // Wall time removing the trial's copy after the run (not in elapsed_ns).
+  uint64_t cleanup_ns = 0;
+  // What the trial used of the tuner's budget (TuneBudget::CostNs), its
+  // copy's removal included: more than that when writes bind. 0 =
+  // elapsed_ns + cleanup_ns.
   uint64_t cost_ns = 0;
-  uint64_t Cost() const { return cost_ns > 0 ? cost_ns : elapsed_ns; }
+  uint64_t Cost() const {
+    return cost_ns > 0 ? cost_ns : elapsed_ns + cleanup_ns;
+  }
 };
 
 // Runs `config` (full-size values) on the workload scaled by `scale`.

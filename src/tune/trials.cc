@@ -44,10 +44,12 @@ Result<TrialScore> Trials::Run(const TuneConfig& full, double scale,
     uint64_t b0 = budget_.ReadBytes();
     auto s = req_.env.trial(t, scale);
     uint64_t b1 = budget_.ReadBytes();
-    if (s.ok() && s->cost_ns == 0) {
-      s->cost_ns =
-          std::max<uint64_t>(1, static_cast<uint64_t>(budget_.CostNs(
-                                    s->elapsed_ns, b1 > b0 ? b1 - b0 : 0)));
+    if (!s.ok()) return s;
+    longest_cleanup_ns_ = std::max(longest_cleanup_ns_, s->cleanup_ns);
+    if (s->cost_ns == 0) {
+      s->cost_ns = std::max<uint64_t>(
+          1, static_cast<uint64_t>(budget_.CostNs(s->elapsed_ns + s->cleanup_ns,
+                                                  b1 > b0 ? b1 - b0 : 0)));
     }
     return s;
   }
@@ -56,12 +58,15 @@ Result<TrialScore> Trials::Run(const TuneConfig& full, double scale,
   uint64_t t0 = NowNanos();
   uint64_t b0 = budget_.ReadBytes();
   auto results = bench::RunBench(br);
-  uint64_t elapsed = NowNanos() - t0;
+  const uint64_t t1 = NowNanos();
+  const uint64_t elapsed = t1 - t0;
   trials_++;
   scratch_.RemoveTree("tune");  // cancels unwritten pages first
+  const uint64_t cleanup = NowNanos() - t1;
+  longest_cleanup_ns_ = std::max(longest_cleanup_ns_, cleanup);
   uint64_t b1 = budget_.ReadBytes();
-  uint64_t cost =
-      static_cast<uint64_t>(budget_.CostNs(elapsed, b1 > b0 ? b1 - b0 : 0));
+  uint64_t cost = static_cast<uint64_t>(
+      budget_.CostNs(elapsed + cleanup, b1 > b0 ? b1 - b0 : 0));
   if (InterruptRequested()) return Status::Aborted("interrupted");
   if (!results.ok()) return results.status();
   double ops = 0, ns = 0;
@@ -82,6 +87,7 @@ Result<TrialScore> Trials::Run(const TuneConfig& full, double scale,
   TrialScore s;
   s.ops_per_sec = ops / (ns / 1e9);
   s.elapsed_ns = elapsed;
+  s.cleanup_ns = cleanup;
   s.cost_ns = std::max<uint64_t>(1, cost);
   return s;
 }

@@ -115,6 +115,8 @@ class Trials {
   bench::BenchRequest Request(const TuneConfig& full, double scale) const;
 
   int trials() const { return trials_; }
+  // The longest removal of a trial's copy so far (TrialScore::cleanup_ns).
+  uint64_t longest_cleanup_ns() const { return longest_cleanup_ns_; }
 
  private:
   uint64_t LeftNs() const;
@@ -137,6 +139,7 @@ class Trials {
   std::string root_shown_;  // for messages
   ProgressSink* progress_;
   int trials_ = 0;
+  uint64_t longest_cleanup_ns_ = 0;
 };
 
 }  // namespace disktune::tune

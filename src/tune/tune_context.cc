@@ -15,6 +15,13 @@ PlanContext TuneContext::Plan(const CostModel& cost) const {
   return {&setup.workload, &cost, setup.s_min};
 }
 
+double TuneContext::FinalStepsNs() const {
+  const double budget = static_cast<double>(run.req.time_budget_ns);
+  const double longest = static_cast<double>(trials.longest_cleanup_ns());
+  return std::min(kFinalStepsShare * budget,
+                  std::max(static_cast<double>(kFinalStepsNs), longest));
+}
+
 std::string GainText(const Gain& g) {
   return disktune::GainText(g.median, g.ci95_low, g.ci95_high);
 }

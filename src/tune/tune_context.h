@@ -2,6 +2,7 @@
 // helpers several phases use. Internal to src/tune: tuner.h is the API.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,7 +34,8 @@ struct TuneRun {
         progress(p),
         now_ns(std::move(now)),
         start_ns(now_ns()),
-        budget(r.time_budget_ns, r.write_budget_bytes, now_ns, bytes),
+        budget(r.time_budget_ns, r.write_budget_bytes, now_ns, bytes,
+               r.started_ns),
         model(ModelFor(r.engine)),
         bytes_readable(readable) {}
 
@@ -67,7 +69,14 @@ struct TuneContext {
   const SetupOutcome& setup;
   Trials& trials;
 
-  double Remaining() const { return run.budget.RemainingNs(); }
+  // What the phases may still plan for: the budget's rest less what is kept
+  // for the run's final steps (FinalStepsNs).
+  double Remaining() const {
+    return std::max(0.0, run.budget.RemainingNs() - FinalStepsNs());
+  }
+  // What the run keeps for its steps after the last trial (tuner.h,
+  // kFinalStepsNs).
+  double FinalStepsNs() const;
   // The plan's view of the workload, with `cost` as the phase now has it.
   PlanContext Plan(const CostModel& cost) const;
 };

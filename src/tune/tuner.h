@@ -62,6 +62,19 @@ inline constexpr uint64_t kSecondNs = 1000000000ull;
 // knob check and A/B (2 x 3 runs at least) of the smallest trials.
 inline constexpr uint64_t kMinTimeBudgetNs = 30 * kSecondNs;
 inline constexpr uint64_t kDefaultTimeBudgetNs = 600 * kSecondNs;
+// The time budget is the whole run's (benchmarks/README.md, "LevelDB
+// write-heavy on the hdd class, at a size the class binds (one run)": tunes
+// that ran to the end of their budget took longer than it): it counts from
+// the command's start (TuneRequest::started_ns: opening a class's device
+// comes out of it), and the phases plan within it less what they keep for
+// the steps after the last trial (writing the profile files, putting a
+// class's device back, removing the scratch directory): the larger of
+// kFinalStepsNs and the longest removal of a trial's copy measured so far
+// (the scratch directory goes the same way), at most kFinalStepsShare of
+// the budget. A trial's cost counts the removal of its copy too
+// (TrialScore::cleanup_ns), so the last pair is priced as it runs.
+inline constexpr uint64_t kFinalStepsNs = 5 * kSecondNs;
+inline constexpr double kFinalStepsShare = 0.1;
 // `disktune tune --quick`'s time budget (`run --quick` gives its tuner 60 s
 // and a write budget instead, src/cli/run_command.cc).
 inline constexpr uint64_t kQuickTimeBudgetNs = 120 * kSecondNs;
@@ -103,6 +116,10 @@ struct TuneRequest {
   const ThroughputModel* model = nullptr;
   // The machine's memory (the budget may not exceed it); 0 = read it.
   uint64_t machine_memory_bytes = 0;
+  // When the run started, by the budget's clock (TuneEnv::now_ns): the time
+  // budget counts from there, so what the caller did first (opening a
+  // class's device) comes out of it too. Unset: when RunTuner is called.
+  std::optional<uint64_t> started_ns;
   TuneEnv env;
 };
 

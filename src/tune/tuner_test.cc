@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -48,6 +49,14 @@ class FakeMachine {
     slow_factor_ = factor;
   }
 
+  // Every trial ends removing its copy, which takes `seconds` after its
+  // run (default none).
+  void CleanupIs(double seconds) { cleanup_s_ = seconds; }
+  // The clock moves on by `seconds` (the caller's work before the tune).
+  void Advance(double seconds) {
+    now_ns_ += static_cast<uint64_t>(seconds * 1e9);
+  }
+
   TuneEnv Env() {
     TuneEnv env;
     env.now_ns = [this] { return now_ns_; };
@@ -55,10 +64,11 @@ class FakeMachine {
     env.trial = [this](const TuneConfig& c,
                        double scale) -> Result<TrialScore> {
       const double slow = trials_ >= slow_after_ ? slow_factor_ : 1.0;
+      const uint64_t cleanup = static_cast<uint64_t>(cleanup_s_ * 1e9);
       uint64_t cost =
           static_cast<uint64_t>(slow * (fixed_s_ + per_scale_s_ * scale) * 1e9);
       seen_.push_back({c, scale});
-      now_ns_ += cost;
+      now_ns_ += cost + cleanup;
       if (bytes_at_) bytes_ += bytes_at_(scale);
       trials_++;
       TrialScore s;
@@ -68,6 +78,7 @@ class FakeMachine {
       u = 2 * (u - std::floor(u)) - 1;
       s.ops_per_sec = speed_(c, scale) * (1 + noise_ * u);
       s.elapsed_ns = cost;
+      s.cleanup_ns = cleanup;
       return s;
     };
     return env;
@@ -86,6 +97,7 @@ class FakeMachine {
  private:
   double fixed_s_ = 2;
   double per_scale_s_ = 20;
+  double cleanup_s_ = 0;
   std::vector<std::pair<TuneConfig, double>> seen_;
   SpeedAt speed_;
   std::function<uint64_t(double)> bytes_at_;
@@ -215,7 +227,10 @@ TEST_F(TunerTest, OfTwoKnobsThatDoTheSameJobOneIsRecommended) {
                (bloom && none ? 1.005 : 1);
       },
       0.03);
-  auto r = RunTuner(Request("read-heavy", m), *scratch_, nullptr);
+  TuneRequest req = Request("read-heavy", m);
+  // The phases plan with 600 s; the rest is kept for the final steps.
+  req.time_budget_ns += kFinalStepsNs;
+  auto r = RunTuner(req, *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_TRUE(r->winner.bloom_bits_per_key() > 0 &&
               r->winner.compression() == Compression::kNone)
@@ -263,7 +278,8 @@ TEST_F(TunerTest, ForReadsTheKnobCheckRunsMoreRoundsAndANoiseKnobStaysOut) {
   // them, and the blocks, within the noise, stay out.
   FakeMachine m = NoCompressionAndFilter(1.08, /*seed=*/20);
   TuneRequest req = Request("read-heavy", m);
-  req.time_budget_ns = 900 * kSecondNs;
+  // The phases plan with 900 s; the rest is kept for the final steps.
+  req.time_budget_ns = 900 * kSecondNs + kFinalStepsNs;
   auto r = RunTuner(req, *scratch_, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_NE(r->winner.block_size_bytes(), r->baseline.block_size_bytes())
@@ -746,6 +762,51 @@ TEST_F(TunerTest, TheSameInputsGiveTheSameTune) {
   EXPECT_EQ(ra->recommendation, rb->recommendation);
   EXPECT_EQ(ra->search.trials, rb->search.trials);
   EXPECT_EQ(a.trials(), b.trials());
+}
+
+// The run ends within its time budget, what the caller did before the
+// tuner (opening a class's device) and the steps after its last trial
+// included (the profile files, putting the device back, removing the
+// scratch directory): the budget counts from the run's start, and the
+// tuner keeps the larger of kFinalStepsNs and the longest removal of a
+// trial's copy for the final steps. Over a range of budgets, so that some
+// A/B's last pair ends close to the budget.
+TEST_F(TunerTest, TheWholeRunFitsInItsTimeBudget) {
+  for (double before_s : {0.0, 30.0}) {
+    for (double cleanup_s : {0.0, 12.0}) {
+      for (const char* workload : {"write-heavy", "read-heavy", "mixed"}) {
+        for (uint64_t seconds = 600; seconds < 640; seconds += 2) {
+          FakeMachine m([](const TuneConfig& c) {
+            return c.bloom_bits_per_key() > 0 ? 130000.0 : 100000.0;
+          });
+          m.CleanupIs(cleanup_s);
+          TuneRequest req = Request(workload, m);
+          req.time_budget_ns = seconds * kSecondNs;
+          // Data deep enough that the A/B runs on until the budget is
+          // spent (the plan that takes the LSM's shape from the rules).
+          req.data_size_bytes = 1 * kGiB;
+          req.started_ns = req.env.now_ns();
+          m.Advance(before_s);
+          auto r = RunTuner(req, *scratch_, nullptr);
+          ASSERT_TRUE(r.ok()) << r.status().ToString();
+          // The final steps take as long as the tuner keeps for them at
+          // most.
+          const uint64_t final_steps = std::max<uint64_t>(
+              kFinalStepsNs, static_cast<uint64_t>(cleanup_s * 1e9));
+          const uint64_t run_ns =
+              static_cast<uint64_t>(before_s * 1e9) + r->elapsed_ns;
+          EXPECT_LE(run_ns + final_steps, req.time_budget_ns)
+              << workload << ", a budget of " << seconds << " s, " << before_s
+              << " s before the tuner, removing a copy takes " << cleanup_s
+              << " s";
+          // And the budget is used, not left idle.
+          if (cleanup_s == 0) {
+            EXPECT_GT(run_ns, req.time_budget_ns * 8 / 10) << workload;
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST_F(TunerTest, TheAbStaysInsideTheWriteBudgetWhenLargeCopiesWriteMore) {
