@@ -240,8 +240,10 @@ Status JobLoop::Complete(const io_uring_cqe* cqe, uint64_t now,
   }
   if (!stop_now) {
     // Re-armed in place and submitted at once; an -EINTR leaves it
-    // queued for the submit at the top of the loop.
-    DT_RETURN_IF_ERROR(Prep(idx, now));
+    // queued for the submit at the top of the loop. Stamped with its own
+    // clock read: an I/O the kernel completes inside the submit (a buffered
+    // write) is reaped in this same pass, and `now` would make it 0 ns.
+    DT_RETURN_IF_ERROR(Prep(idx, NowNanos()));
     submitted_bytes_ += job_.block_size;
     inflight_++;
     int sub = io_uring_submit(ring_);
