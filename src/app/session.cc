@@ -64,8 +64,12 @@ Result<std::unique_ptr<Session>> Session::Open(const SessionOptions& options,
         ThrottleSession::Start(*options.throttle, *s->scratch_, progress);
     if (!t.ok()) return t.status();
     s->throttled_ = std::move(*t);
-    // The loop device: the one other device the steps measure.
+    // The loop device: the one other device the steps measure. The class
+    // is recorded now, so the steps' predictions hold their figures to it
+    // (predict::DiskFiguresFromRun); FinishThrottle records it again with
+    // the whole run's accounting.
     s->environment_ = CollectEnvironment(s->throttled_->scratch().path());
+    s->environment_.throttle = s->throttled_->Record();
   } else {
     s->environment_ = CollectEnvironment(s->scratch_->path(), s->disk_);
   }

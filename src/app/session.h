@@ -56,7 +56,8 @@ class Session {
   // The disk under --dir (what the write count reads), as resolved once.
   const Result<DeviceInfo>& disk() const { return disk_; }
   // The environment of scratch(): its filesystem and device, collected at
-  // Open (the start of other processes' I/O count: foreign_io.h).
+  // Open (the start of other processes' I/O count: foreign_io.h), and under
+  // --throttle the class's record as it was at Open.
   const Environment& environment() const { return environment_; }
   // The throttled device; null without --throttle. REQUIRES for it and
   // for scratch(): FinishThrottle has not run.

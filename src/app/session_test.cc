@@ -140,6 +140,10 @@ TEST_F(SessionTest, UnderThrottleTheLoopDeviceIsTheOneMoreDevice) {
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(ResolveDeviceCalls() - before, 2u);
   ASSERT_NE(s->throttled(), nullptr);
+  // The class is in the environment from Open, for the steps' predictions.
+  ASSERT_TRUE(s->environment().throttle.has_value());
+  EXPECT_EQ(s->environment().throttle->spec.class_name, "hdd");
+  EXPECT_TRUE(s->environment().throttle->request_bytes.has_value());
   ASSERT_TRUE(s->environment().device.has_value());
   EXPECT_EQ(s->environment().device->chain.front().rfind("loop", 0), 0u)
       << s->environment().device->chain.front();
