@@ -91,6 +91,9 @@ TEST_F(BlockIoProbeTest, IopsDoNotFallAsDepthGrowsToSaturation) {
   for (const auto& r : out.results) {
     ASSERT_EQ(r.status, ProbeStatus::kOk) << r.error;
     iops[*r.params.queue_depth] = *r.iops;
+    // A read's time is under its depth's share of the run, never wrapped.
+    ASSERT_TRUE(r.latency_ns);
+    EXPECT_LT(r.latency_ns->mean, 60e9) << r.name;
   }
   ASSERT_TRUE(out.analyses.rand_read_saturation);
   int sat = out.analyses.rand_read_saturation->queue_depth;
@@ -115,6 +118,10 @@ TEST_F(BlockIoProbeTest, WritesReportBandwidth) {
     EXPECT_GT(*r.bytes_per_sec, 0);
     EXPECT_GT(r.latency_ns->p50, 0u);
     EXPECT_LE(r.latency_ns->p50, r.latency_ns->p99);
+    // No I/O of a short probe takes a minute: a completion timed before
+    // its submit would wrap around to centuries.
+    EXPECT_LT(r.latency_ns->max, 60e9) << r.name;
+    EXPECT_LT(r.latency_ns->mean, 60e9) << r.name;
   }
   EXPECT_GT(out.bytes_written, c.file_size_bytes);
 }
