@@ -49,9 +49,8 @@ void Judge(CompareRow& row, const CompareOptions& o) {
   if (row.a != 0) row.change_pct = (row.b - row.a) / std::fabs(row.a) * 100.0;
   bool spread = InsideSpreads(row);
   // The floor applies with repeats too: the rounds of one run agree more
-  // closely than two runs minutes apart do (back-to-back identical probe
-  // --quick --repeat 3 runs on the development VM had medians 1.1-2.5x apart,
-  // outside both runs' rounds), so the spreads alone call drift a change.
+  // closely than two runs minutes apart do, so the spreads alone call drift
+  // a change (benchmarks/README.md, "compare: noise before regressions").
   bool floor = o.noise_floors && InsideNoiseFloor(row);
   bool noise = spread || floor;
   if (!row.change_pct) {

@@ -17,20 +17,19 @@
 //       not hide behind the spread it causes. The logarithm because disk
 //       figures spread by factors: a host at half the IOPS is as far off as
 //       one at twice, and on a linear scale a rate can never fall more than
-//       one median below it, so a host at 1/175 of the IOPS measured 1.1
-//       MADs out among three hosts whose other two differed by 1.6x (the
-//       playbook test, before this rule); on the log scale it is 7.4.
+//       one median below it, so a very slow host would stay few MADs out.
 //     - it differs from the median by at least `min_ratio` (x or 1/x). A
 //       fleet of identical disks has a tiny MAD, and a host 8% slower would
 //       be many MADs out while being no problem at all; --quick probes of
-//       identical hosts differed by up to 1.6x on this project's shared test
-//       VM (benchmarks/README.md, "fleet"), so 1.5x alone would not do, but
-//       with the MAD test it only has to stop the small differences.
+//       identical hosts differ by enough that the ratio alone would not
+//       tell the odd host, but with the MAD test it only has to stop the
+//       small differences.
 //     - and by at least the figure's noise floor where that is larger
-//       (`noise_floors`): back-to-back identical --quick runs on one host
-//       moved a block read p50 up to 2.31x, so a fast host 1.8x
-//       quicker than its two peers at that figure (seen in the playbook
-//       test, three identical loop devices on one disk) is not odd.
+//       (`noise_floors`): a host's own back-to-back identical runs move a
+//       figure that far, so a host that far from its peers is not odd.
+//   The figures behind these rules (the playbook test's hosts, identical
+//   hosts' spread, the noise floors) are in benchmarks/README.md, "Fleet:
+//   one report that names the odd host".
 //   The MAD is floored at ln(1.01): figures that agree closer than 1% are
 //   equal within the measurement's resolution (and a MAD of 0, when over
 //   half the hosts agree exactly, would make every other value infinitely

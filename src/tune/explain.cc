@@ -3,11 +3,10 @@
 //
 // Here rather than in reports/: RunTuner calls it, and the lines come from
 // the tuner's own types (the phases' outcomes, the engine model's defaults
-// and write buffers held, knob value text), so in reports/ it would make
-// disktune_tune link disktune_reports and disktune_reports link
-// disktune_tune, a cycle (reports/ links probes, bench and core only). The
-// reports render the explanation from the tune result's JSON, as they
-// render everything else.
+// and write buffers held, knob value text), so rendering them in reports/
+// would need reports/ to link the tuner, which layering.cmake forbids
+// (reports/ links src/model and src/core only). The reports render the
+// explanation from the tune result's JSON, as they render everything else.
 #include <algorithm>
 #include <optional>
 #include <string>
