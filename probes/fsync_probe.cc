@@ -266,8 +266,8 @@ double SyncIosPerOp(const FsyncPoint& p) {
 
 PlannedStep PlanFsyncPoint(const FsyncPoint& p, const FsyncLimits& limits) {
   PlannedStep s;
-  // Each method learns its own cost: on the development VM an fsync of an
-  // append took twice an fdatasync's (benchmarks/README.md, "Progress
+  // Each method learns its own cost: an fsync of an append can cost a
+  // multiple of an fdatasync's (benchmarks/README.md, "Progress
   // estimates").
   s.kind = std::string(kSyncIoKind) + "." + SyncMethodName(p.method);
   s.fixed_ns = limits.warmup_ns;

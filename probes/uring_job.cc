@@ -266,14 +266,12 @@ Status JobLoop::Run() {
   // Each re-armed I/O is submitted as soon as its completion is reaped, as
   // fio does (iodepth_batch_submit=1: one io_uring_enter per I/O), not once
   // the whole batch is re-armed: the device starts on the first refill while
-  // the rest are prepared. On the development VM's virtio disk, 4 KiB QD32
-  // random reads in 3 s runs interleaved with fio: 63-82K IOPS submitting
-  // each, 56-70K re-arming the batch first, fio 63-82K; context switches
-  // alike in all three (benchmarks/README.md, "Probes vs fio").
+  // the rest are prepared: re-arming the whole batch first gave fewer IOPS
+  // than fio (benchmarks/README.md, "The native loop's submit pattern").
   // Then wait only when no completion is already there (as fio does).
-  // Combining submit and wait in one io_uring_enter measured slower here: the
-  // task then always sleeps inside the call, and a completion pays a full
-  // wake-up (loop device on tmpfs, QD1: p50 34 us combined vs 13 us split).
+  // Combining submit and wait in one io_uring_enter is slower: the task
+  // then always sleeps inside the call, and a completion pays a full
+  // wake-up (the same README section).
   // No timeout on the wait (arming a timer per call costs IOPS): the
   // SIGINT/SIGTERM handlers are installed without SA_RESTART, so the wait
   // returns -EINTR and the loop notices.

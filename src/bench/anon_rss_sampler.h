@@ -17,9 +17,9 @@ namespace disktune::bench {
 
 class AnonRssSampler {
  public:
-  // 20 ms: an engine's cache and memtables grow over seconds, and one read
-  // of /proc/self/status took 14-16 us here (20,000 reads, three runs), so
-  // sampling costs under 0.1% of a core.
+  // 20 ms: an engine's cache and memtables grow over seconds, and sampling
+  // this often costs under 0.1% of a core (benchmarks/README.md, "Memory
+  // budget: the engine's memory against the budget").
   static constexpr std::chrono::milliseconds kInterval{20};
 
   explicit AnonRssSampler(std::chrono::milliseconds interval = kInterval);

@@ -227,11 +227,11 @@ Status ReadHot(ScenarioRun& run) {
 
 // db_bench's ReadSequential / ReadReverse: one iterator, up to `reads` steps.
 // The steps between two latency samples run inside the engine's iterator
-// (EngineIterator::Skip): a step costs ~100-150 ns, and this interface per
-// step was measured at 10% of that on LevelDB. A step of LMDB's scan costs
-// ~50 ns (20 M entries/s), where sampling one in 32 (two clock reads and a
-// histogram entry) made a visible share: scans sample one step in
-// kScanSampleEvery, ~3,900 samples per million steps.
+// (EngineIterator::Skip): the interface's cost per step is a visible share
+// of a step, and so is sampling one step in 32 (two clock reads and a
+// histogram entry) on LMDB's scan (benchmarks/README.md, "Harness design
+// records"): scans sample one step in kScanSampleEvery, ~3,900 samples per
+// million steps.
 constexpr uint32_t kScanSampleEvery = 256;
 Status ScanLoop(Worker& w, bool forward) {
   w.SampleEvery(kScanSampleEvery);

@@ -13,8 +13,9 @@
 namespace disktune::bench {
 namespace {
 
-// 20 ms: at the ~2 GB/s this VM's disk takes writes, 40 MB land between two
-// samples, well inside the smallest headroom.
+// 20 ms: at a fast disk's write rate what lands between two samples stays
+// well inside the smallest headroom (benchmarks/README.md, "Harness design
+// records").
 constexpr auto kPoll = std::chrono::milliseconds(20);
 constexpr uint64_t kMinHeadroom = uint64_t{64} << 20;
 constexpr uint64_t kMaxHeadroom = uint64_t{1} << 30;

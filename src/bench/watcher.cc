@@ -40,7 +40,8 @@ constexpr const char* kEnv = "DISKTUNE_INTERNAL_WATCHER";
 constexpr int kPageFd = 3;  // where the watcher process finds the page
 constexpr size_t kPageBytes = 4096;
 static_assert(sizeof(WatchPage) <= kPageBytes);
-// The executable's start-up took ~35 ms here; a loaded machine gets longer.
+// Far beyond the executable's start-up (benchmarks/README.md, "Harness
+// design records"); a loaded machine gets longer.
 constexpr auto kStartTimeout = std::chrono::seconds(10);
 
 std::atomic<int> g_forced_mode{-1};  // -1: choose; else a Watcher::Mode

@@ -28,7 +28,8 @@ struct SystemInfo {
 // A machine is busy above this 1-minute load average per CPU (Linux counts
 // tasks waiting for a CPU and tasks in disk wait; a probe alone keeps it near
 // one per CPU). Figures taken then carry scheduling delays (a short fsync
-// waits for a CPU): on the development VM identical runs moved 10-50x.
+// waits for a CPU), far beyond the noise floors (benchmarks/README.md,
+// "compare: noise before regressions").
 inline constexpr double kBusyLoadPerCpu = 2.0;
 // Whether `load` (a 1-minute load average) is beyond kBusyLoadPerCpu.
 bool LoadIsBusy(const std::optional<double>& load, int cpu_count);

@@ -10,8 +10,8 @@
 // cancelled_write_bytes, bench::ProcessWriteBytes): taken when a page is
 // dirtied, so it does not lag behind writeback the way the disk's sector
 // count does, and a trial database deleted before writeback counts only
-// what reached the disk. Measured on the development VM, a 60 s tune of
-// `mixed`: 5.08 GB by this count, 5.12 GB by the disk's sectors.
+// what reached the disk. How closely the two counts agree on a tune:
+// benchmarks/README.md, "Write budget records".
 #pragma once
 
 #include <cstdint>

@@ -23,9 +23,9 @@ double PairNs(const CostModel& cost, double scale) {
 // scale comes from the cost model's curve beyond the largest copy it had
 // seen, fitted to every candidate's trials, and writes grow faster than it:
 // a copy big enough to flush and compact its tables writes many times what
-// a copy half its size does, and more with small write buffers (measured in
-// `run --quick`: 12 MiB per trial at scale 0.086, 54-67 MiB at 0.172), and
-// before this check the A/B wrote up to 785 MiB of a 554 MiB budget. The
+// a copy half its size does, and more with small write buffers, and
+// before this check the A/B overran its write budget (benchmarks/README.md,
+// "run --quick: at most 4 GiB written"). The
 // new scale does not trust the curve again: a trial's cost is convex in its
 // size, so the line from the fixed cost (an empty copy) to the measured
 // pair bounds what a smaller pair costs. No copy below `floor_scale` (the

@@ -29,9 +29,9 @@ uint64_t OpenFilesCap(const RuleInput& in) {
 // the sustainable fdatasync rate (Bitcoin Core raised 2 MiB to 32 MiB for
 // this and measured about 2x on HDDs; 128 MiB made reads 10x slower
 // elsewhere). Where a table's sync costs at least half the time the disk
-// spends writing it (a third of the table's time lost: a spinning disk's
-// ~8 ms against 2 MiB at 150 MB/s; not a VM disk's ~250 us against 2 MiB
-// at 1 GB/s), the size whose sync costs a tenth of writing it, 10 x
+// spends writing it (a third of the table's time lost: a spinning disk, not
+// a VM disk; benchmarks/README.md, "Table size from the sync rate"), the
+// size whose sync costs a tenth of writing it, 10 x
 // fdatasync p50 x write bandwidth, up to 32 MiB, is measured against the
 // size the open-file rule chose.
 // RocksDB syncs in bytes_per_sync chunks instead (its own rule).

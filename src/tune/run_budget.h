@@ -9,8 +9,9 @@ namespace disktune::tune {
 
 // `run --quick`'s tuner time (`tune --quick` has its own, tuner.h).
 inline constexpr uint64_t kRunQuickTuneBudgetNs = 60ull * 1000000000ull;
-// run --quick writes at most this much in all (probes, bench, tuner): on the
-// development VM a 60 s tune of `mixed` alone wrote 5.1 GB.
+// run --quick writes at most this much in all (probes, bench, tuner): a
+// tune's writes alone can exceed it (benchmarks/README.md, "Write budget
+// records").
 inline constexpr uint64_t kRunQuickWriteLimitBytes = 4ull << 30;
 // Under --throttle (an emulated slow disk) the limit is half, so the whole
 // run stays within minutes there (benchmarks/README.md, "run --quick on
