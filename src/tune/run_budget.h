@@ -14,8 +14,8 @@ inline constexpr uint64_t kRunQuickTuneBudgetNs = 60ull * 1000000000ull;
 // records").
 inline constexpr uint64_t kRunQuickWriteLimitBytes = 4ull << 30;
 // Under --throttle (an emulated slow disk) the limit is half, so the whole
-// run stays within minutes there (benchmarks/README.md, "run --quick on
-// hdd").
+// run stays within minutes there (benchmarks/README.md, "run --quick,
+// probe --quick and Ctrl-C on hdd").
 inline constexpr uint64_t kRunQuickThrottledWriteLimitBytes = 2ull << 30;
 // Kept back from the tuner's share: the bench's and the tuner's pages still
 // in writeback when the share is computed, and other writers on the disk.
