@@ -232,8 +232,9 @@ Status JobLoop::Complete(const io_uring_cqe* cqe, uint64_t now,
   // Throughput counts every completion inside the window; latency only
   // I/Os submitted inside it, so none carries warm-up queueing.
   if (now >= measure_start_ && now <= end_) {
-    // An I/O submitted during this pass (each re-arm is stamped with its own
-    // clock read, after `now`) and already complete is timed by a new read.
+    // An I/O re-armed in this pass (stamped `now`) and already complete, as
+    // a buffered write completes inside its submit, is timed by a new clock
+    // read, where `now` would time it 0 ns.
     const uint64_t done = s.submit_ns >= now ? NowNanos() : now;
     if (s.submit_ns >= measure_start_)
       result_.latency_ns.Add(done - s.submit_ns);
@@ -243,10 +244,8 @@ Status JobLoop::Complete(const io_uring_cqe* cqe, uint64_t now,
   }
   if (!stop_now) {
     // Re-armed in place and submitted at once; an -EINTR leaves it
-    // queued for the submit at the top of the loop. Stamped with its own
-    // clock read: an I/O the kernel completes inside the submit (a buffered
-    // write) is reaped in this same pass, where `now` would time it 0 ns.
-    DT_RETURN_IF_ERROR(Prep(idx, NowNanos()));
+    // queued for the submit at the top of the loop.
+    DT_RETURN_IF_ERROR(Prep(idx, now));
     submitted_bytes_ += job_.block_size;
     inflight_++;
     int sub = io_uring_submit(ring_);
