@@ -24,16 +24,6 @@ std::string Sysfs(const std::string& path) {
   return r.ok() ? *r : "";
 }
 
-std::optional<uint64_t> SysfsNumber(const std::string& path) {
-  std::string s = Sysfs(path);
-  if (s.empty()) return std::nullopt;
-  try {
-    return std::stoull(s);
-  } catch (...) {
-    return std::nullopt;
-  }
-}
-
 // Mount-info fields: "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3
 // /dev/root rw,errors=continue".
 struct MountEntry {
@@ -109,6 +99,16 @@ FilesystemInfo ReadFilesystemInfo(const std::string& dir) {
     info.free_bytes = static_cast<uint64_t>(sv.f_bavail) * sv.f_frsize;
   }
   return info;
+}
+
+std::optional<uint64_t> SysfsNumber(const std::string& path) {
+  std::string s = Sysfs(path);
+  if (s.empty()) return std::nullopt;
+  try {
+    return std::stoull(s);
+  } catch (...) {
+    return std::nullopt;
+  }
 }
 
 DeviceInfo ReadDiskAttributes(const std::string& disk) {

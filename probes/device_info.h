@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "src/core/status.h"
@@ -22,5 +23,8 @@ uint64_t ResolveDeviceCalls();
 std::string UnescapeMountField(const std::string& s);
 // Sysfs queue attributes for a whole disk by kernel name ("vda").
 DeviceInfo ReadDiskAttributes(const std::string& disk);
+// A sysfs file's number ("/sys/block/loop3/queue/max_sectors_kb"), or
+// nullopt when it is absent or not a number.
+std::optional<uint64_t> SysfsNumber(const std::string& path);
 
 }  // namespace disktune

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "probes/device_info.h"
 #include "probes/throttle_meter.h"
 #include "src/core/sync_floor.h"
 #include "src/core/sysinfo.h"
@@ -34,28 +35,18 @@ void DeviceBytes(const std::string& loop_name, ThrottleAccounting* a) {
   a->device_write_bytes = f[6] * 512;
 }
 
-std::optional<uint64_t> QueueNumber(const std::string& loop_name,
-                                    const char* setting) {
-  Result<std::string> text =
-      ReadTextFile("/sys/block/" + loop_name + "/queue/" + setting);
-  if (!text.ok()) return std::nullopt;
-  char* end = nullptr;
-  unsigned long long v = std::strtoull(text->c_str(), &end, 10);
-  if (end == text->c_str()) return std::nullopt;
-  return v;
-}
-
 // The loop device's request geometry (ThrottleRecord::request_bytes): a
 // buffered request is one segment per page, so the largest is
 // min(max_sectors_kb, max_segments x the page size).
 void RequestGeometry(const std::string& loop_name, ThrottleRecord* r) {
-  auto sectors_kb = QueueNumber(loop_name, "max_sectors_kb");
-  auto segments = QueueNumber(loop_name, "max_segments");
+  const std::string q = "/sys/block/" + loop_name + "/queue/";
+  auto sectors_kb = SysfsNumber(q + "max_sectors_kb");
+  auto segments = SysfsNumber(q + "max_segments");
   if (sectors_kb && segments && *sectors_kb > 0 && *segments > 0) {
     const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
     r->request_bytes = std::min(*sectors_kb << 10, *segments * page);
   }
-  if (auto ra = QueueNumber(loop_name, "read_ahead_kb")) {
+  if (auto ra = SysfsNumber(q + "read_ahead_kb")) {
     r->read_ahead_bytes = *ra << 10;
   }
 }

@@ -9,21 +9,22 @@ namespace {
 constexpr uint64_t kWalWriteBytes = 4096;
 
 bool IsWalPoint(const ProbeResult& r) {
-  const ProbeParams& p = r.params;
-  return r.probe == "fsync" && p.method == "fdatasync" &&
-         p.block_size_bytes == kWalWriteBytes && p.pattern == "append" &&
-         p.writes_per_op == 1 && p.write_cache == CacheState::kAsFound &&
-         p.filesystem.empty() && p.variant.empty();
+  return IsFdatasyncPoint(r, kWalWriteBytes, "append");
 }
 
 }  // namespace
 
-bool IsEtcdPoint(const ProbeResult& r) {
+bool IsFdatasyncPoint(const ProbeResult& r, uint64_t write_bytes,
+                      const std::string& pattern) {
   const ProbeParams& p = r.params;
   return r.probe == "fsync" && p.method == "fdatasync" &&
-         p.block_size_bytes == kEtcdWriteBytes && p.pattern == "prealloc" &&
+         p.block_size_bytes == write_bytes && p.pattern == pattern &&
          p.writes_per_op == 1 && p.write_cache == CacheState::kAsFound &&
          p.filesystem.empty() && p.variant.empty();
+}
+
+bool IsEtcdPoint(const ProbeResult& r) {
+  return IsFdatasyncPoint(r, kEtcdWriteBytes, "prealloc");
 }
 
 const std::vector<NamedFigure>& NamedFigures() {

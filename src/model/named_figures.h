@@ -25,6 +25,11 @@ inline constexpr uint64_t kEtcdThresholdNs = 10000000;
 // write into a preallocated file (etcd's WAL layout) on the scratch directory,
 // the write cache as found (by its params, whatever its name).
 bool IsEtcdPoint(const ProbeResult& r);
+// One fdatasync after one write of `write_bytes` in `pattern` ("append",
+// "prealloc"), on the scratch filesystem with its write cache as found: the
+// shape of the named sync figures and of the model's sync points.
+bool IsFdatasyncPoint(const ProbeResult& r, uint64_t write_bytes,
+                      const std::string& pattern);
 
 struct NamedFigure {
   const char* name;  // "etcd", "wal": the first segment of a check path

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "src/model/named_figures.h"
+
 namespace disktune::predict {
 namespace {
 
@@ -41,9 +43,8 @@ constexpr uint64_t kTableSyncBytes = 2u << 20;
 
 const ProbeResult* TableSyncPoint(const std::vector<ProbeResult>& probes) {
   for (const ProbeResult& p : probes) {
-    if (p.probe == "fsync" && Usable(p) && p.params.method == "fdatasync" &&
-        p.params.pattern == "append" && p.params.writes_per_op == 1 &&
-        p.params.block_size_bytes == kTableSyncBytes && MeanNs(p)) {
+    if (Usable(p) && IsFdatasyncPoint(p, kTableSyncBytes, "append") &&
+        MeanNs(p)) {
       return &p;
     }
   }
