@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <thread>
 #include <vector>
@@ -172,6 +173,47 @@ class ThrottledDeviceTest : public ::testing::Test {
     }
     return "";
   }
+  // Judges a rate the throttle holds within 15% of `limit`. Over the limit
+  // fails in any attempt. That it passes the limit and not less can be
+  // judged only while the disk under the loop device serves more: a host
+  // that stalls the VM's disk (a fresh-clone CI run read 270 per second
+  // against 400) is told from a throttle that under-delivers by the same
+  // I/O unthrottled right after, and by three attempts, each of which a
+  // throttle at fault fails. Each attempt enters the cgroup, runs
+  // `throttled` (rate per second, negative on error), leaves, and runs
+  // `unthrottled`. Returns why the floor could not be judged, or "".
+  std::string JudgeNearLimit(ThrottledDevice& t, double limit,
+                             const std::function<double()>& throttled,
+                             const std::function<double()>& unthrottled) {
+    std::string slow_disk;
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      if (!t.Enter().ok()) {
+        ADD_FAILURE() << "could not enter the throttle's cgroup";
+        return "";
+      }
+      double got = throttled();
+      if (!t.Leave().ok()) ADD_FAILURE() << "could not leave the cgroup";
+      double free = unthrottled();
+      if (got < 0 || free < 0) {
+        ADD_FAILURE() << "attempt " << attempt << ": an I/O failed";
+        return "";
+      }
+      EXPECT_LE(got, limit * 1.15) << "attempt " << attempt;
+      if (got >= limit * 0.85) return "";
+      if (free >= limit * 1.5) {
+        ADD_FAILURE() << "attempt " << attempt << ": " << got
+                      << " per second under a limit of " << limit
+                      << " while the device served " << free << " unthrottled";
+      } else {
+        slow_disk += " " + std::to_string(got) + " under the limit, " +
+                     std::to_string(free) + " unthrottled;";
+      }
+    }
+    if (HasFailure()) return "";
+    return "the disk under the loop device served too little to judge the "
+           "limit's floor (per second:" +
+           slow_disk + ")";
+  }
   std::string dir_;
   std::unique_ptr<DeviceJournal> journal_;
 };
@@ -246,23 +288,25 @@ TEST_F(ThrottledDeviceTest, ReadIopsLandWithin15PercentOfTheLimit) {
   sync();
   int fd = open(file.c_str(), O_RDONLY | O_DIRECT);
   ASSERT_GE(fd, 0);
-  ASSERT_TRUE(t.Enter().ok());
   // Eight readers (queue depth 8): at queue depth 1 each I/O waits for the
   // throttle's dispatch timer, which caps it below the limit
-  // (benchmarks/README.md, "Device classes").
-  auto run = [&](double seconds) {
-    std::atomic<int> ops{0};
+  // (benchmarks/README.md, "Device classes"). Returns I/Os per second, or -1.
+  auto rate = [&](double seconds, uint64_t* count) -> double {
+    std::atomic<uint64_t> ops{0};
     std::atomic<bool> failed{false};
     std::vector<std::thread> readers;
     auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                           start)
+          .count();
+    };
     for (int r = 0; r < 8; r++) {
       readers.emplace_back([&, r] {
         void* buf = nullptr;
         if (posix_memalign(&buf, 4096, 4096) != 0) return;
         std::mt19937_64 rng(7 + r);
-        while (std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                             start)
-                   .count() < seconds) {
+        while (elapsed() < seconds) {
           off_t off = static_cast<off_t>(rng() % 8192) * 4096;
           if (pread(fd, buf, 4096, off) != 4096) failed = true;
           ops++;
@@ -271,23 +315,21 @@ TEST_F(ThrottledDeviceTest, ReadIopsLandWithin15PercentOfTheLimit) {
       });
     }
     for (auto& th : readers) th.join();
-    return failed ? -1 : ops.load();
+    if (count != nullptr) *count += ops.load();
+    return failed ? -1 : ops.load() / elapsed();
   };
-  // A second of warm-up spends the slice's initial allowance.
-  ASSERT_GE(run(1.0), 0);
-  auto start = std::chrono::steady_clock::now();
-  int ops = run(3.0);
-  double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  ThrottleAccounting a = t.Snapshot();
-  ASSERT_TRUE(t.Leave().ok());
+  uint64_t throttled_ops = 0;
+  std::string why = JudgeNearLimit(
+      t, kLimit,
+      [&] {
+        (void)rate(1.0, nullptr);  // spends the slice's initial allowance
+        return rate(3.0, &throttled_ops);
+      },
+      [&] { return rate(1.0, nullptr); });
   close(fd);
-  ASSERT_GT(ops, 0);
-  double iops = ops / secs;
-  EXPECT_NEAR(iops, kLimit, kLimit * 0.15);
-  EXPECT_GE(a.charged_read_bytes, static_cast<uint64_t>(ops) * 4096);
+  EXPECT_GE(t.Snapshot().charged_read_bytes, throttled_ops * 4096);
   ASSERT_TRUE(t.Teardown().ok());
+  if (!why.empty()) GTEST_SKIP() << why;
 }
 
 // The hdd class's 150 MB/s holds for 1 MiB direct writes: the native loop's
@@ -311,21 +353,28 @@ TEST_F(ThrottledDeviceTest, HddMebibyteWritesReachTheBandwidthLimit) {
   job.write = true;
   job.block_size = 1 << 20;
   job.queue_depth = 4;
-  job.region_bytes = 256 << 20;   // sequential offsets wrap around it
-  job.warmup_ns = 1'000'000'000;  // spends the slice's initial allowance
-  job.duration_ns = 3'000'000'000;
+  job.region_bytes = 256 << 20;  // sequential offsets wrap around it
+  // Bytes per second, or -1 when the job fails.
+  auto bandwidth = [&](int64_t warmup_ns, int64_t duration_ns) {
+    job.warmup_ns = warmup_ns;
+    job.duration_ns = duration_ns;
+    Result<UringJobResult> r = RunUringJob(job);
+    if (!r.ok()) return -1.0;
+    return r->bytes * 1e9 / static_cast<double>(r->elapsed_ns);
+  };
   EXPECT_FALSE(OwnCgroupLimitsWriteIops(file));  // not in the cgroup yet
   ASSERT_TRUE(t.Enter().ok());
   EXPECT_TRUE(OwnCgroupLimitsWriteIops(file));
   EXPECT_FALSE(OwnCgroupLimitsWriteIops(dir_));  // on the host disk
-  Result<UringJobResult> r = RunUringJob(job);
   ASSERT_TRUE(t.Leave().ok());
-  close(fd);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
   const double limit = *ParseThrottle("hdd")->limits.write_bytes_per_sec;
-  const double bw = r->bytes * 1e9 / static_cast<double>(r->elapsed_ns);
-  EXPECT_NEAR(bw, limit, limit * 0.15) << r->bytes << " B in " << r->elapsed_ns;
+  // The warm-up spends the slice's initial allowance.
+  std::string why = JudgeNearLimit(
+      t, limit, [&] { return bandwidth(1'000'000'000, 3'000'000'000); },
+      [&] { return bandwidth(0, 1'000'000'000); });
+  close(fd);
   ASSERT_TRUE(t.Teardown().ok());
+  if (!why.empty()) GTEST_SKIP() << why;
 }
 
 // etcd's job (fdatasync after each 2300 B append) on the hdd class: each
