@@ -111,6 +111,17 @@ class Engine {
   // (LevelDB's and RocksDB's db_bench do nothing there).
   virtual Status FinishWriteBenchmark() { return Status::OK(); }
 
+  // Waits, at most `max_ns`, until no flush or compaction is running or
+  // pending, and returns the nanoseconds it waited: 0 when there was none.
+  // A cold read step runs it after its reopen, whose own compactions would
+  // otherwise fill the page cache the timed reads should find empty
+  // (src/bench/scenario.h, ReopenCold). Engines without background work, or
+  // with no way to see it (LevelDB), return 0.
+  virtual Result<uint64_t> SettleBackgroundWork(uint64_t max_ns) {
+    (void)max_ns;
+    return uint64_t{0};
+  }
+
   // The engine's own statistics text (e.g. "leveldb.stats"), "" if none.
   virtual std::string StatsText() = 0;
   // Named engine properties worth recording (e.g.

@@ -11,9 +11,11 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <thread>
 #include <unordered_map>
 
 #include "engines/adapter_util.h"
@@ -133,6 +135,32 @@ class RocksDbEngine final : public AdapterEngine {
   Status Flush() override {
     if (!db_) return NotOpen(kId, "flush");
     return FromRocksDb(db_->Flush(rocksdb::FlushOptions()), "flush");
+  }
+
+  // Polls RocksDB's own counters of pending and running flushes and
+  // compactions every 20 ms.
+  Result<uint64_t> SettleBackgroundWork(uint64_t max_ns) override {
+    if (!db_) return NotOpen(kId, "settle");
+    const auto start = std::chrono::steady_clock::now();
+    for (bool seen = false;; seen = true) {
+      uint64_t busy = 0;
+      for (const std::string& p :
+           {rocksdb::DB::Properties::kMemTableFlushPending,
+            rocksdb::DB::Properties::kNumRunningFlushes,
+            rocksdb::DB::Properties::kCompactionPending,
+            rocksdb::DB::Properties::kNumRunningCompactions}) {
+        uint64_t v = 0;
+        if (db_->GetIntProperty(p, &v)) busy += v;
+      }
+      if (busy == 0 && !seen) return uint64_t{0};
+      // At least 1 ns once there was work, so the caller can tell.
+      const uint64_t waited = std::max<uint64_t>(
+          1, std::chrono::duration_cast<std::chrono::nanoseconds>(
+                 std::chrono::steady_clock::now() - start)
+                 .count());
+      if (busy == 0 || waited >= max_ns) return waited;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
   }
 
   Status CompactAll() override {

@@ -4,6 +4,7 @@
 // so the runner's directory handling is exercised as with a real engine.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -30,6 +31,9 @@ struct MemEngineConfig {
   std::function<void(uint64_t puts)> on_put;
   // How long FinishWriteBenchmark() takes (its work inside the time).
   std::chrono::milliseconds finish_writes_delay{0};
+  // What the first SettleBackgroundWork() after the second open reports
+  // waiting (a reopen that started a compaction); later calls report 0.
+  uint64_t reopen_settle_ns = 0;
 };
 
 class MemEngine : public Engine {
@@ -49,7 +53,14 @@ class MemEngine : public Engine {
     path_ = path;
     options_ = options;
     open_ = true;
+    opens_++;
     return Status::OK();
+  }
+  Result<uint64_t> SettleBackgroundWork(uint64_t max_ns) override {
+    settles_++;
+    if (opens_ != 2 || settled_) return uint64_t{0};
+    settled_ = true;
+    return std::min(config_.reopen_settle_ns, max_ns);
   }
   Status Close() override {
     open_ = false;
@@ -159,6 +170,8 @@ class MemEngine : public Engine {
 
   size_t size() const { return data_.size(); }
   int compactions() const { return compactions_; }
+  int opens() const { return opens_; }
+  int settles() const { return settles_; }
   int finished_write_benchmarks() const { return finished_write_benchmarks_; }
   const EngineOptions& options() const { return options_; }
 
@@ -182,6 +195,9 @@ class MemEngine : public Engine {
   bool open_ = false;
   uint64_t written_ = 0;
   uint64_t puts_ = 0;
+  int opens_ = 0;
+  int settles_ = 0;
+  bool settled_ = false;
   std::atomic<int> compactions_{0};
   std::atomic<int> finished_write_benchmarks_{0};
 };
@@ -215,6 +231,9 @@ class SharedEngine : public Engine {
   Status Flush() override { return e_->Flush(); }
   Status FinishWriteBenchmark() override { return e_->FinishWriteBenchmark(); }
   Status CompactAll() override { return e_->CompactAll(); }
+  Result<uint64_t> SettleBackgroundWork(uint64_t max_ns) override {
+    return e_->SettleBackgroundWork(max_ns);
+  }
   std::string StatsText() override { return e_->StatsText(); }
   std::vector<std::pair<std::string, std::string>> Properties() override {
     return e_->Properties();

@@ -241,7 +241,14 @@ class ScenarioRun {
   // Closes and reopens the database with the step's options.
   Status Reopen();
   // Like Reopen() but evicts the DB files from the page cache in between.
+  // Where the reopen starts flushes or compactions (RocksDB compacts level 0
+  // when replaying its log adds a file there), they run to their end, at
+  // most kSettleMaxNs, untimed, and the cache is evicted again: their reads
+  // and output would otherwise leave the database in the page cache the
+  // timed reads should find empty (benchmarks/README.md, "Prediction
+  // accuracy"). `info` says so in its note.
   Status ReopenCold(PageCacheInfo* info);
+  static constexpr uint64_t kSettleMaxNs = 600'000'000'000;
   // Destroys the database and opens an empty one (for sweeps).
   Status Recreate();
   // Runs Engine::FinishWriteBenchmark() after the writers are done and
@@ -260,6 +267,9 @@ class ScenarioRun {
   const SpaceGuard* space() const { return space_; }
 
  private:
+  // Closes the database and evicts its files from the page cache, saying
+  // how in `info`; reopens it if the eviction fails.
+  Status CloseAndEvict(PageCacheInfo* info);
   const ScenarioSpec& spec_;
   const BenchParams& params_;
   Engine* engine_;

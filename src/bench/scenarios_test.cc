@@ -296,6 +296,34 @@ TEST_F(ScenarioRunTest, HyperLevelDbChartsProduceSeries) {
   EXPECT_EQ(results[1].interval_series.back().ops_done, 8000u);
 }
 
+// A cold read step's reopen can start compactions whose reads and output
+// would warm the page cache: they finish first, and the cache is evicted
+// again before the timed reads.
+TEST_F(ScenarioRunTest, ColdReadsWaitForTheReopensCompactionsThenEvictAgain) {
+  config_.reopen_settle_ns = 2'500'000'000;
+  auto results = Run(Request({"fillseq", "readrandom-cold"}, 2000));
+  ASSERT_EQ(results.size(), 2u);
+  ASSERT_TRUE(results[1].page_cache);
+  EXPECT_NE(results[1].page_cache->note.find(
+                "the reopen's flushes and compactions ran 2.5"),
+            std::string::npos)
+      << results[1].page_cache->note;
+  EXPECT_NE(results[1].page_cache->note.find("evicted after them"),
+            std::string::npos);
+  EXPECT_EQ(last_->opens(), 3);  // the fill's, the reopen, the open after
+  EXPECT_EQ(last_->settles(), 1);
+  EXPECT_EQ(*results[1].metrics.found, *results[1].metrics.reads);
+}
+
+TEST_F(ScenarioRunTest, ColdReadsReopenOnceWhenNothingRunsInTheBackground) {
+  auto results = Run(Request({"fillseq", "readrandom-cold"}, 2000));
+  ASSERT_EQ(results.size(), 2u);
+  ASSERT_TRUE(results[1].page_cache);
+  EXPECT_EQ(results[1].page_cache->note.find("compactions"), std::string::npos);
+  EXPECT_EQ(last_->opens(), 2);
+  EXPECT_EQ(last_->settles(), 1);
+}
+
 TEST_F(ScenarioRunTest, UtxoPulseReadsSortedKeysAndWrites) {
   auto req = Request({"utxo-load,utxo-pulse"}, 20000);
   testing::SetPulses(&req.user, 900, 2100, 300, 2);
