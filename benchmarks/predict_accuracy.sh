@@ -5,7 +5,9 @@
 # and prints measured, predicted, measured/predicted and the bound per
 # figure, and whether the targets hold (benchmarks/README.md, "Prediction
 # accuracy"): median |m/p - 1| <= 15% per class and engine, every figure
-# within 35%, fillsync within 10%.
+# within 35%, fillsync within 10%; and, when both hdd and cloud ran, whether
+# each figure's bound agrees with how it moves between them (>= 1.5x for a
+# device bound, < 1.15x for the CPU).
 #
 #   benchmarks/predict_accuracy.sh [--classes native,hdd,cloud] [--runs N]
 #       [--num N] [--cold-reads N] [--engines leveldb,rocksdb] [--dir DIR]
@@ -114,5 +116,27 @@ for key in sorted({(r[0], r[2]) for r in rows}):
     print(f"{key[0]} {key[1]}: {len(sel)} figures, median |m/p-1| {med:.1%} "
           f"(target 15%), worst {worst:.1%} {wname} (target 35%), fillsync "
           f"{fs:.1%} (target 10%): {'MET' if ok else 'MISSED'}")
+# The bound against an experiment: a figure the model names device-bound
+# (on either class) moves by >= 1.5x between hdd and cloud, one it names
+# CPU-bound on both by < 1.15x.
+by = {(r[0], r[1], r[2], r[3]): r for r in rows}
+pairs = sorted({k[1:] for k in by if k[0] == "hdd" and ("cloud",) + k[1:] in by})
+if pairs:
+    agree = 0
+    print("\nbound vs experiment (hdd against cloud, same run):")
+    for run, engine, scen in pairs:
+        h, c = by[("hdd", run, engine, scen)], by[("cloud", run, engine, scen)]
+        mh, mc, ph, pc = float(h[4]), float(c[4]), float(h[5]), float(c[5])
+        move = max(mh, mc) / max(min(mh, mc), 1e-9)
+        pmove = max(ph, pc) / max(min(ph, pc), 1e-9)
+        cpu = h[7] == "cpu" and c[7] == "cpu"
+        ok = move < 1.15 if cpu else move >= 1.5
+        agree += ok
+        print(f"  run {run} {engine} {scen}: named {h[7]} on hdd, {c[7]} on "
+              f"cloud; measured moves {move:.2f}x (predicted {pmove:.2f}x), "
+              f"target {'< 1.15x' if cpu else '>= 1.5x'}: "
+              f"{'agrees' if ok else 'DISAGREES'}")
+    print(f"bound vs experiment: {agree} of {len(pairs)} agree")
+    fail |= agree != len(pairs)
 sys.exit(fail)
 PY
