@@ -15,8 +15,10 @@ namespace disktune::predict {
 
 struct CalibrationPoint {
   std::string engine;
-  std::string scenario;  // as run in memory (a -cold step runs warm)
-  int step = 0;          // the step of the plan it stands for
+  // As run in memory: a -cold step runs as itself, its reopen included,
+  // with the page cache kept.
+  std::string scenario;
+  int step = 0;  // the step of the plan it stands for
   uint64_t num = 0;
   uint64_t ops = 0;
   double cpu_ns = 0;  // wall ns per op, in memory
@@ -32,8 +34,8 @@ struct Calibration {
   // The in-memory run's own results (scenarios as run, warm).
   std::vector<bench::BenchResult> results;
 
-  // The point for this engine and step; else for this engine and scenario
-  // (its warm twin for a -cold scenario).
+  // The point for this engine, scenario and step; else for this engine and
+  // scenario; else the same for a -cold scenario's warm twin.
   const CalibrationPoint* Find(const std::string& engine,
                                const std::string& scenario, int step) const;
 };

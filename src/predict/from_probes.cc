@@ -17,6 +17,7 @@ std::vector<bench::BenchResult> PredictFromProbes(
     bench::BenchResult r = run;
     r.scenario = std::string(plan.steps[run.step - 1].spec->name);
     r.metrics.ops_per_sec = 0;
+    r.page_cache.reset();  // the in-memory run's, which kept its cache
     std::string why_not;
     r.prediction = PredictStep(r, disk, calibration, memory_bytes, &why_not);
     if (r.prediction) out.push_back(std::move(r));
