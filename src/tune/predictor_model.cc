@@ -14,9 +14,14 @@ bool IsWrite(predict::Kind k) {
          k == predict::Kind::kOverwrite || k == predict::Kind::kFillSync;
 }
 
-// The device facts as the model's figures; nullopt without the ones every
-// scenario of the tuner's reads (write bandwidth, read latency).
+// The model's figures: those the facts carry from their probe run
+// (model_figures, what bench's predictions read from the same run), else,
+// only when they carry none (facts built by hand, or a probe run without
+// the model's points), figures built from the facts themselves; nullopt
+// when those lack what every scenario of the tuner's reads (write
+// bandwidth, read latency).
 std::optional<predict::DiskFigures> Figures(const DeviceFacts& f) {
+  if (f.model_figures) return f.model_figures;
   if (!f.seq_write_bytes_per_sec || !f.rand_read_4k_p50_ns) return std::nullopt;
   predict::DiskFigures d;
   d.seq_write_Bps = *f.seq_write_bytes_per_sec;

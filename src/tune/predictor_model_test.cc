@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "src/core/units.h"
+#include "src/model/environment.h"
+#include "src/tune/rules.h"
 #include "src/tune/workload.h"
 
 namespace disktune::tune {
@@ -93,6 +95,86 @@ TEST(PredictorModelTest, LevelDbsTableSyncsBindOnASlowSync) {
   auto big_tables = model->PredictOpsPerSec(c.in, big);
   ASSERT_TRUE(small_tables && big_tables);
   EXPECT_GT(*big_tables, 2 * *small_tables);
+}
+
+// The points the model reads, as a probe run has them: a disk writing
+// `write_Bps` in 1 MiB requests.
+std::vector<ProbeResult> ModelPoints(double write_Bps) {
+  std::vector<ProbeResult> p(4);
+  p[0].name = "rand_read.4k.qd1";
+  p[0].probe = "rand_read";
+  p[0].params.block_size_bytes = 4096;
+  p[0].params.queue_depth = 1;
+  p[0].latency_ns = LatencySummary{};
+  p[0].latency_ns->mean = 300000;
+  p[0].latency_ns->p50 = 300000;
+  p[1].name = "seq_read.1m.qd1";
+  p[1].probe = "seq_read";
+  p[1].params.block_size_bytes = 1 << 20;
+  p[1].params.queue_depth = 1;
+  p[1].bytes_per_sec = 4 * write_Bps;
+  p[2].name = "seq_write.1m.qd1";
+  p[2].probe = "seq_write";
+  p[2].params.block_size_bytes = 1 << 20;
+  p[2].params.queue_depth = 1;
+  p[2].bytes_per_sec = write_Bps;
+  p[3].name = "fsync.fdatasync.4096.append";
+  p[3].probe = "fsync";
+  p[3].params.method = "fdatasync";
+  p[3].params.pattern = "append";
+  p[3].params.block_size_bytes = 4096;
+  p[3].latency_ns = LatencySummary{};
+  p[3].latency_ns->mean = 8330000;
+  p[3].latency_ns->p50 = 8330000;
+  return p;
+}
+
+// A class that allows few writes and whose loop device takes small
+// requests caps what the tables' writeback sustains: each request is one
+// of its IOPS (model.h, S). The predictor reads that from the facts of a
+// run under the class, as bench's prediction does, so a deeper LSM that
+// the CPU hides on the device as it is falls behind under the class.
+TEST(PredictorModelTest, AClasssRequestCostReachesTheRanking) {
+  // 20 us per op in memory: 50,000 ops/s, below both candidates' device
+  // ceilings on a disk writing 100 MB/s.
+  Case c = RocksDbWriteHeavy(20'000'000, 100e6, 20000);
+  const TuneConfig base = c.cal.baseline;
+  const std::vector<TuneConfig> candidates = {base, LevelBase(base, 8 * kMiB)};
+  auto model = PredictorModel(c.cal);
+  Environment env;
+  env.system.memory_bytes = 24 * kGiB;
+  const DeviceFacts manual = c.in.facts;
+
+  c.in.facts = FactsFromProbes(ModelPoints(100e6), env, "test");
+  ASSERT_TRUE(c.in.facts.model_figures);
+  auto native = model->PredictOpsPerSec(c.in, base);
+  const Ranking as_is = RankCandidates(*model, c.in, candidates);
+  EXPECT_TRUE(as_is.left_out.empty());
+
+  ThrottleRecord rec;
+  rec.spec.class_name = "hdd";
+  rec.spec.limits.write_iops = 100;
+  rec.request_bytes = 64 << 10;
+  env.throttle = rec;
+  c.in.facts = FactsFromProbes(ModelPoints(100e6), env, "test");
+  // The facts' own write bandwidth is not what binds: 100 IOPS x 1 MiB
+  // passes the probe's 100 MB/s.
+  EXPECT_EQ(c.in.facts.seq_write_bytes_per_sec, 100e6);
+  auto hdd = model->PredictOpsPerSec(c.in, base);
+  ASSERT_TRUE(native && hdd);
+  // 100 requests/s of what fits a 64 MiB table in 64 KiB requests: the
+  // write ceiling near 6.5 MB/s over 232 table bytes per op.
+  const double request = 64.0 * kMiB / (1024 + 1);
+  EXPECT_NEAR(*hdd, 100 * request / 232, 1);
+  EXPECT_LT(*hdd, *native * (1 - kPredictorErrorShare));
+  const Ranking under_class = RankCandidates(*model, c.in, candidates);
+  EXPECT_EQ(under_class.left_out, std::vector<size_t>{1});
+
+  // Facts built by hand carry no model figures: the predictor builds its
+  // own from them, as before.
+  c.in.facts = manual;
+  EXPECT_FALSE(c.in.facts.model_figures);
+  EXPECT_TRUE(model->PredictOpsPerSec(c.in, base));
 }
 
 TEST(PredictorModelTest, NoPredictionWithoutTheFiguresOrAScoredStepsCost) {

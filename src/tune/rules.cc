@@ -637,6 +637,9 @@ DeviceFacts FactsFromProbes(const std::vector<ProbeResult>& probes,
     f.fdatasync_p99_ns = sync->latency_ns->p99;
   }
   if (env.throttle) HoldToClassLimits(env.throttle->spec.limits, &f);
+  if (auto d = predict::DiskFiguresFromRun(probes, env); d.ok()) {
+    f.model_figures = std::move(*d);
+  }
   return f;
 }
 

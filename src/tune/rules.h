@@ -16,6 +16,7 @@
 
 #include "src/model/environment.h"
 #include "src/model/probe_result.h"
+#include "src/predict/model.h"
 #include "src/tune/knobs.h"
 #include "src/tune/workload.h"
 
@@ -44,11 +45,19 @@ struct DeviceFacts {
   // snappy compression speed of one core on the workload's values.
   std::optional<double> snappy_bytes_per_sec;
   uint64_t fd_limit = 1024;  // RLIMIT_NOFILE (soft) of this process
+  // The predictor's figures as bench's predictions take them from the same
+  // probe run (predict::DiskFiguresFromRun: the class's limits and request
+  // geometry, the readahead window, the table sync); nullopt when the run
+  // lacks the model's points or the facts were not built from a probe run.
+  // Not part of the facts' JSON: the figures above are what the profile
+  // shows.
+  std::optional<predict::DiskFigures> model_figures;
 };
 
 // Picks the figures the rules use out of a probe run: rand_read.4k.qd1,
 // seq_write.1m.qd1, the 4 KiB appending fdatasync point (or the closest
-// fdatasync point there is).
+// fdatasync point there is); and the predictor's figures from the whole run
+// (model_figures), when it holds the model's points.
 DeviceFacts FactsFromProbes(const std::vector<ProbeResult>& probes,
                             const Environment& env, std::string source);
 nlohmann::json FactsToJson(const DeviceFacts& f);

@@ -616,6 +616,72 @@ TEST(RulesTest, EveryCappedFigureReachesItsFact) {
   EXPECT_FALSE(w.rand_read_4k_p50_ns);
 }
 
+// FactPoints with the means the model reads and the sequential read it
+// needs besides: a run that holds the model's points.
+std::vector<ProbeResult> ModelPoints() {
+  std::vector<ProbeResult> probes = FactPoints(
+      {"rand_read.4k.qd1", "seq_write.1m.qd1",
+       "fsync.fdatasync.16384.overwrite", "fsync.fdatasync.4096.append",
+       "fsync.cache_off.fdatasync.4096.append",
+       "fsync.fs.xfs.fdatasync.4096.append"});
+  probes[0].latency_ns->mean = 100000;
+  probes[3].latency_ns->mean = 400000;
+  ProbeResult seq_read;
+  seq_read.name = "seq_read.1m.qd1";
+  seq_read.probe = "seq_read";
+  seq_read.params.block_size_bytes = 1 << 20;
+  seq_read.params.queue_depth = 1;
+  seq_read.bytes_per_sec = 4e8;
+  probes.push_back(seq_read);
+  return probes;
+}
+
+// The predictor's figures are bench's, from the same run: under a class,
+// its IOPS limits and its loop device's request geometry and readahead,
+// the figures held to its limits, the sync from the model's point; without
+// the model's points, none (the predictor builds its own from the facts).
+TEST(RulesTest, FactsCarryTheModelsFiguresFromTheRun) {
+  Environment env;
+  DeviceInfo device;
+  device.read_ahead_kb = 128;
+  env.device = device;
+  DeviceFacts native = FactsFromProbes(ModelPoints(), env, "test");
+  ASSERT_TRUE(native.model_figures);
+  EXPECT_DOUBLE_EQ(native.model_figures->read_ahead_bytes, 128 << 10);
+  EXPECT_DOUBLE_EQ(native.model_figures->write_iops_limit, 0);
+  EXPECT_DOUBLE_EQ(native.model_figures->request_bytes, 0);
+  EXPECT_DOUBLE_EQ(native.model_figures->sync_ns, 400000);  // the mean
+  EXPECT_DOUBLE_EQ(native.model_figures->read_ns, 100000);
+
+  ThrottleRecord rec;
+  rec.spec.class_name = "hdd";
+  rec.spec.limits.read_iops = 150;
+  rec.spec.limits.write_iops = 100;
+  rec.spec.limits.write_bytes_per_sec = 150000000;
+  rec.request_bytes = 64 << 10;
+  rec.read_ahead_bytes = 2560 << 10;
+  env.throttle = rec;
+  DeviceFacts hdd = FactsFromProbes(ModelPoints(), env, "test");
+  ASSERT_TRUE(hdd.model_figures);
+  const predict::DiskFigures& d = *hdd.model_figures;
+  EXPECT_DOUBLE_EQ(d.read_iops_limit, 150);
+  EXPECT_DOUBLE_EQ(d.write_iops_limit, 100);
+  EXPECT_DOUBLE_EQ(d.request_bytes, 64 << 10);
+  EXPECT_DOUBLE_EQ(d.read_ahead_bytes, 2560 << 10);
+  // 3e8 measured, held to 100 write IOPS x the probe's 1 MiB request.
+  EXPECT_DOUBLE_EQ(d.seq_write_Bps, 100.0 * (1 << 20));
+  EXPECT_DOUBLE_EQ(d.read_ns, 1e9 / 150);  // 100 us measured
+  EXPECT_FALSE(d.capped.empty());
+  // The facts' JSON does not carry them.
+  DeviceFacts bare = hdd;
+  bare.model_figures.reset();
+  EXPECT_EQ(FactsToJson(hdd), FactsToJson(bare));
+
+  std::vector<ProbeResult> no_seq_read = ModelPoints();
+  no_seq_read.pop_back();
+  EXPECT_FALSE(FactsFromProbes(no_seq_read, env, "test").model_figures);
+}
+
 TEST(KnobsTest, MemoryModel) {
   DataShape shape;
   shape.live_entries = 1000000;
