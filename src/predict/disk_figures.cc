@@ -37,10 +37,6 @@ const ProbeResult* SyncPoint(const std::vector<ProbeResult>& probes) {
   return best;
 }
 
-// LevelDB's table file: the append + fdatasync its compaction does per
-// table (model.h, sync_file_ns).
-constexpr uint64_t kTableSyncBytes = 2u << 20;
-
 const ProbeResult* TableSyncPoint(const std::vector<ProbeResult>& probes) {
   for (const ProbeResult& p : probes) {
     if (Usable(p) && IsFdatasyncPoint(p, kTableSyncBytes, "append") &&

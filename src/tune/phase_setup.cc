@@ -13,6 +13,7 @@
 #include "src/core/signals.h"
 #include "src/core/sysinfo.h"
 #include "src/core/units.h"
+#include "src/predict/disk_figures.h"
 #include "src/predict/engine_facts.h"
 #include "src/tune/phases.h"
 #include "src/tune/predictor_model.h"
@@ -43,13 +44,18 @@ uint64_t FdLimit() {
 Status ProbeDevice(const ScratchDir& scratch,
                    const std::optional<Environment>& given,
                    ProgressSink* progress, SetupOutcome* out) {
+  // The rules' points (4 KiB reads at queue depth 1, 1 MiB writes, a 4 KiB
+  // appending fdatasync) and the rest of the predictor's (1 MiB reads, the
+  // smallest and table-sized appends: src/predict/disk_figures.h), so the
+  // predictor ranks with the figures bench predicts from.
   ProbeConfig config = ProbeConfig::Defaults(true);
   config.queue_depths = {1};
   config.fsync_methods = {"fdatasync"};
-  config.fsync_sizes = {4096};
+  config.fsync_sizes = {predict::kSyncProbeBytes, 4096,
+                        predict::kTableSyncBytes};
   config.fsync_modes = {"append"};
   config.buffered = true;  // measure something even where O_DIRECT is refused
-  auto probes = SelectProbes({"rand_read", "seq_write", "fsync"});
+  auto probes = SelectProbes({"seq_read", "rand_read", "seq_write", "fsync"});
   if (!probes.ok()) return probes.status();
   Environment env = given ? *given : CollectEnvironment(scratch.path());
   ProbeRunOutput run;
