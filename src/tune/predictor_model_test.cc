@@ -4,6 +4,7 @@
 
 #include "src/core/units.h"
 #include "src/model/environment.h"
+#include "src/model/probe_result_for_test.h"
 #include "src/tune/rules.h"
 #include "src/tune/workload.h"
 
@@ -100,30 +101,16 @@ TEST(PredictorModelTest, LevelDbsTableSyncsBindOnASlowSync) {
 // The points the model reads, as a probe run has them: a disk writing
 // `write_Bps` in 1 MiB requests.
 std::vector<ProbeResult> ModelPoints(double write_Bps) {
-  std::vector<ProbeResult> p(4);
-  p[0].name = "rand_read.4k.qd1";
-  p[0].probe = "rand_read";
-  p[0].params.block_size_bytes = 4096;
-  p[0].params.queue_depth = 1;
+  std::vector<ProbeResult> p = {
+      testing::BlockPoint("rand_read.4k.qd1", "rand_read", 4096, 1),
+      testing::BlockPoint("seq_read.1m.qd1", "seq_read", 1 << 20, 1),
+      testing::BlockPoint("seq_write.1m.qd1", "seq_write", 1 << 20, 1),
+      testing::FdatasyncPoint("fsync.fdatasync.4096.append", 4096, "append")};
   p[0].latency_ns = LatencySummary{};
   p[0].latency_ns->mean = 300000;
   p[0].latency_ns->p50 = 300000;
-  p[1].name = "seq_read.1m.qd1";
-  p[1].probe = "seq_read";
-  p[1].params.block_size_bytes = 1 << 20;
-  p[1].params.queue_depth = 1;
   p[1].bytes_per_sec = 4 * write_Bps;
-  p[2].name = "seq_write.1m.qd1";
-  p[2].probe = "seq_write";
-  p[2].params.block_size_bytes = 1 << 20;
-  p[2].params.queue_depth = 1;
   p[2].bytes_per_sec = write_Bps;
-  p[3].name = "fsync.fdatasync.4096.append";
-  p[3].probe = "fsync";
-  p[3].params.method = "fdatasync";
-  p[3].params.pattern = "append";
-  p[3].params.block_size_bytes = 4096;
-  p[3].latency_ns = LatencySummary{};
   p[3].latency_ns->mean = 8330000;
   p[3].latency_ns->p50 = 8330000;
   return p;

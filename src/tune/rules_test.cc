@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "src/core/units.h"
+#include "src/model/probe_result_for_test.h"
 
 namespace disktune::tune {
 namespace {
@@ -494,34 +495,24 @@ TEST(RocksDbRulesTest, CandidatesCarryOwnKnobsOnlyForRocksDb) {
 // The probe points the rules read, named `names[i]`, with the params the
 // probes give them.
 std::vector<ProbeResult> FactPoints(const std::vector<std::string>& names) {
-  std::vector<ProbeResult> probes(6);
-  for (size_t i = 0; i < probes.size(); i++) probes[i].name = names[i];
-  probes[0].probe = "rand_read";
-  probes[0].params.block_size_bytes = 4096;
-  probes[0].params.queue_depth = 1;
+  std::vector<ProbeResult> probes = {
+      testing::BlockPoint(names[0], "rand_read", 4096, 1),
+      testing::BlockPoint(names[1], "seq_write", 1 << 20, 1),
+      testing::FdatasyncPoint(names[2], 16384, "overwrite"),
+      testing::FdatasyncPoint(names[3], 4096, "append")};
   probes[0].latency_ns = LatencySummary{};
   probes[0].latency_ns->p50 = 90000;
   probes[0].latency_ns->p99 = 200000;
-  probes[1].probe = "seq_write";
-  probes[1].params.block_size_bytes = 1 << 20;
-  probes[1].params.queue_depth = 1;
   probes[1].bytes_per_sec = 3e8;
-  for (size_t i = 2; i < probes.size(); i++) {
-    probes[i].probe = "fsync";
-    probes[i].params.method = "fdatasync";
-    probes[i].latency_ns = LatencySummary{};
-  }
-  probes[2].params.block_size_bytes = 16384;
-  probes[2].params.pattern = "overwrite";
   probes[2].latency_ns->p50 = 999;
-  probes[3].params.block_size_bytes = 4096;
-  probes[3].params.pattern = "append";
   probes[3].latency_ns->p50 = 300000;
   // Faster, but not the scratch directory's own cache state or filesystem.
-  probes[4].params = probes[3].params;
+  probes.push_back(probes[3]);
+  probes[4].name = names[4];
   probes[4].params.write_cache = CacheState::kOff;
   probes[4].latency_ns->p50 = 10;
-  probes[5].params = probes[3].params;
+  probes.push_back(probes[3]);
+  probes[5].name = names[5];
   probes[5].params.filesystem = "xfs";
   probes[5].latency_ns->p50 = 10;
   return probes;
