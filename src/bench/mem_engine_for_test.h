@@ -31,9 +31,11 @@ struct MemEngineConfig {
   std::function<void(uint64_t puts)> on_put;
   // How long FinishWriteBenchmark() takes (its work inside the time).
   std::chrono::milliseconds finish_writes_delay{0};
-  // What the first SettleBackgroundWork() after the second open reports
-  // waiting (a reopen that started a compaction); later calls report 0.
+  // Background work the second open starts (a reopen that starts a
+  // compaction): SettleBackgroundWork() waits it out, a slice at a time.
   uint64_t reopen_settle_ns = 0;
+  // Called with the count after every SettleBackgroundWork().
+  std::function<void(int settles)> on_settle;
 };
 
 class MemEngine : public Engine {
@@ -56,11 +58,17 @@ class MemEngine : public Engine {
     opens_++;
     return Status::OK();
   }
+  // As RocksDB's: at least `max_ns` while work remains, less once it ended.
   Result<uint64_t> SettleBackgroundWork(uint64_t max_ns) override {
     settles_++;
-    if (opens_ != 2 || settled_) return uint64_t{0};
-    settled_ = true;
-    return std::min(config_.reopen_settle_ns, max_ns);
+    if (opens_ == 2 && !started_) {
+      started_ = true;
+      background_ns_ = config_.reopen_settle_ns;
+    }
+    const uint64_t slice = std::min(background_ns_, max_ns);
+    background_ns_ -= slice;
+    if (config_.on_settle) config_.on_settle(settles_);
+    return slice;
   }
   Status Close() override {
     open_ = false;
@@ -197,7 +205,8 @@ class MemEngine : public Engine {
   uint64_t puts_ = 0;
   int opens_ = 0;
   int settles_ = 0;
-  bool settled_ = false;
+  bool started_ = false;
+  uint64_t background_ns_ = 0;
   std::atomic<int> compactions_{0};
   std::atomic<int> finished_write_benchmarks_{0};
 };

@@ -283,14 +283,22 @@ Status ScenarioRun::ReopenCold(PageCacheInfo* info) {
   DT_RETURN_IF_ERROR(CloseAndEvict(info));
   DT_RETURN_IF_ERROR(
       engine_->Open(db_path_, params_.engine).WithContext("open " + db_path_));
-  Result<uint64_t> waited = engine_->SettleBackgroundWork(kSettleMaxNs);
-  DT_RETURN_IF_ERROR(waited.status().WithContext("settle " + db_path_));
-  if (*waited == 0) return Status::OK();
+  // In slices, so Ctrl-C is heard within one.
+  uint64_t waited = 0;
+  bool busy = true;
+  while (busy && waited < kSettleMaxNs) {
+    if (InterruptRequested()) return Status::Aborted("interrupted");
+    Result<uint64_t> slice = engine_->SettleBackgroundWork(kSettleSliceNs);
+    DT_RETURN_IF_ERROR(slice.status().WithContext("settle " + db_path_));
+    waited += *slice;
+    busy = *slice >= kSettleSliceNs;
+  }
+  if (waited == 0) return Status::OK();
   DT_RETURN_IF_ERROR(CloseAndEvict(info));
   std::string note = "the reopen's flushes and compactions ran " +
-                     FormatDuration(static_cast<double>(*waited)) +
+                     FormatDuration(static_cast<double>(waited)) +
                      " before the reads" +
-                     (*waited >= kSettleMaxNs ? " and had not finished" : "") +
+                     (busy ? " and had not finished" : "") +
                      "; the cache was evicted after them";
   info->note = info->note.empty() ? note : note + "; " + info->note;
   return engine_->Open(db_path_, params_.engine)

@@ -249,6 +249,7 @@ class ScenarioRun {
   // accuracy"). `info` says so in its note.
   Status ReopenCold(PageCacheInfo* info);
   static constexpr uint64_t kSettleMaxNs = 600'000'000'000;
+  static constexpr uint64_t kSettleSliceNs = 1'000'000'000;
   // Destroys the database and opens an empty one (for sweeps).
   Status Recreate();
   // Runs Engine::FinishWriteBenchmark() after the writers are done and

@@ -1,5 +1,6 @@
 // Scenario semantics, run through the runner on the in-memory test engine.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "src/bench/runner.h"
 #include "src/bench/scenario.h"
 #include "src/bench/scenario_sets.h"
+#include "src/core/signals.h"
 #include "tests/test_support.h"
 
 namespace disktune::bench {
@@ -310,9 +312,29 @@ TEST_F(ScenarioRunTest, ColdReadsWaitForTheReopensCompactionsThenEvictAgain) {
       << results[1].page_cache->note;
   EXPECT_NE(results[1].page_cache->note.find("evicted after them"),
             std::string::npos);
-  EXPECT_EQ(last_->opens(), 3);  // the fill's, the reopen, the open after
-  EXPECT_EQ(last_->settles(), 1);
+  EXPECT_EQ(last_->opens(), 3);    // the fill's, the reopen, the open after
+  EXPECT_EQ(last_->settles(), 3);  // 1 s slices: 1, 1 and 0.5 s
   EXPECT_EQ(*results[1].metrics.found, *results[1].metrics.reads);
+}
+
+// The wait hears Ctrl-C between its slices.
+TEST_F(ScenarioRunTest, ColdReadsStopWaitingForTheReopenOnInterrupt) {
+  InstallInterruptHandlers();
+  ResetInterruptForTesting();
+  config_.reopen_settle_ns = 100'000'000'000;
+  config_.on_settle = [](int settles) {
+    if (settles == 2) raise(SIGINT);
+  };
+  auto r = RunBench(Request({"fillseq", "readrandom-cold"}, 2000));
+  const bool interrupted = InterruptRequested();
+  ResetInterruptForTesting();
+  ASSERT_TRUE(interrupted);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_NE((*r)[1].status, RunStatus::kOk);
+  EXPECT_NE((*r)[1].error.find("interrupted"), std::string::npos)
+      << (*r)[1].error;
+  EXPECT_EQ(last_->settles(), 2);
 }
 
 TEST_F(ScenarioRunTest, ColdReadsReopenOnceWhenNothingRunsInTheBackground) {
