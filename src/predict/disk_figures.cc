@@ -25,9 +25,9 @@ std::optional<double> MeanNs(const ProbeResult& p) {
 const ProbeResult* SyncPoint(const std::vector<ProbeResult>& probes) {
   const ProbeResult* best = nullptr;
   for (const ProbeResult& p : probes) {
-    if (p.probe != "fsync" || !Usable(p) || p.params.method != "fdatasync" ||
-        p.params.pattern != "append" || p.params.writes_per_op != 1 ||
-        !p.params.block_size_bytes || !MeanNs(p)) {
+    if (!p.params.block_size_bytes || !Usable(p) ||
+        !IsFdatasyncPoint(p, *p.params.block_size_bytes, "append") ||
+        !MeanNs(p)) {
       continue;
     }
     if (!best || *p.params.block_size_bytes < *best->params.block_size_bytes) {
