@@ -45,10 +45,9 @@ Result<DiskFigures> DiskFiguresFromRun(
     const std::vector<ProbeResult>& probes, const Environment& env,
     std::vector<std::string>* missing = nullptr);
 
-// The fdatasync appends the model reads: the smallest write's sync (a
-// 512 B append) and LevelDB's table file's, the append + fdatasync its
-// compaction does per table (model.h, sync_file_ns).
-inline constexpr uint64_t kSyncProbeBytes = 512;
+// LevelDB's table file: the append + fdatasync its compaction does per
+// table (model.h, sync_file_ns). The small-write sync is the smallest
+// fdatasync append the run measured.
 inline constexpr uint64_t kTableSyncBytes = 2u << 20;
 
 // The `disktune probe` arguments that measure exactly these points in a few

@@ -45,14 +45,14 @@ Status ProbeDevice(const ScratchDir& scratch,
                    const std::optional<Environment>& given,
                    ProgressSink* progress, SetupOutcome* out) {
   // The rules' points (4 KiB reads at queue depth 1, 1 MiB writes, a 4 KiB
-  // appending fdatasync) and the rest of the predictor's (1 MiB reads, the
-  // smallest and table-sized appends: src/predict/disk_figures.h), so the
+  // appending fdatasync) and the rest of the predictor's (1 MiB reads and
+  // the table-sized append; its small-write sync is the smallest append
+  // measured, the 4 KiB one here: src/predict/disk_figures.h), so the
   // predictor ranks with the figures bench predicts from.
   ProbeConfig config = ProbeConfig::Defaults(true);
   config.queue_depths = {1};
   config.fsync_methods = {"fdatasync"};
-  config.fsync_sizes = {predict::kSyncProbeBytes, 4096,
-                        predict::kTableSyncBytes};
+  config.fsync_sizes = {4096, predict::kTableSyncBytes};
   config.fsync_modes = {"append"};
   config.buffered = true;  // measure something even where O_DIRECT is refused
   auto probes = SelectProbes({"seq_read", "rand_read", "seq_write", "fsync"});
