@@ -105,8 +105,7 @@ std::unique_ptr<ThroughputModel> CalibratedPredictor(const TuneRun& run,
                                                      SetupOutcome* out) {
   const TuneRequest& req = run.req;
   if (req.env.trial || !predict::HasModel(req.engine)) return nullptr;
-  if (!out->facts.model_figures && (!out->facts.seq_write_bytes_per_sec ||
-                                    !out->facts.rand_read_4k_p50_ns)) {
+  if (!PredictorFigures(out->facts)) {
     out->notes.push_back(
         "the predictor did not rank the candidates: the device facts lack "
         "the write bandwidth or the 4 KiB read latency");

@@ -14,26 +14,6 @@ bool IsWrite(predict::Kind k) {
          k == predict::Kind::kOverwrite || k == predict::Kind::kFillSync;
 }
 
-// The model's figures: those the facts carry from their probe run
-// (model_figures, what bench's predictions read from the same run), else,
-// only when they carry none (facts built by hand, or a probe run without
-// the model's points), figures built from the facts themselves; nullopt
-// when those lack what every scenario of the tuner's reads (write
-// bandwidth, read latency).
-std::optional<predict::DiskFigures> Figures(const DeviceFacts& f) {
-  if (f.model_figures) return f.model_figures;
-  if (!f.seq_write_bytes_per_sec || !f.rand_read_4k_p50_ns) return std::nullopt;
-  predict::DiskFigures d;
-  d.seq_write_Bps = *f.seq_write_bytes_per_sec;
-  d.read_ns = static_cast<double>(*f.rand_read_4k_p50_ns);
-  d.read_iops = f.rand_read_iops.value_or(1e9 / std::max(1.0, d.read_ns));
-  // Without a sequential-read figure, a 4 KiB read per 4 KiB is the floor.
-  d.seq_read_Bps = f.seq_read_bytes_per_sec.value_or(4096 * d.read_iops);
-  // Without a sync figure, no sync ceiling (a sync as fast as memory).
-  d.sync_ns = static_cast<double>(f.fdatasync_p50_ns.value_or(1));
-  return d;
-}
-
 // The engine's shape with what `c` sets.
 std::optional<predict::LsmShape> ShapeOf(const EngineModel& m,
                                          const TuneConfig& c) {
@@ -79,7 +59,7 @@ class Predictor : public ThroughputModel {
 
   std::optional<double> PredictOpsPerSec(const RuleInput& in,
                                          const TuneConfig& c) const override {
-    auto disk = Figures(in.facts);
+    auto disk = PredictorFigures(in.facts);
     auto shape = ShapeOf(*in.engine, c);
     auto base_shape = ShapeOf(*in.engine, cal_.baseline);
     if (!disk || !shape || !base_shape) return std::nullopt;
@@ -131,6 +111,20 @@ class Predictor : public ThroughputModel {
 };
 
 }  // namespace
+
+std::optional<predict::DiskFigures> PredictorFigures(const DeviceFacts& f) {
+  if (f.model_figures) return f.model_figures;
+  if (!f.seq_write_bytes_per_sec || !f.rand_read_4k_p50_ns) return std::nullopt;
+  predict::DiskFigures d;
+  d.seq_write_Bps = *f.seq_write_bytes_per_sec;
+  d.read_ns = static_cast<double>(*f.rand_read_4k_p50_ns);
+  d.read_iops = f.rand_read_iops.value_or(1e9 / std::max(1.0, d.read_ns));
+  // Without a sequential-read figure, a 4 KiB read per 4 KiB is the floor.
+  d.seq_read_Bps = f.seq_read_bytes_per_sec.value_or(4096 * d.read_iops);
+  // Without a sync figure, no sync ceiling (a sync as fast as memory).
+  d.sync_ns = static_cast<double>(f.fdatasync_p50_ns.value_or(1));
+  return d;
+}
 
 std::unique_ptr<ThroughputModel> PredictorModel(PredictorCalibration cal) {
   return std::make_unique<Predictor>(std::move(cal));

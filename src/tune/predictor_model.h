@@ -24,8 +24,10 @@
 
 #include "src/bench/runner.h"
 #include "src/core/status.h"
+#include "src/predict/model.h"
 #include "src/tune/knobs.h"
 #include "src/tune/rank.h"
+#include "src/tune/rules.h"
 
 namespace disktune::tune {
 
@@ -48,6 +50,14 @@ struct PredictorCalibration {
 inline constexpr double kPredictorErrorShare = 0.35;
 
 std::unique_ptr<ThroughputModel> PredictorModel(PredictorCalibration cal);
+
+// The disk figures the predictor reads: those the facts carry from their
+// probe run (model_figures, what bench's predictions read from the same
+// run), else, only when they carry none (facts built by hand, or a probe
+// run without the model's points), figures built from the facts
+// themselves; nullopt when those lack what every scenario of the tuner's
+// reads (write bandwidth, read latency).
+std::optional<predict::DiskFigures> PredictorFigures(const DeviceFacts& f);
 
 // Runs `request` (the baseline's workload as a trial runs it) with its
 // database in memory, and keeps the cost of each of `scored`'s steps.
