@@ -50,25 +50,16 @@ bool InMemory(const std::string& dir) {
 
 }  // namespace
 
-std::string WarmTwin(const std::string& scenario) {
-  const std::string cold = "-cold";
-  if (scenario.size() > cold.size() &&
-      scenario.compare(scenario.size() - cold.size(), cold.size(), cold) == 0) {
-    return scenario.substr(0, scenario.size() - cold.size());
-  }
-  return scenario;
-}
-
 const CalibrationPoint* Calibration::Find(const std::string& engine,
                                           const std::string& scenario,
                                           int step) const {
-  for (const std::string& name : {scenario, WarmTwin(scenario)}) {
-    for (const CalibrationPoint& p : points) {
-      if (p.engine == engine && p.step == step && p.scenario == name) return &p;
+  for (const CalibrationPoint& p : points) {
+    if (p.engine == engine && p.step == step && p.scenario == scenario) {
+      return &p;
     }
-    for (const CalibrationPoint& p : points) {
-      if (p.engine == engine && p.scenario == name) return &p;
-    }
+  }
+  for (const CalibrationPoint& p : points) {
+    if (p.engine == engine && p.scenario == scenario) return &p;
   }
   return nullptr;
 }

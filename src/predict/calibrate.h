@@ -31,17 +31,14 @@ struct Calibration {
   std::string cpu_model;
   std::string dir;  // where the in-memory databases lived
   std::vector<CalibrationPoint> points;
-  // The in-memory run's own results (scenarios as run, warm).
+  // The in-memory run's own results (each step as run, its cache kept).
   std::vector<bench::BenchResult> results;
 
   // The point for this engine, scenario and step; else for this engine and
-  // scenario; else the same for a -cold scenario's warm twin.
+  // scenario.
   const CalibrationPoint* Find(const std::string& engine,
                                const std::string& scenario, int step) const;
 };
-
-// "readrandom" for "readrandom-cold"; the name itself otherwise.
-std::string WarmTwin(const std::string& scenario);
 
 // Runs `request` (its engines, scenarios and overrides; repeat 1) in a
 // scratch directory under `memory_dir` that it removes afterwards. Error
