@@ -193,20 +193,21 @@ class ThrottledDeviceTest : public ::testing::Test {
       }
       double got = throttled();
       if (!t.Leave().ok()) ADD_FAILURE() << "could not leave the cgroup";
-      double free = unthrottled();
-      if (got < 0 || free < 0) {
+      double unthrottled_rate = unthrottled();
+      if (got < 0 || unthrottled_rate < 0) {
         ADD_FAILURE() << "attempt " << attempt << ": an I/O failed";
         return "";
       }
       EXPECT_LE(got, limit * 1.15) << "attempt " << attempt;
       if (got >= limit * 0.85) return "";
-      if (free >= limit * 1.5) {
+      if (unthrottled_rate >= limit * 1.5) {
         ADD_FAILURE() << "attempt " << attempt << ": " << got
                       << " per second under a limit of " << limit
-                      << " while the device served " << free << " unthrottled";
+                      << " while the device served " << unthrottled_rate
+                      << " unthrottled";
       } else {
         slow_disk += " " + std::to_string(got) + " under the limit, " +
-                     std::to_string(free) + " unthrottled;";
+                     std::to_string(unthrottled_rate) + " unthrottled;";
       }
     }
     if (HasFailure()) return "";
