@@ -162,7 +162,7 @@ void PredictReads(const Workload& w, const EngineFacts& f, const DiskFigures& d,
     Lowest(e);
     return;
   }
-  const double miss_ns = MissNs(f.shape, d);
+  const double miss_ns = MissNs(w, f.shape, d);
   e->derived["miss_ns"] = miss_ns;
   e->ceilings.push_back({Bound::kReadIops, 1e9 / (misses * miss_ns)});
   Serial(f.cpu_ns, misses * miss_ns, Bound::kReadIops, e);
@@ -190,9 +190,14 @@ double StreamBps(double bandwidth, double iops_limit, double request_bytes) {
   return std::min(bandwidth, iops_limit * request_bytes);
 }
 
-double ColdReadUnitBytes(const LsmShape& shape, const DiskFigures& d) {
-  if (shape.cold_read_unit_bytes > 0) {
-    return static_cast<double>(shape.cold_read_unit_bytes);
+double ColdReadUnitBytes(const Workload& w, const LsmShape& shape,
+                         const DiskFigures& d) {
+  if (shape.cold_read_block_bytes > 0) {
+    constexpr double kPage = 4096;
+    const double block = static_cast<double>(shape.cold_read_block_bytes) *
+                         TableEntryBytes(w) /
+                         static_cast<double>(w.key_bytes + w.value_bytes);
+    return std::max(kPage + block / 2, block);
   }
   constexpr double kDefaultReadAhead = 128 << 10;  // read_ahead_kb's default
   double unit = d.read_ahead_bytes > 0 ? d.read_ahead_bytes : kDefaultReadAhead;
@@ -202,9 +207,9 @@ double ColdReadUnitBytes(const LsmShape& shape, const DiskFigures& d) {
   return std::max(unit, static_cast<double>(shape.block_bytes));
 }
 
-double MissNs(const LsmShape& shape, const DiskFigures& d) {
+double MissNs(const Workload& w, const LsmShape& shape, const DiskFigures& d) {
   constexpr double kFirstRead = 4096;  // what read_ns is measured for
-  const double rest = ColdReadUnitBytes(shape, d) - kFirstRead;
+  const double rest = ColdReadUnitBytes(w, shape, d) - kFirstRead;
   if (rest <= 0) return d.read_ns;
   const double request = d.request_bytes > 0 ? d.request_bytes : rest;
   const double Bps = StreamBps(d.seq_read_Bps, d.read_iops_limit, request);
@@ -219,7 +224,8 @@ double ReadMissesPerOp(const Workload& w, const LsmShape& shape,
   if (w.kind != Kind::kReadRandomCold || w.ops == 0 || levels == 0) {
     return warm;
   }
-  const double blocks = std::max(1.0, data_bytes / ColdReadUnitBytes(shape, d));
+  const double blocks =
+      std::max(1.0, data_bytes / ColdReadUnitBytes(w, shape, d));
   const double touches = static_cast<double>(w.ops) * k;
   double first = blocks * (1.0 - std::exp(-touches / blocks));
   return std::max(warm, first / static_cast<double>(w.ops));

@@ -55,8 +55,13 @@
 // memory). The unit u is what one miss brings into memory: LevelDB maps its
 // table files, so a miss faults in the kernel's read-around window, the
 // device's read_ahead_kb (128 KiB when not known), no more than the table
-// file; RocksDB preads one block (advise_random_on_open turns the kernel's
-// readahead off). A miss takes miss_ns = read_ns + (u - 4 KiB) /
+// file. RocksDB preads one block (advise_random_on_open turns the kernel's
+// readahead off) of c = block_bytes x E_table / E_user bytes on disk, at any
+// alignment to the 4 KiB pages the cache holds: a miss brings in the pages
+// the block spans, some already brought in by a neighbour's miss, so
+// u = max(4 KiB + c / 2, c) (model_test checks the first touches over
+// B = D / u against a simulation of such lookups). A miss takes
+// miss_ns = read_ns + (u - 4 KiB) /
 // S(seq_read_Bps, read_iops, r): the first 4 KiB at the QD1 read's latency,
 // the rest streamed. Data that never left the write buffer
 // (L = 0) is recovered into memory by the reopen (RocksDB replays its WAL
@@ -152,9 +157,10 @@ struct LsmShape {
   uint64_t level1_bytes = 0;
   double fanout = 10;
   uint64_t block_bytes = 4096;
-  // Bytes one cold read miss brings into memory (u above); 0: the
-  // device's readahead window, capped at the table file (mapped tables).
-  uint64_t cold_read_unit_bytes = 4096;
+  // A cold read miss preads one block of this many bytes before compression
+  // (c and u above); 0: the tables are mapped, and a miss faults in the
+  // device's readahead window, capped at the table file.
+  uint64_t cold_read_block_bytes = 4096;
   // The largest read a cold scan issues (s_r above); 0: the device's
   // readahead window.
   uint64_t scan_read_bytes = 0;
@@ -215,9 +221,10 @@ double TableSyncNs(const DiskFigures& d, double file_bytes);
 // `bandwidth` bytes/s that charges each as one of `iops_limit` (0: none).
 double StreamBps(double bandwidth, double iops_limit, double request_bytes);
 // u above: the bytes one cold miss brings in.
-double ColdReadUnitBytes(const LsmShape& shape, const DiskFigures& d);
+double ColdReadUnitBytes(const Workload& w, const LsmShape& shape,
+                         const DiskFigures& d);
 // miss_ns above.
-double MissNs(const LsmShape& shape, const DiskFigures& d);
+double MissNs(const Workload& w, const LsmShape& shape, const DiskFigures& d);
 // Expected device reads per lookup (m above).
 double ReadMissesPerOp(const Workload& w, const LsmShape& shape,
                        double data_bytes, const DiskFigures& d);

@@ -224,7 +224,7 @@ TEST(Predict, ColdReadrandomCountsFirstTouches) {
   EXPECT_NEAR(ReadMissesPerOp(w, *ShapeFor("leveldb"), 606060 * 66.0, Disk()),
               misses, 1e-9);
   const double miss_ns = 100000 + ((128 << 10) - 4096) / 100e6 * 1e9;
-  EXPECT_NEAR(MissNs(*ShapeFor("leveldb"), Disk()), miss_ns, 1e-6);
+  EXPECT_NEAR(MissNs(w, *ShapeFor("leveldb"), Disk()), miss_ns, 1e-6);
   Estimate e = Predict(w, LevelDb(2000), Disk());
   EXPECT_NEAR(e.ops_per_sec, 1e9 / (2000 + misses * miss_ns), 1e-6);
   EXPECT_EQ(e.bound, Bound::kReadIops);
@@ -235,30 +235,34 @@ TEST(Predict, ColdReadrandomCountsFirstTouches) {
 TEST(Predict, AColdMissReadsTheDevicesWindowUpToTheTable) {
   DiskFigures d = Disk();
   d.read_ahead_bytes = 8192 << 10;
+  const Workload w = Make(Kind::kReadRandomCold, 1000, 606060);
   const LsmShape leveldb = *ShapeFor("leveldb");
-  EXPECT_DOUBLE_EQ(ColdReadUnitBytes(leveldb, d), 2 << 20);
+  EXPECT_DOUBLE_EQ(ColdReadUnitBytes(w, leveldb, d), 2 << 20);
   d.read_ahead_bytes = 256 << 10;
-  EXPECT_DOUBLE_EQ(ColdReadUnitBytes(leveldb, d), 256 << 10);
-  EXPECT_DOUBLE_EQ(ColdReadUnitBytes(*ShapeFor("rocksdb"), d), 4096);
+  EXPECT_DOUBLE_EQ(ColdReadUnitBytes(w, leveldb, d), 256 << 10);
+  // RocksDB's 4 KiB block is 4096 x 66 / 116 bytes on disk.
+  EXPECT_DOUBLE_EQ(ColdReadUnitBytes(w, *ShapeFor("rocksdb"), d),
+                   4096 + 4096 * 66.0 / 116 / 2);
   d.read_ahead_bytes = 2560 << 10;
   d.read_ns = 1e9 / 150;
   d.seq_read_Bps = 150e6;
   d.read_iops_limit = 150;
   d.request_bytes = 512 << 10;
   const double rest = (2 << 20) - 4096;
-  EXPECT_NEAR(MissNs(leveldb, d),
+  EXPECT_NEAR(MissNs(w, leveldb, d),
               1e9 / 150 + rest / (150.0 * (512 << 10)) * 1e9, 1e-3);
 }
 
 TEST(Predict, ColdReadsOfRocksDbMissOneBlockEach) {
-  // RocksDB preads 4 KiB blocks: the same 40 MB is 9,766 units.
+  // RocksDB preads 4 KiB blocks of 2,330 bytes on disk: a miss brings in
+  // 4096 + 2330 / 2 bytes, so the same 40 MB is 7,603 units.
   Workload w = Make(Kind::kReadRandomCold, 1000, 606060);
   LsmShape shape =
       *ShapeFor("rocksdb", {{"rocksdb.write_buffer_size", "4194304"}});
   const double data = 606060 * 66.0;
   const double k = LsmLevels(shape, data);
   ASSERT_GE(k, 1);
-  const double blocks = data / 4096;
+  const double blocks = data / (4096 + 4096 * 66.0 / 116 / 2);
   EXPECT_NEAR(ReadMissesPerOp(w, shape, data, Disk()),
               blocks * (1 - std::exp(-1000 * k / blocks)) / 1000, 1e-9);
 }
@@ -280,7 +284,8 @@ TEST(Predict, WarmReadsThatFitInMemoryAreCpuBound) {
   w.memory_bytes = 33000000;
   Estimate half = Predict(w, LevelDb(2500), Disk());
   EXPECT_NEAR(half.ops_per_sec,
-              1e9 / (2500 + 1.0 * MissNs(*ShapeFor("leveldb"), Disk())), 1e-6);
+              1e9 / (2500 + 1.0 * MissNs(w, *ShapeFor("leveldb"), Disk())),
+              1e-6);
 }
 
 TEST(Predict, ColdReadseqIsBoundBySequentialBandwidth) {

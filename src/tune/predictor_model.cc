@@ -22,8 +22,8 @@ std::optional<predict::LsmShape> ShapeOf(const EngineModel& m,
   if (c.write_buffer_bytes()) s->write_buffer_bytes = c.write_buffer_bytes();
   if (c.max_file_bytes()) s->table_file_bytes = c.max_file_bytes();
   if (c.block_size_bytes()) {
-    if (s->cold_read_unit_bytes == s->block_bytes) {
-      s->cold_read_unit_bytes = c.block_size_bytes();
+    if (s->cold_read_block_bytes == s->block_bytes) {
+      s->cold_read_block_bytes = c.block_size_bytes();
     }
     s->block_bytes = c.block_size_bytes();
   }
