@@ -4,7 +4,8 @@
 // removes them; on the hdd class, LevelDB's and RocksDB's fillsync pay at
 // least one revolution per synced write, and the report says how; a
 // throttled probe accounts for each probe family's bytes, and the parts sum
-// to the run's total; --fs-matrix is refused under --throttle. Root,
+// to the run's total; --fs-matrix is refused under --throttle, and so is
+// a --probe-result measured without it. Root,
 // loop devices and cgroup v1 blkio are needed; the tests skip with the
 // reason otherwise.
 #include <gtest/gtest.h>
@@ -67,6 +68,31 @@ TEST_F(ThrottleCliTest, BadSyntaxIsOneLineAndMakesNothing) {
   EXPECT_EQ(testing::CountLines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("valid: hdd, cloud"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ + "/scratch"));
+}
+
+// A probe result measured without the class describes another disk: tune
+// and bench refuse it before anything is made (no root needed to refuse).
+TEST_F(ThrottleCliTest, AProbeResultFromAnotherDiskIsOneLineAndMakesNothing) {
+  const std::string native =
+      testing::SourceDir() + "/src/predict/testdata/probe_native.json";
+  const std::vector<std::vector<std::string>> commands = {
+      {"tune", "--engine", "leveldb", "--workload", "write-heavy"},
+      {"bench", "--engine", "leveldb", "--scenario", "fillsync"}};
+  for (std::vector<std::string> args : commands) {
+    for (const std::string& a : {std::string("--throttle"), std::string("hdd"),
+                                 std::string("--probe-result"), native,
+                                 std::string("--dir"), dir_ + "/scratch"}) {
+      args.push_back(a);
+    }
+    testing::RunOutput r = RunDisktune(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+    EXPECT_EQ(testing::CountLines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("was measured without --throttle, and this run is "
+                         "under --throttle hdd"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir_ + "/scratch")) << args[0];
+  }
 }
 
 TEST_F(ThrottleCliTest, SigintRemovesCgroupMountLoopAndImage) {

@@ -58,6 +58,34 @@ Status CheckThrottledProbes(const ProbeConfig& config,
   return Status::OK();
 }
 
+Status CheckProbeResultThrottle(const std::string& path,
+                                const std::optional<ThrottleRecord>& measured,
+                                const std::string& throttle) {
+  std::optional<ThrottleSpec> planned;
+  if (!throttle.empty()) {
+    Result<ThrottleSpec> spec = ParseThrottle(throttle);
+    if (!spec.ok()) return Status::OK();
+    planned = *spec;
+  }
+  if (!measured && !planned) return Status::OK();
+  if (measured && planned && measured->spec.limits == planned->limits &&
+      measured->spec.sync_floor_ns == planned->sync_floor_ns) {
+    return Status::OK();
+  }
+  const std::string was = measured ? "under --throttle " +
+                                         measured->spec.class_name + " (" +
+                                         DescribeThrottle(measured->spec) + ")"
+                                   : "without --throttle";
+  const std::string now = planned ? "under --throttle " + throttle + " (" +
+                                        DescribeThrottle(*planned) + ")"
+                                  : "without --throttle";
+  return Status::InvalidArgument(
+      "--probe-result " + path + " was measured " + was + ", and this run is " +
+      now +
+      ": its figures describe another disk; probe with this run's "
+      "--throttle (`disktune probe --json FILE`), or leave --probe-result out");
+}
+
 Result<std::unique_ptr<ThrottleSession>> ThrottleSession::Start(
     const ThrottleSpec& spec, const ScratchDir& outer, ProgressSink* progress) {
   std::string fs = ThrottleFilesystemFor(ReadFilesystemInfo(outer.path()).type);

@@ -31,6 +31,15 @@ Result<std::optional<ThrottleSpec>> PlanThrottle(const std::string& throttle);
 Status CheckThrottledProbes(const ProbeConfig& config,
                             const std::string& throttle);
 
+// A --probe-result file's figures describe the disk they were measured on:
+// a run under `throttle` (the flag's text; "" = none) reads only figures
+// measured under the same limits and sync floor, and a run without one only
+// figures measured without. InvalidArgument in one line otherwise (bad
+// --throttle syntax is PlanThrottle's to refuse).
+Status CheckProbeResultThrottle(const std::string& path,
+                                const std::optional<ThrottleRecord>& measured,
+                                const std::string& throttle);
+
 class ThrottleSession {
  public:
   // Makes the device inside `outer` (an image of up to 3/4 of its free

@@ -287,6 +287,8 @@ Result<bench::BenchPlan> PlanBenchCommand(const BenchCommandOptions& opts,
     Report probe_file;
     auto disk = DiskFiguresFromFile(f.probe_result, &probe_file);
     if (!disk.ok()) return disk.status();
+    DT_RETURN_IF_ERROR(app::CheckProbeResultThrottle(
+        f.probe_result, probe_file.environment.throttle, opts.common.throttle));
   }
   return plan;
 }
@@ -578,8 +580,9 @@ void SetupBenchCommand(CLI::App& app, CommandContext& ctx) {
                   "needed), fadvise, "
                   "drop, keep");
   cmd->add_option("--probe-result", f.probe_result,
-                  "predict each figure from this probe result's disk figures "
-                  "(default: measure the few points the model needs, seconds)")
+                  "predict each figure from this probe result's disk figures, "
+                  "measured under this run's --throttle (default: measure "
+                  "the few points the model needs, seconds)")
       ->type_name("FILE");
   cmd->add_flag("--no-predict", f.no_predict,
                 "no prediction: skip the model's probe points and the "

@@ -87,7 +87,8 @@ Status WriteTextFile(const std::string& path, const std::string& text) {
 
 // The tuner's request from the flags: every bad input refused here, in the
 // order the flags are usually read, before anything is written.
-Status ParseTuneRequest(const TuneFlags& f, tune::TuneRequest* req) {
+Status ParseTuneRequest(const TuneFlags& f, const std::string& throttle,
+                        tune::TuneRequest* req) {
   req->engine = f.engine;
   req->quick = f.quick;
   req->available = AvailableEngines();
@@ -130,6 +131,8 @@ Status ParseTuneRequest(const TuneFlags& f, tune::TuneRequest* req) {
                                      ": the report holds no probe results; "
                                      "run `disktune probe --json FILE` first");
     }
+    DT_RETURN_IF_ERROR(app::CheckProbeResultThrottle(
+        f.probe_result, report->environment.throttle, throttle));
     req->facts = tune::FactsFromProbes(report->probes, report->environment,
                                        "--probe-result " + f.probe_result);
   }
@@ -217,7 +220,7 @@ int RunTuneCommand(const TuneCommandOptions& opts, CommandContext& ctx) {
   tune::TuneRequest req;
   // The time budget is the command's, opening the session included.
   req.started_ns = NowNanos();
-  Status parsed = ParseTuneRequest(f, &req);
+  Status parsed = ParseTuneRequest(f, opts.common.throttle, &req);
   if (!parsed.ok()) return Fail(ctx, parsed);
   if (Status sv = CheckServiceFlag(f.service); !sv.ok()) return Fail(ctx, sv);
   Status outputs = CheckOutputs(f.engine, f.out, opts.common);
@@ -311,8 +314,8 @@ void SetupTuneCommand(CLI::App& app, CommandContext& ctx) {
                   "time budget (default: no limit but time; at least 64MiB)")
       ->type_name("SIZE");
   cmd->add_option("--probe-result", f.probe_result,
-                  "device facts from `disktune probe --json FILE` instead of "
-                  "a quick probe")
+                  "device facts from `disktune probe --json FILE`, measured "
+                  "under this run's --throttle, instead of a quick probe")
       ->type_name("FILE");
   cmd->add_option("--out", f.out,
                   "write the profile (and the engine's own forms beside it)")
