@@ -25,6 +25,39 @@ std::optional<double> StallPercent(const std::string& stats) {
   return worst;
 }
 
+// A device-bound write figure whose engine wrote another share per user
+// byte (by more than 15%) than in the in-memory calibration the model read,
+// in the direction of the miss (fewer bytes, faster): "" otherwise
+// (benchmarks/README.md, "A slow device's write amplification").
+std::string WriteAmplificationCause(const bench::BenchResult& r,
+                                    const bench::Prediction& p, double ratio) {
+  constexpr double kWriteShareMiss = 0.15;
+  const auto engine = p.inputs.find("engine");
+  if (p.bound == "cpu" || engine == p.inputs.end() ||
+      !engine->contains("measured_write_amplification") ||
+      !r.metrics.write_call_bytes || !r.metrics.user_write_bytes ||
+      *r.metrics.user_write_bytes == 0) {
+    return "";
+  }
+  const double calibrated = (*engine)["measured_write_amplification"];
+  const double here = static_cast<double>(*r.metrics.write_call_bytes) /
+                      static_cast<double>(*r.metrics.user_write_bytes);
+  if (calibrated <= 0 || std::fabs(here / calibrated - 1) <= kWriteShareMiss ||
+      (here < calibrated) != (ratio > 1)) {
+    return "";
+  }
+  std::string cause = "write amplification: the engine passed " +
+                      Fixed(here, 2) +
+                      " bytes to write calls per user byte here, " +
+                      Fixed(calibrated, 2) + " in the in-memory calibration";
+  if (here < calibrated) {
+    cause +=
+        " (on a slower device level 0 gathers more files before each "
+        "compaction, which then merges more at once)";
+  }
+  return cause;
+}
+
 }  // namespace
 
 std::string MissCause(const bench::BenchResult& r, const bench::Prediction& p,
@@ -39,6 +72,9 @@ std::string MissCause(const bench::BenchResult& r, const bench::Prediction& p,
              "% of the time (its own counters)";
     }
   }
+  if (std::string wa = WriteAmplificationCause(r, p, ratio); !wa.empty()) {
+    return wa;
+  }
   const bool device_read =
       p.bound == "read_iops" || p.bound == "read_bandwidth";
   if (device_read && ratio > 1 && r.page_cache &&
@@ -51,8 +87,8 @@ std::string MissCause(const bench::BenchResult& r, const bench::Prediction& p,
   }
   if (device_read && ratio > 1) {
     return "page cache: reads found blocks already cached (readahead or "
-           "memory-mapped read-around; the model counts one 4 KiB read per "
-           "first touch of a block)";
+           "memory-mapped read-around; the model counts one device read per "
+           "first touch of what a miss brings in)";
   }
   if (!calibrated_cpu.empty() && !system.cpu_model.empty() &&
       calibrated_cpu != system.cpu_model) {

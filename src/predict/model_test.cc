@@ -461,5 +461,32 @@ TEST(Attach, RatioAndCause) {
             std::string::npos);
 }
 
+// A write figure bound by the device names the engine's own write share
+// when it differs from the calibration's in the direction of the miss.
+TEST(Attach, AWriteShareOtherThanInMemoryIsTheCause) {
+  bench::BenchResult r = Result("fillrandom", 150000);
+  r.metrics.user_write_bytes = 116'000'000;
+  r.metrics.write_call_bytes = 352'000'000;  // 3.03 per user byte
+  bench::Prediction p;
+  p.ops_per_sec = 100000;
+  p.bound = "write_bandwidth";
+  p.measured_over_predicted = 1.5;
+  p.inputs["engine"]["measured_write_amplification"] = 4.2;
+  const std::string cause = MissCause(r, p, "", SystemInfo{});
+  EXPECT_NE(cause.find("write amplification: the engine passed 3.03 bytes"),
+            std::string::npos)
+      << cause;
+  EXPECT_NE(cause.find("4.20 in the in-memory calibration"), std::string::npos);
+  // The other direction does not explain a figure faster than predicted.
+  p.inputs["engine"]["measured_write_amplification"] = 2.5;
+  EXPECT_EQ(MissCause(r, p, "", SystemInfo{}).find("write amplification"),
+            std::string::npos);
+  // Nor does a CPU-bound figure.
+  p.inputs["engine"]["measured_write_amplification"] = 4.2;
+  p.bound = "cpu";
+  EXPECT_EQ(MissCause(r, p, "", SystemInfo{}).find("write amplification"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace disktune::predict
