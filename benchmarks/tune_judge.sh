@@ -38,6 +38,12 @@
 #    class per run, db_bench in its cgroup and scratch directory (the
 #    relative --db is inside it), its syncs held to the class's floor.
 #
+# 5. --against FILE.json: the baseline side of every pair runs that profile
+#    (leveldb: `bench --profile FILE.json`; rocksdb: db_bench with
+#    FILE.rocksdb.ini and its cache) in place of the defaults, so a profile
+#    tuned on one class meets the one tuned on another, interleaved on the
+#    same class.
+#
 # Output: DIR/judge.tsv (one line per run, with its class) and a summary
 # per class on stdout.
 #
@@ -46,6 +52,8 @@
 #          [--time-budget 4m] [--pairs 5] [--tunes 1] [--num 1000000]
 #          [--class native[,hdd,cloud]]
 #          [--dir DIR] [--profile FILE.json (judge this profile, no tune)]
+#          [--against FILE.json (the baseline side runs this profile in
+#           place of the defaults: two profiles head to head)]
 #   DISKTUNE=path/to/disktune (default: build/disktune)
 set -euo pipefail
 
@@ -60,6 +68,7 @@ tunes=1
 num=1000000
 dir=""
 given_profile=""
+against=""
 classes=native
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -73,7 +82,8 @@ while [ $# -gt 0 ]; do
     --dir) dir=$2; shift 2 ;;
     --profile) given_profile=$2; shift 2 ;;
     --class) classes=$2; shift 2 ;;
-    -h|--help) sed -n '2,49p' "$0"; exit 0 ;;
+    --against) against=$2; shift 2 ;;
+    -h|--help) sed -n '2,57p' "$0"; exit 0 ;;
     *) echo "tune_judge.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -92,6 +102,10 @@ if [ "$engine" = rocksdb ] && ! command -v db_bench >/dev/null; then
   exit 2
 fi
 command -v jq >/dev/null || { echo "tune_judge.sh: needs jq" >&2; exit 2; }
+if [ -n "$against" ] && [ ! -f "$against" ]; then
+  echo "tune_judge.sh: --against $against: no such profile" >&2
+  exit 2
+fi
 for class in ${classes//,/ }; do
   case "$class" in
     native) ;;
@@ -188,7 +202,10 @@ run_db_bench() {  # which(defaults|tuned) ini profile
     --key_size=16 --value_size=100 --compression_ratio=0.5
     --threads=1 --seed=1 --histogram=0)
   local out
-  if [ "$which" = defaults ]; then
+  if [ "$which" = defaults ] && [ -n "$against" ]; then
+    ini=${against%.json}.rocksdb.ini profile=$against
+  fi
+  if [ "$which" = defaults ] && [ -z "$against" ]; then
     out=$(db_bench_in_class "${common[@]}" --cache_size="$default_cache" \
       --write_buffer_size="$wb" --max_write_buffer_number=2 2>&1)
   else
@@ -222,14 +239,18 @@ throttle_args() {
 }
 
 run_bench() {  # which(defaults|tuned) profile
-  local which=$1 profile=$2 out="$dir/bench-$which.json"
+  local which=$1 profile=$2
+  local out="$dir/bench-$which.json"
   rm -f "$out"
   settle
   # shellcheck disable=SC2207
   local common=(--num "$num" --reads "$num" --key-size 16 --value-size 100
     --compression-ratio 0.5 --dir "$dir" --json "$out" $(throttle_args))
   local scen=(--scenario "$steps")
-  if [ "$which" = defaults ]; then
+  if [ "$which" = defaults ] && [ -n "$against" ]; then
+    profile=$against
+  fi
+  if [ "$which" = defaults ] && [ -z "$against" ]; then
     "$disktune" bench --engine leveldb "${scen[@]}" "${common[@]}" \
       --cache-size "$((default_cache / 1024))KiB" > "$dir/last-$which.log" 2>&1 ||
       true
@@ -260,7 +281,8 @@ EOF
 tsv="$dir/judge.tsv"
 echo -e "class\ttune\tpair\torder\tdefaults_ops\ttuned_ops\tratio" > "$tsv"
 echo "tune_judge: $engine $workload, budget $budget, $num keys, $pairs pairs;" \
-  "classes $classes; dir $dir; $(uptime)"
+  "classes $classes; dir $dir; baseline ${against:-the defaults};" \
+  "$(uptime)"
 declare -A class_summary=()
 for class in ${classes//,/ }; do
  for k in $(seq 1 "$tunes"); do
