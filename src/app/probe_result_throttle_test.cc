@@ -33,8 +33,11 @@ TEST(ProbeResultThrottle, AnotherDiskIsRefusedInOneLine) {
       {std::nullopt, "hdd",
        "measured without --throttle, and this run is "
        "under --throttle hdd"},
-      {MeasuredUnder("hdd"), "", "measured under --throttle hdd"},
-      {MeasuredUnder("hdd"), "cloud", "this run is under --throttle cloud"},
+      {MeasuredUnder("hdd"), "",
+       "measured under the hdd class (150 IOPS read/write"},
+      {MeasuredUnder("riops=200"), "", "measured under the limits (200 IOPS"},
+      {MeasuredUnder("hdd"), "cloud",
+       "this run is under --throttle cloud (3000 IOPS"},
       {MeasuredUnder("hdd"), "hdd,sync=none", "under --throttle hdd,sync=none"},
   };
   for (const Case& c : cases) {
@@ -43,6 +46,10 @@ TEST(ProbeResultThrottle, AnotherDiskIsRefusedInOneLine) {
     EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
     EXPECT_NE(s.message().find(c.says), std::string::npos) << s.message();
     EXPECT_NE(s.message().find("--probe-result p.json"), std::string::npos);
+    const std::string probe = c.throttle.empty()
+                                  ? "`disktune probe --json FILE`"
+                                  : "`disktune probe --throttle " + c.throttle;
+    EXPECT_NE(s.message().find(probe), std::string::npos) << s.message();
     EXPECT_EQ(s.message().find('\n'), std::string::npos) << s.message();
   }
 }

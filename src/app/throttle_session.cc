@@ -72,18 +72,25 @@ Status CheckProbeResultThrottle(const std::string& path,
       measured->spec.sync_floor_ns == planned->sync_floor_ns) {
     return Status::OK();
   }
-  const std::string was = measured ? "under --throttle " +
-                                         measured->spec.class_name + " (" +
-                                         DescribeThrottle(measured->spec) + ")"
-                                   : "without --throttle";
-  const std::string now = planned ? "under --throttle " + throttle + " (" +
-                                        DescribeThrottle(*planned) + ")"
-                                  : "without --throttle";
+  std::string was = "without --throttle";
+  if (measured) {
+    const ThrottleSpec& m = measured->spec;
+    was = "under " +
+          (m.class_name == "custom" ? "the limits"
+                                    : "the " + m.class_name + " class") +
+          " (" + DescribeThrottle(m) + ")";
+  }
+  std::string now = "without --throttle";
+  std::string probe = "`disktune probe --json FILE`";
+  if (planned) {
+    now = "under --throttle " + throttle + " (" + DescribeThrottle(*planned) +
+          ")";
+    probe = "`disktune probe --throttle " + throttle + " --json FILE`";
+  }
   return Status::InvalidArgument(
       "--probe-result " + path + " was measured " + was + ", and this run is " +
-      now +
-      ": its figures describe another disk; probe with this run's "
-      "--throttle (`disktune probe --json FILE`), or leave --probe-result out");
+      now + ": its figures describe another disk; measure this one with " +
+      probe + ", or leave --probe-result out");
 }
 
 Result<std::unique_ptr<ThrottleSession>> ThrottleSession::Start(
