@@ -52,7 +52,7 @@ TEST(ColdReadUnit, FirstTouchesFollowASimulationOfBlockReads) {
   const double on_disk = (16 + 100 * 0.5) / 116.0;
   for (uint64_t block : {2048u, 4096u, 8192u, 16384u, 32768u}) {
     LsmShape shape;
-    shape.cold_read_block_bytes = block;
+    shape.block_bytes = block;
     const double u = ColdReadUnitBytes(w, shape, DiskFigures{});
     const double units = kFileBytes / u;
     for (uint64_t lookups : {3000u, 10000u, 30000u, 400000u}) {

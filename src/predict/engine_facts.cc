@@ -34,7 +34,7 @@ std::optional<LsmShape> ShapeFor(
     // Table files are mapped (PosixEnv's mmap limit: 1000 files on 64-bit):
     // a fault reads the kernel's read-around window, the device's
     // read_ahead_kb, and a scan its readahead (model.h, cold reads).
-    s.cold_read_block_bytes = 0;
+    s.mapped_tables = true;
     s.scan_read_bytes = 0;
     // One compaction thread fdatasyncs each output file before starting the
     // next (FinishCompactionOutputFile in db_impl.cc).
@@ -50,12 +50,13 @@ std::optional<LsmShape> ShapeFor(
     s.level1_bytes = 256u << 20;       // max_bytes_for_level_base default
     s.fanout = 10;                     // max_bytes_for_level_multiplier
     s.block_bytes = 4096;              // BlockBasedTableOptions::block_size
+    // A cold miss preads one block: advise_random_on_open turns readahead
+    // off (mapped_tables stays false).
     // Flushes and compactions (and their syncs) run in background jobs.
     s.syncs_table_files = false;
     Read(settings, "rocksdb.write_buffer_size", &s.write_buffer_bytes);
     Read(settings, "rocksdb.target_file_size_base", &s.table_file_bytes);
     Read(settings, "rocksdb.max_bytes_for_level_base", &s.level1_bytes);
-    s.cold_read_block_bytes = s.block_bytes;  // pread of one block
     // An iterator's automatic readahead grows to max_auto_readahead_size
     // (BlockBasedTableOptions, 256 KiB by default).
     s.scan_read_bytes = 256u << 10;

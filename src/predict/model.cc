@@ -192,9 +192,9 @@ double StreamBps(double bandwidth, double iops_limit, double request_bytes) {
 
 double ColdReadUnitBytes(const Workload& w, const LsmShape& shape,
                          const DiskFigures& d) {
-  if (shape.cold_read_block_bytes > 0) {
+  if (!shape.mapped_tables) {
     constexpr double kPage = 4096;
-    const double block = static_cast<double>(shape.cold_read_block_bytes) *
+    const double block = static_cast<double>(shape.block_bytes) *
                          TableEntryBytes(w) /
                          static_cast<double>(w.key_bytes + w.value_bytes);
     return std::max(kPage + block / 2, block);

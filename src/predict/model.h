@@ -157,10 +157,10 @@ struct LsmShape {
   uint64_t level1_bytes = 0;
   double fanout = 10;
   uint64_t block_bytes = 4096;
-  // A cold read miss preads one block of this many bytes before compression
-  // (c and u above); 0: the tables are mapped, and a miss faults in the
-  // device's readahead window, capped at the table file.
-  uint64_t cold_read_block_bytes = 4096;
+  // The tables are mapped: a cold miss faults in the device's readahead
+  // window, capped at the table file. Otherwise a miss preads one block of
+  // block_bytes before compression (c and u above).
+  bool mapped_tables = false;
   // The largest read a cold scan issues (s_r above); 0: the device's
   // readahead window.
   uint64_t scan_read_bytes = 0;

@@ -21,12 +21,7 @@ std::optional<predict::LsmShape> ShapeOf(const EngineModel& m,
   if (!s) return std::nullopt;
   if (c.write_buffer_bytes()) s->write_buffer_bytes = c.write_buffer_bytes();
   if (c.max_file_bytes()) s->table_file_bytes = c.max_file_bytes();
-  if (c.block_size_bytes()) {
-    if (s->cold_read_block_bytes == s->block_bytes) {
-      s->cold_read_block_bytes = c.block_size_bytes();
-    }
-    s->block_bytes = c.block_size_bytes();
-  }
+  if (c.block_size_bytes()) s->block_bytes = c.block_size_bytes();
   if (auto l1 = c.Get(KnobId::kMaxBytesForLevelBase); l1 && *l1 > 0) {
     s->level1_bytes = static_cast<uint64_t>(*l1);
   }
