@@ -161,7 +161,9 @@ FsyncLimits LimitsForPoint(const FsyncPoint& p, FsyncLimits l) {
 
 FsyncLimits FsyncLimitsFor(const ProbeConfig& c) {
   FsyncLimits l;
-  l.duration_ns = std::max<uint64_t>(c.duration_ns / 4, 1000000);
+  l.duration_ns = c.fsync_duration_ns > 0
+                      ? c.fsync_duration_ns
+                      : std::max<uint64_t>(c.duration_ns / 4, 1000000);
   l.warmup_ns = c.warmup_ns / 5;
   l.max_ns = 4 * l.duration_ns;
   // Enough syncs for the p99 a gate reads (MinSamplesForQuantile: 1,000);

@@ -47,9 +47,10 @@ std::vector<FsyncPoint> FsyncFamily(const ProbeConfig& config,
                                     const std::string& prefix);
 // pg_test_fsync's comparisons (none when the family is narrowed by a flag).
 std::vector<FsyncPoint> PgComparisonPoints(const ProbeConfig& config);
-// Per-point limits: a quarter of --duration measured after a fifth of
-// --warmup (there are ~3x more points than in the block probes), at least 50
-// operations unless that takes 4x as long.
+// Per-point limits: a quarter of --duration (or --fsync-duration, when
+// given) measured after a fifth of --warmup (there are ~3x more points than
+// in the block probes), at least 1,000 operations unless that takes 4x as
+// long.
 FsyncLimits FsyncLimitsFor(const ProbeConfig& config);
 // etcd's disk check (fio --fdatasync=1 --size=22m --bs=2300) issues 22 MiB /
 // 2300 B syncs; the 2300 B fdatasync prealloc and append points issue at

@@ -213,6 +213,22 @@ TEST(FsyncFamilyTest, PlanKnowsTheCapsAndTheSyncCost) {
   }
 }
 
+// --fsync-duration sets the fsync points' own time, and their cap at 4x it;
+// without it they take a quarter of --duration.
+TEST(FsyncFamilyTest, FsyncDurationSetsThePointsOwnTime) {
+  ProbeConfig c = ProbeConfig::Defaults(true);
+  c.duration_ns = 500'000'000;
+  FsyncLimits l = FsyncLimitsFor(c);
+  EXPECT_EQ(l.duration_ns, 125'000'000u);
+  EXPECT_EQ(l.max_ns, 500'000'000u);
+  c.fsync_duration_ns = 2'000'000'000;
+  l = FsyncLimitsFor(c);
+  EXPECT_EQ(l.duration_ns, 2'000'000'000u);
+  EXPECT_EQ(l.max_ns, 8'000'000'000u);
+  EXPECT_EQ(l.min_ops, 1000u);
+  EXPECT_EQ(nlohmann::json(c).at("fsync_duration_ns"), 2'000'000'000u);
+}
+
 // A class with a sync floor leaves the sync cost to the run's calibration,
 // on the floored device: the IOPS limit alone would not say it.
 TEST(FsyncFamilyTest, AFlooredClassCalibratesItsSyncs) {

@@ -58,6 +58,7 @@ void to_json(nlohmann::json& j, const ProbeConfig& c) {
   if (!c.fsync_methods.empty()) j["fsync_methods"] = c.fsync_methods;
   if (!c.fsync_sizes.empty()) j["fsync_sizes"] = c.fsync_sizes;
   if (!c.fsync_modes.empty()) j["fsync_modes"] = c.fsync_modes;
+  if (c.fsync_duration_ns > 0) j["fsync_duration_ns"] = c.fsync_duration_ns;
 }
 
 void ProbeContext::StartPoint(const std::string& name, int index_in_probe) {

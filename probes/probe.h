@@ -53,6 +53,9 @@ struct ProbeConfig {
   std::vector<std::string> fsync_methods;
   std::vector<uint64_t> fsync_sizes;
   std::vector<std::string> fsync_modes;
+  // durability: measured time per fsync point (0: a quarter of duration_ns;
+  // FsyncLimitsFor in fsync_probe.h).
+  uint64_t fsync_duration_ns = 0;
   // For the progress estimate only (not echoed): what one I/O of a sync is
   // expected to cost, in ns (0: RunProbes calibrates it), and the write
   // bandwidth the test file fills at (0: learnt as it fills). A throttled run

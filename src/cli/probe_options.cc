@@ -54,6 +54,11 @@ void AddDurabilityFlags(CLI::App* cmd, ProbeFlags* f) {
                   "fallocate() reserved, as etcd's WAL)")
       ->delimiter(',')
       ->type_name("MODE[,MODE]");
+  cmd->add_option("--fsync-duration", f->fsync_duration,
+                  "fsync probe: measured time per point (default a quarter "
+                  "of --duration); a point stops once it also has 1,000 "
+                  "syncs, or at 4x this whatever the count")
+      ->type_name("DURATION");
 }
 
 Status ApplyDurabilityFlags(const ProbeFlags& f, ProbeConfig* c) {
@@ -103,13 +108,24 @@ Status ApplyDurabilityFlags(const ProbeFlags& f, ProbeConfig* c) {
     }
     c->fsync_modes.push_back(m);
   }
+  if (!f.fsync_duration.empty()) {
+    Result<uint64_t> v =
+        ParseDurationFlag("--fsync-duration", f.fsync_duration, "2s");
+    if (!v.ok()) return v.status();
+    if (*v < 1000000 || *v > 60'000'000'000ull) {
+      return Status::InvalidArgument(
+          "--fsync-duration: " + f.fsync_duration +
+          " is out of range 1ms..60s; e.g. --fsync-duration 2s");
+    }
+    c->fsync_duration_ns = *v;
+  }
   if (f.kernel_cache_switch && !f.write_cache_ab) {
     return Status::InvalidArgument(
         "--kernel-cache-switch only applies with --write-cache-ab; add "
         "--write-cache-ab");
   }
   bool narrowed = !f.fsync_methods.empty() || !f.fsync_sizes.empty() ||
-                  !f.fsync_modes.empty();
+                  !f.fsync_modes.empty() || !f.fsync_duration.empty();
   if ((f.write_cache_ab || !f.fs_matrix.empty() || narrowed) &&
       !f.probes.empty() &&
       std::find(f.probes.begin(), f.probes.end(), "fsync") == f.probes.end()) {

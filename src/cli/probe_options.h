@@ -30,6 +30,7 @@ struct ProbeFlags {
   std::vector<std::string> fsync_methods;
   std::vector<std::string> fsync_sizes;
   std::vector<std::string> fsync_modes;
+  std::string fsync_duration;
 };
 
 void AddProbeFlags(CLI::App* cmd, ProbeFlags* flags);

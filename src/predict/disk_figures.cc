@@ -109,13 +109,25 @@ void CapToThrottle(const ThrottleLimits& l, DiskFigures* d) {
 }
 
 std::vector<std::string> ModelProbeArgs() {
-  return {
-      "--quick",        "--probes",      "seq_read,rand_read,seq_write,fsync",
-      "--queue-depths", "1,32",          "--fsync-methods",
-      "fdatasync",      "--fsync-sizes", "512,2MiB",
-      "--fsync-modes",  "append",        "--file-size",
-      "64MiB",          "--duration",    "500ms",
-      "--warmup",       "100ms"};
+  return {"--quick",
+          "--probes",
+          "seq_read,rand_read,seq_write,fsync",
+          "--queue-depths",
+          "1,32",
+          "--fsync-methods",
+          "fdatasync",
+          "--fsync-sizes",
+          "512,2MiB",
+          "--fsync-modes",
+          "append",
+          "--fsync-duration",
+          std::to_string(kSyncPointNs / 1000000) + "ms",
+          "--file-size",
+          "64MiB",
+          "--duration",
+          "500ms",
+          "--warmup",
+          "100ms"};
 }
 
 std::string ModelProbeCommand() {

@@ -50,6 +50,12 @@ Result<DiskFigures> DiskFiguresFromRun(
 // fdatasync append the run measured.
 inline constexpr uint64_t kTableSyncBytes = 2u << 20;
 
+// How long the sync points run (`--fsync-duration`; at least 1,000 syncs
+// within 4x it): one sync in a hundred can take many times the median, and
+// the mean the model reads needs tens of those counted (benchmarks/README.md,
+// Prediction design records: Syncs on the cloud class).
+inline constexpr uint64_t kSyncPointNs = 2'000'000'000;
+
 // The `disktune probe` arguments that measure exactly these points in a few
 // seconds (bench runs them when it has no probe result).
 std::vector<std::string> ModelProbeArgs();

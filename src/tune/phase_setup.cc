@@ -40,7 +40,8 @@ uint64_t FdLimit() {
 }
 
 // A quick probe of only what the rules read: 4 KiB random reads at queue
-// depth 1, sequential writes, and 4 KiB appending fdatasync.
+// depth 1, sequential writes, and 4 KiB appending fdatasync (as long as
+// bench's sync point).
 Status ProbeDevice(const ScratchDir& scratch,
                    const std::optional<Environment>& given,
                    ProgressSink* progress, SetupOutcome* out) {
@@ -54,6 +55,7 @@ Status ProbeDevice(const ScratchDir& scratch,
   config.fsync_methods = {"fdatasync"};
   config.fsync_sizes = {4096, predict::kTableSyncBytes};
   config.fsync_modes = {"append"};
+  config.fsync_duration_ns = predict::kSyncPointNs;
   config.buffered = true;  // measure something even where O_DIRECT is refused
   auto probes = SelectProbes({"seq_read", "rand_read", "seq_write", "fsync"});
   if (!probes.ok()) return probes.status();
