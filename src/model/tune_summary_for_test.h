@@ -94,7 +94,8 @@ inline TuneSummary FullTuneSummary() {
                             {"preferred", "defaults"},
                             {"scale", 0.25},
                             {"gain", GainFigureToJson(AGain())},
-                            {"leader_won", false}},
+                            {"leader_won", false},
+                            {"preferred_for", "rules"}},
       .winner = "wb 64 MiB",
       .winner_engine_options =
           nlohmann::json{{"write_buffer_bytes", 64 << 20}}};

@@ -220,15 +220,23 @@ void ChooseWinner(const TuneConfig& baseline, SearchPhaseResult* out) {
   out->winner = out->candidates[out->search.winner];
   if (out->search.tie) {
     const HeadToHead& h = *out->search.tie;
+    const std::string partner =
+        h.leaner ? "a candidate near it with less memtable memory"
+                 : "the rules' preferred candidate near it";
+    const std::string level =
+        h.leaner ? "not significant, so the leaner one wins: the same "
+                   "throughput for less memory"
+        : h.leader_leaner
+            ? "not significant, and the leader holds less memtable memory: "
+              "it stands"
+            : "not significant, so the rules' preference decides";
     out->notes.push_back(
         "the last rung's leader (" + ConfigText(out->candidates[h.leader]) +
-        ") against the rules' preferred candidate near it (" +
+        ") against " + partner + " (" +
         ConfigText(out->candidates[h.preferred]) + "), " +
         std::to_string(h.gain.repeats) + " pairs at scale " +
         Fixed(h.scale, 3) + ": " + GainText(h.gain) + "; " +
-        (h.gain.significant() ? std::string("the leader stands")
-                              : std::string("not significant, so the rules' "
-                                            "preference decides")));
+        (h.gain.significant() ? std::string("the leader stands") : level));
   }
   if (SameKnobs(out->winner, baseline)) {
     // The defaults ranked first. Verify the best alternative against them
@@ -296,6 +304,11 @@ Result<SearchPhaseResult> Search(const TuneContext& ctx, CostModel cost) {
   sb.max_scale = s_search;
   sb.min_scale = plan.search_min_scale;
   sb.tie_rounds = kSearchTieRounds;
+  const EngineModel& model = ctx.run.model;
+  sb.memtable_bytes = [&model](const TuneConfig& c) {
+    return static_cast<uint64_t>(WriteBuffersHeld(model, c)) *
+           c.write_buffer_bytes();
+  };
   // The tie's rounds come out of the time the verification's minimum (the
   // knob check's rounds and the A/B's pairs, at their planned scales, as
   // the cost model now prices them) leaves.

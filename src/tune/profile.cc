@@ -191,7 +191,8 @@ const Shape& SearchShape() {
                                            {"preferred", &kStr},
                                            {"scale", &kNum},
                                            {"gain", &GainShape()},
-                                           {"leader_won", &kBool}});
+                                           {"leader_won", &kBool},
+                                           {"preferred_for", &kStr}});
   static const Shape kSearch =
       Shape::Object({{"method", &kStr},
                      {"eta", &kInt},

@@ -162,11 +162,39 @@ size_t PreferredWithinNoise(const Rung& rung, double best_ops) {
   return pos;
 }
 
-// The last rung's leader against its most preferred candidate within the
-// noise:
+// The position in `rung` of the candidate within the noise of its leader
+// (at `lead_pos`) that holds the least memtable memory, when that is less
+// than the leader's (ties: the more preferred); npos when there is none or
+// `budget` does not compare memory.
+size_t LeanerWithinNoise(const Rung& rung, size_t lead_pos,
+                         const std::vector<TuneConfig>& candidates,
+                         const SearchBudget& budget) {
+  if (!budget.memtable_bytes) return std::string::npos;
+  const double best_ops = rung.ops_per_sec[lead_pos];
+  uint64_t least = budget.memtable_bytes(candidates[rung.candidates[lead_pos]]);
+  size_t pos = std::string::npos;
+  for (size_t i = 0; i < rung.candidates.size(); i++) {
+    if (i == lead_pos || rung.candidates[i] == 0 || rung.ops_per_sec[i] <= 0 ||
+        rung.ops_per_sec[i] < kWithinNoise * best_ops) {
+      continue;
+    }
+    const uint64_t bytes =
+        budget.memtable_bytes(candidates[rung.candidates[i]]);
+    if (bytes < least || (pos != std::string::npos && bytes == least &&
+                          rung.candidates[i] < rung.candidates[pos])) {
+      least = bytes;
+      pos = i;
+    }
+  }
+  return pos;
+}
+
+// The last rung's leader against a partner within the noise: the leanest
+// candidate (LeanerWithinNoise), else the rules' most preferred one:
 // budget.tie_rounds more rounds of both, side by side, in alternating
-// order; the leader stays the winner only if the interval of its gain lies
-// above 1. Sets out->tie and, on a tie, out->winner.
+// order; the leader stays the winner if the interval of its gain lies above
+// 1, or if it holds less memtable memory than its partner. Sets out->tie
+// and, on a tie, out->winner.
 Status BreakTie(const std::vector<TuneConfig>& candidates,
                 const SearchBudget& budget, uint64_t start, CostModel* cost,
                 const TrialFn& trial, const std::function<uint64_t()>& now_ns,
@@ -178,13 +206,17 @@ Status BreakTie(const std::vector<TuneConfig>& candidates,
     if (last.ops_per_sec[i] > last.ops_per_sec[lead_pos]) lead_pos = i;
   }
   if (last.ops_per_sec[lead_pos] <= 0) return Status::OK();
+  const size_t lean_pos = LeanerWithinNoise(last, lead_pos, candidates, budget);
   const size_t pref_pos =
-      PreferredWithinNoise(last, last.ops_per_sec[lead_pos]);
-  // The leader is the rules' choice already, or nothing the rules prefer
-  // comes near it (the reference the caller verifies against anyway does not
-  // count): nothing to break.
+      lean_pos != std::string::npos
+          ? lean_pos
+          : PreferredWithinNoise(last, last.ops_per_sec[lead_pos]);
+  // Nothing leaner comes near the leader, and the leader is the rules'
+  // choice already or nothing the rules prefer comes near it (the reference
+  // the caller verifies against anyway does not count): nothing to break.
   if (pref_pos == std::string::npos ||
-      last.candidates[pref_pos] >= last.candidates[lead_pos]) {
+      (lean_pos == std::string::npos &&
+       last.candidates[pref_pos] >= last.candidates[lead_pos])) {
     return Status::OK();
   }
   const size_t lead = last.candidates[lead_pos];
@@ -196,13 +228,17 @@ Status BreakTie(const std::vector<TuneConfig>& candidates,
                                 static_cast<double>(now_ns() - start);
   if (round_ns * budget.tie_rounds > left) {
     out->notes.push_back(
-        "time ran short: the last rung's leader was not run again against "
-        "the rules' more preferred candidate");
+        std::string("time ran short: the last rung's leader was not run "
+                    "again against ") +
+        (lean_pos != std::string::npos
+             ? "a candidate near it that holds less memtable memory"
+             : "the rules' more preferred candidate"));
     return Status::OK();
   }
   HeadToHead h;
   h.leader = lead;
   h.preferred = second;
+  h.leaner = lean_pos != std::string::npos;
   h.scale = last.scale;
   std::vector<double> leader_ops = {last.ops_per_sec[lead_pos]};
   std::vector<double> preferred_ops = {last.ops_per_sec[pref_pos]};
@@ -227,7 +263,11 @@ Status BreakTie(const std::vector<TuneConfig>& candidates,
     preferred_ops.push_back(ops[1]);
   }
   h.gain = PairedGain(leader_ops, preferred_ops);
-  if (!h.gain.significant()) out->winner = second;
+  // Level: the leaner of the two, else the rules' choice.
+  h.leader_leaner =
+      budget.memtable_bytes && budget.memtable_bytes(candidates[lead]) <
+                                   budget.memtable_bytes(candidates[second]);
+  if (!h.gain.significant() && !h.leader_leaner) out->winner = second;
   out->tie = std::move(h);
   return Status::OK();
 }

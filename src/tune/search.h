@@ -92,6 +92,17 @@ struct SearchBudget {
   // them.
   int tie_rounds = 0;
   std::function<double()> tie_left_ns;
+  // The memtable memory a candidate holds (write buffers x how many the
+  // engine keeps; unset: not compared). When set, the leader's partner in
+  // the tie rounds is the candidate within the noise of it that holds the
+  // least memtable memory, if that is less than the leader's: the leader
+  // then stands only if it is significantly faster, and a level result goes
+  // to the leaner one (the same throughput for less memory; benchmarks/
+  // README.md, Tuner design records: The leaner of two level candidates).
+  // Otherwise the partner is the rules' preferred, as above, and a level
+  // result goes to whichever of the two holds less memtable memory (the
+  // rules' choice when they hold the same).
+  std::function<uint64_t(const TuneConfig&)> memtable_bytes;
 };
 
 struct Rung {
@@ -105,7 +116,13 @@ struct Rung {
 // noise of it.
 struct HeadToHead {
   size_t leader = 0;     // index into the candidate list
-  size_t preferred = 0;  // ranked earlier by the rules
+  size_t preferred = 0;  // ranked earlier by the rules, or leaner
+  // `preferred` holds less memtable memory than the leader (the partner
+  // SearchBudget::memtable_bytes picks), rather than the rules' choice.
+  bool leaner = false;
+  // The leader holds less memtable memory than `preferred` (the rules'
+  // choice): a level result leaves it the winner.
+  bool leader_leaner = false;
   double scale = 0;
   // Leader over preferred, paired round by round (the rung's trials are
   // the first pair); the leader stands when it is significant.

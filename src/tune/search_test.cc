@@ -181,6 +181,72 @@ TEST(SearchTest, ALeaderThatWinsEveryRoundStands) {
   EXPECT_EQ(out->winner, 2u);
 }
 
+// The rules prefer a 3 MiB buffer (index 1) to a 2 MiB one (index 2); the
+// 3 MiB one leads, the 2 MiB one within the noise of it. Comparing memory,
+// the leader runs again against the leaner, which wins a level result; a
+// leader significantly faster stands; without the comparison, no rounds.
+TEST(SearchTest, ALevelLeaderYieldsToALeanerCandidate) {
+  std::vector<TuneConfig> cands(3);
+  const uint64_t mib[3] = {1, 3, 2};
+  for (int i = 0; i < 3; i++) {
+    cands[i].Set(KnobId::kWriteBufferBytes, mib[i] * kMiB);
+  }
+  auto run = [&](ScriptedTrials* fake, bool memory) {
+    SearchBudget b;
+    b.budget_ns = 1ull << 40;
+    b.tie_rounds = 2;
+    if (memory) {
+      b.memtable_bytes = [](const TuneConfig& c) {
+        return 2 * c.write_buffer_bytes();
+      };
+    }
+    CostModel cost(1000, 0);
+    return SuccessiveHalving(cands, b, &cost, fake->Fn(),
+                             [fake] { return fake->clock_ns; });
+  };
+  // ScriptedTrials keys scores by write buffer MiB - 1.
+  ScriptedTrials level;
+  level.scores = {{0, {500}}, {2, {1050, 1000, 1010}}, {1, {1000, 1020, 990}}};
+  auto out = run(&level, true);
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE(out->tie.has_value());
+  EXPECT_EQ(out->tie->leader, 1u);
+  EXPECT_EQ(out->tie->preferred, 2u);
+  EXPECT_TRUE(out->tie->leaner);
+  EXPECT_FALSE(out->tie->gain.significant());
+  EXPECT_EQ(out->winner, 2u);
+
+  ScriptedTrials faster;
+  faster.scores = {{0, {500}}, {2, {1150, 1160, 1150}}, {1, {1000, 1010, 990}}};
+  out = run(&faster, true);
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE(out->tie.has_value());
+  EXPECT_TRUE(out->tie->gain.significant());
+  EXPECT_EQ(out->winner, 1u);
+
+  ScriptedTrials plain;
+  plain.scores = level.scores;
+  out = run(&plain, false);
+  ASSERT_TRUE(out.ok());
+  EXPECT_FALSE(out->tie.has_value());
+  EXPECT_EQ(out->winner, 1u);
+
+  // The leaner one leads, the rules' choice level with it: the leader
+  // stands (before, the rules' choice took a level result).
+  ScriptedTrials lean_leads;
+  lean_leads.scores = {
+      {0, {500}}, {2, {1000, 1020, 990}}, {1, {1050, 1000, 1010}}};
+  out = run(&lean_leads, true);
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE(out->tie.has_value());
+  EXPECT_EQ(out->tie->leader, 2u);
+  EXPECT_EQ(out->tie->preferred, 1u);
+  EXPECT_FALSE(out->tie->leaner);
+  EXPECT_TRUE(out->tie->leader_leaner);
+  EXPECT_FALSE(out->tie->gain.significant());
+  EXPECT_EQ(out->winner, 2u);
+}
+
 // No tie rounds when the rules' choice leads, when the reference (index 0,
 // which the caller's A/B compares anyway) is second, or when the rules'
 // choice is far behind the leader (the noise of single trials does not
