@@ -80,7 +80,8 @@ struct SearchBudget {
   // most preferred of the candidates within the noise of it (0 = none; at
   // least 0.8 of its score): the two run side by side, and the leader wins
   // only if its gain over the other is significant; a tie goes to the more
-  // preferred, the rules' choice. Single trials at one scale cannot rank
+  // preferred, the rules' choice (with memtable_bytes set: to the leaner,
+  // below). Single trials at one scale cannot rank
   // configurations a few percent apart (LevelDB, 8 vs 16 MiB write buffers
   // at 0.8 of the write-heavy size: 8/16 = 1.17, 0.87, 0.98 in three
   // interleaved pairs; at full size 16 MiB led every pair), so every rung
