@@ -47,8 +47,7 @@ CopyFidelity FidelityOf(const EngineModel& m, const DataShape& whole,
                         const TuneConfig& trial, double scale) {
   CopyFidelity f;
   f.scale = scale;
-  const uint64_t memtables = static_cast<uint64_t>(WriteBuffersHeld(m, full)) *
-                             full.write_buffer_bytes();
+  const uint64_t memtables = MemtableBytes(m, full);
   f.data_bytes = EstimateDbBytes(copy, trial);
   f.memory_bytes = memtables + trial.cache_bytes();
   const uint64_t full_data = EstimateDbBytes(whole, full);

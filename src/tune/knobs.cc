@@ -235,12 +235,15 @@ int WriteBuffersHeld(const EngineModel& m, const TuneConfig& c) {
       c.Get(KnobId::kMaxWriteBufferNumber).value_or(m.write_buffers));
 }
 
+uint64_t MemtableBytes(const EngineModel& m, const TuneConfig& c) {
+  return static_cast<uint64_t>(WriteBuffersHeld(m, c)) * c.write_buffer_bytes();
+}
+
 Result<MemorySplit> SplitBudget(const EngineModel& m, uint64_t budget_bytes,
                                 const DataShape& shape, const TuneConfig& c,
                                 std::optional<uint64_t> cache_cap_bytes) {
   MemorySplit s;
-  s.write_buffers_bytes =
-      static_cast<uint64_t>(WriteBuffersHeld(m, c)) * c.write_buffer_bytes();
+  s.write_buffers_bytes = MemtableBytes(m, c);
   s.table_memory_bytes = EstimateTableMemoryBytes(shape, c);
   uint64_t fixed = s.write_buffers_bytes + s.table_memory_bytes;
   if (fixed + kMinCacheBytes > budget_bytes) {

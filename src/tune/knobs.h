@@ -168,6 +168,9 @@ const EngineModel& ModelFor(std::string_view id);
 // Memtables `c` lets the engine hold at once: RocksDB's
 // max_write_buffer_number when c sets it, else the model's.
 int WriteBuffersHeld(const EngineModel& m, const TuneConfig& c);
+// The memtable memory `c` lets the engine hold: WriteBuffersHeld x
+// write_buffer_bytes.
+uint64_t MemtableBytes(const EngineModel& m, const TuneConfig& c);
 
 // The part of the workload the memory model and the table-count rule need.
 struct DataShape {
