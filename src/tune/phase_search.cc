@@ -221,12 +221,12 @@ void ChooseWinner(const TuneConfig& baseline, SearchPhaseResult* out) {
   if (out->search.tie) {
     const HeadToHead& h = *out->search.tie;
     const std::string partner =
-        h.leaner ? "a candidate near it with less memtable memory"
-                 : "the rules' preferred candidate near it";
+        h.leaner() ? "a candidate near it with less memtable memory"
+                   : "the rules' preferred candidate near it";
     const std::string level =
-        h.leaner ? "not significant, so the leaner one wins: the same "
-                   "throughput for less memory"
-        : h.leader_leaner
+        h.leaner() ? "not significant, so the leaner one wins: the same "
+                     "throughput for less memory"
+        : h.leader_leaner()
             ? "not significant, and the leader holds less memtable memory: "
               "it stands"
             : "not significant, so the rules' preference decides";
@@ -306,8 +306,7 @@ Result<SearchPhaseResult> Search(const TuneContext& ctx, CostModel cost) {
   sb.tie_rounds = kSearchTieRounds;
   const EngineModel& model = ctx.run.model;
   sb.memtable_bytes = [&model](const TuneConfig& c) {
-    return static_cast<uint64_t>(WriteBuffersHeld(model, c)) *
-           c.write_buffer_bytes();
+    return MemtableBytes(model, c);
   };
   // The tie's rounds come out of the time the verification's minimum (the
   // knob check's rounds and the A/B's pairs, at their planned scales, as

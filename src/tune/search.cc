@@ -146,16 +146,20 @@ namespace {
 // 0.87, 0.98 in three interleaved pairs).
 constexpr double kWithinNoise = 0.8;
 
-// The position in `rung` of its most preferred candidate (the lowest index
-// past the reference, 0) whose trial scored within the noise of `best_ops`;
-// npos when there is none.
+// Whether `rung`'s candidate at position i may stand in for the best: not
+// the reference (0, which the caller verifies against anyway), and its trial
+// scored within the noise of `best_ops`.
+bool NearBest(const Rung& rung, size_t i, double best_ops) {
+  return rung.candidates[i] != 0 && rung.ops_per_sec[i] > 0 &&
+         rung.ops_per_sec[i] >= kWithinNoise * best_ops;
+}
+
+// The position in `rung` of its most preferred candidate (the lowest index)
+// near `best_ops` (NearBest); npos when there is none.
 size_t PreferredWithinNoise(const Rung& rung, double best_ops) {
   size_t pos = std::string::npos;
   for (size_t i = 0; i < rung.candidates.size(); i++) {
-    if (rung.candidates[i] == 0 || rung.ops_per_sec[i] <= 0 ||
-        rung.ops_per_sec[i] < kWithinNoise * best_ops) {
-      continue;
-    }
+    if (!NearBest(rung, i, best_ops)) continue;
     if (pos == std::string::npos || rung.candidates[i] < rung.candidates[pos])
       pos = i;
   }
@@ -174,10 +178,7 @@ size_t LeanerWithinNoise(const Rung& rung, size_t lead_pos,
   uint64_t least = budget.memtable_bytes(candidates[rung.candidates[lead_pos]]);
   size_t pos = std::string::npos;
   for (size_t i = 0; i < rung.candidates.size(); i++) {
-    if (i == lead_pos || rung.candidates[i] == 0 || rung.ops_per_sec[i] <= 0 ||
-        rung.ops_per_sec[i] < kWithinNoise * best_ops) {
-      continue;
-    }
+    if (i == lead_pos || !NearBest(rung, i, best_ops)) continue;
     const uint64_t bytes =
         budget.memtable_bytes(candidates[rung.candidates[i]]);
     if (bytes < least || (pos != std::string::npos && bytes == least &&
@@ -238,7 +239,10 @@ Status BreakTie(const std::vector<TuneConfig>& candidates,
   HeadToHead h;
   h.leader = lead;
   h.preferred = second;
-  h.leaner = lean_pos != std::string::npos;
+  if (budget.memtable_bytes) {
+    h.leader_memtable_bytes = budget.memtable_bytes(candidates[lead]);
+    h.preferred_memtable_bytes = budget.memtable_bytes(candidates[second]);
+  }
   h.scale = last.scale;
   std::vector<double> leader_ops = {last.ops_per_sec[lead_pos]};
   std::vector<double> preferred_ops = {last.ops_per_sec[pref_pos]};
@@ -264,10 +268,7 @@ Status BreakTie(const std::vector<TuneConfig>& candidates,
   }
   h.gain = PairedGain(leader_ops, preferred_ops);
   // Level: the leaner of the two, else the rules' choice.
-  h.leader_leaner =
-      budget.memtable_bytes && budget.memtable_bytes(candidates[lead]) <
-                                   budget.memtable_bytes(candidates[second]);
-  if (!h.gain.significant() && !h.leader_leaner) out->winner = second;
+  if (!h.leader_stands()) out->winner = second;
   out->tie = std::move(h);
   return Status::OK();
 }

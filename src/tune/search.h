@@ -118,12 +118,20 @@ struct Rung {
 struct HeadToHead {
   size_t leader = 0;     // index into the candidate list
   size_t preferred = 0;  // ranked earlier by the rules, or leaner
-  // `preferred` holds less memtable memory than the leader (the partner
-  // SearchBudget::memtable_bytes picks), rather than the rules' choice.
-  bool leaner = false;
-  // The leader holds less memtable memory than `preferred` (the rules'
-  // choice): a level result leaves it the winner.
-  bool leader_leaner = false;
+  // Their memtable memory (SearchBudget::memtable_bytes; both 0 when it
+  // is unset). The partner is the leaner one whenever it holds less (the
+  // leanest within the noise is asked first); otherwise the rules' choice.
+  uint64_t leader_memtable_bytes = 0;
+  uint64_t preferred_memtable_bytes = 0;
+  bool leaner() const {
+    return preferred_memtable_bytes < leader_memtable_bytes;
+  }
+  bool leader_leaner() const {
+    return leader_memtable_bytes < preferred_memtable_bytes;
+  }
+  // The leader stays the winner: significantly faster, or as fast for less
+  // memory.
+  bool leader_stands() const { return gain.significant() || leader_leaner(); }
   double scale = 0;
   // Leader over preferred, paired round by round (the rung's trials are
   // the first pair); the leader stands when it is significant.

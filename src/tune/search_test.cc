@@ -212,7 +212,7 @@ TEST(SearchTest, ALevelLeaderYieldsToALeanerCandidate) {
   ASSERT_TRUE(out->tie.has_value());
   EXPECT_EQ(out->tie->leader, 1u);
   EXPECT_EQ(out->tie->preferred, 2u);
-  EXPECT_TRUE(out->tie->leaner);
+  EXPECT_TRUE(out->tie->leaner());
   EXPECT_FALSE(out->tie->gain.significant());
   EXPECT_EQ(out->winner, 2u);
 
@@ -241,8 +241,8 @@ TEST(SearchTest, ALevelLeaderYieldsToALeanerCandidate) {
   ASSERT_TRUE(out->tie.has_value());
   EXPECT_EQ(out->tie->leader, 2u);
   EXPECT_EQ(out->tie->preferred, 1u);
-  EXPECT_FALSE(out->tie->leaner);
-  EXPECT_TRUE(out->tie->leader_leaner);
+  EXPECT_FALSE(out->tie->leaner());
+  EXPECT_TRUE(out->tie->leader_leaner());
   EXPECT_FALSE(out->tie->gain.significant());
   EXPECT_EQ(out->winner, 2u);
 }

@@ -155,8 +155,8 @@ model::SearchSummary SearchOf(const TuneResult& r, const EngineModel& m) {
                   {"preferred", ConfigText(r.candidates[h.preferred])},
                   {"scale", std::round(h.scale * 1e4) / 1e4},
                   {"gain", GainToJson(h.gain)},
-                  {"leader_won", h.gain.significant() || h.leader_leaner},
-                  {"preferred_for", h.leaner ? "memory" : "rules"}};
+                  {"leader_won", h.leader_stands()},
+                  {"preferred_for", h.leaner() ? "memory" : "rules"}};
   }
   search.winner = ConfigText(r.winner);
   search.winner_engine_options =
